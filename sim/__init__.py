@@ -1,0 +1,56 @@
+"""sim: a Monte-Carlo balance simulator for board and card games.
+
+Importing ``sim`` points numba's on-disk cache at a folder keyed on a hash of the
+package source (see :func:`_configure_numba_cache`). numba's own cache notices edits to
+the file that holds a jitted function but not edits to jitted helpers it calls in other
+modules; keying the whole folder on the source hash means an edit anywhere in ``sim``
+starts a fresh cache, so a stale kernel can never run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+_PKG = Path(__file__).resolve().parent
+
+
+def source_hash() -> str:
+    """Hex SHA-256 (first 16 chars) over every ``.py`` file of the package, path and bytes."""
+    h = hashlib.sha256()
+    for p in sorted(_PKG.rglob("*.py")):
+        h.update(str(p.relative_to(_PKG)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _configure_numba_cache() -> str:
+    """Set ``NUMBA_CACHE_DIR`` to ``$SIM_CACHE_DIR/numba/<source hash>``.
+
+    ``SIM_CACHE_DIR`` defaults to ``~/.cache/sim``; where that is not writable a folder in
+    the system temp dir is used. Returns the folder chosen.
+    """
+    base = Path(os.environ.get("SIM_CACHE_DIR", Path.home() / ".cache" / "sim"))
+    folder = base / "numba" / source_hash()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".w"
+        probe.write_text("")
+        probe.unlink()
+    except OSError:
+        folder = Path(tempfile.gettempdir()) / "sim-numba" / source_hash()
+        folder.mkdir(parents=True, exist_ok=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # numba read its config already: tell it too
+        from numba.core import config as _nc
+
+        _nc.CACHE_DIR = str(folder)
+    return str(folder)
+
+
+NUMBA_CACHE_DIR = _configure_numba_cache()

@@ -1,0 +1,199 @@
+"""The common config schema: run size, seed, seats and their policies, checks; the game
+section (``[<game name>]``) is validated by the game's own pydantic model.
+
+A config file looks like::
+
+    game = "clear_for_takeoff"
+    games = 1000000
+    seed = 20261129
+    rotate_seats = true
+    seats = ["greedy", "greedy", "heuristic", "random"]   # or [[seats]] tables
+
+    [clear_for_takeoff]
+    ...
+
+Errors are raised as :class:`sim.errors.ConfigError` naming the file, the dotted key and
+the reason; the CLI turns them into exit code 2.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from sim.errors import ConfigError
+
+
+class Strict(BaseModel):
+    """Base model: unknown keys are errors, values are not coerced across types loosely."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SeatConfig(Strict):
+    """One seat entry: the policy that plays it, an optional label and policy weights."""
+
+    policy: str = Field(description="built-in policy name (see `sim policies GAME`)")
+    label: str | None = Field(None, description="name used in by-policy metrics; default: the policy name")
+    weights: dict[str, float] = Field(default_factory=dict, description="weights of a weighted policy")
+
+    @property
+    def name(self) -> str:
+        return self.label or self.policy
+
+
+class RunConfig(Strict):
+    """A validated run: the common keys plus ``section``, the game's validated model.
+
+    ``source`` is the file it came from (for messages), ``raw`` the parsed TOML as read.
+    """
+
+    game: str = Field(description="registered game name (see `sim games`)")
+    name: str | None = Field(None, description="run name: report folder reports/<name>; default the file stem")
+    games: int = Field(10_000, gt=0, description="number of playouts")
+    seed: int = Field(0, ge=0, lt=2**63, description="master seed; game g uses streams of (seed, g)")
+    rotate_seats: bool = Field(False, description="play every seating permutation of the seat entries equally often")
+    turn_cap: int = Field(2000, gt=0, description="a playout reaching this many turns is stopped and counted a stall")
+    batch_size: int = Field(65_536, gt=0, description="games per kernel call (does not change results)")
+    seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
+    checks: dict[str, Any] = Field(default_factory=dict, description="balance checks for `sim check` (see README)")
+
+    source: str = Field("<memory>", exclude=True)
+    section: Any = Field(None, exclude=True)
+    raw: dict[str, Any] = Field(default_factory=dict, exclude=True)
+
+    @field_validator("seats", mode="before")
+    @classmethod
+    def _seat_strings(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [{"policy": s} if isinstance(s, str) else s for s in v]
+        return v
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.seats)
+
+    @property
+    def run_name(self) -> str:
+        return self.name or Path(self.source).stem
+
+    def config_hash(self) -> str:
+        """SHA-256 (16 hex) of the canonical JSON of the parsed TOML (key order-insensitive)."""
+        return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def with_overrides(self, **kw: Any) -> RunConfig:
+        """A copy with CLI overrides (``games``, ``seed``...) applied and validated again."""
+        kw = {k: v for k, v in kw.items() if v is not None}
+        if not kw:
+            return self
+        raw = dict(self.raw)
+        raw.update(kw)
+        return load_dict(raw, self.source, flag_keys=set(kw))
+
+
+def _fmt_loc(loc: tuple) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_keys: set[str] | None = None):
+    err = e.errors()[0]
+    key = _fmt_loc(err["loc"])
+    if prefix:
+        key = f"{prefix}.{key}" if key else prefix
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        msg = "unknown key"
+    elif "input" in err and not isinstance(err["input"], dict | list):
+        msg = f"{msg} (got {err['input']!r})"
+    if flag_keys and key.split(".")[0] in flag_keys:
+        msg += " (from the command line)"
+    raise ConfigError(source, key, msg) from None
+
+
+def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str] | None = None) -> RunConfig:
+    """Validate a parsed config dict; raises :class:`ConfigError`."""
+    from sim.games import GAMES, get_game
+
+    game_name = raw.get("game")
+    if game_name is None:
+        raise ConfigError(source, "game", f"missing; one of {sorted(GAMES)}")
+    if not isinstance(game_name, str) or game_name not in GAMES:
+        raise ConfigError(source, "game", f"unknown game {game_name!r}; one of {sorted(GAMES)}")
+    gdef = get_game(game_name)
+    common = {k: v for k, v in raw.items() if k != game_name}
+    try:
+        cfg = RunConfig.model_validate(common)
+    except ValidationError as e:
+        _raise_validation(e, source, flag_keys=flag_keys)
+    section_raw = raw.get(game_name, {})
+    if not isinstance(section_raw, dict):
+        raise ConfigError(source, game_name, "must be a table")
+    try:
+        section = gdef.section.model_validate(section_raw)
+    except ValidationError as e:
+        _raise_validation(e, source, prefix=game_name)
+    n = len(cfg.seats)
+    if not gdef.min_seats <= n <= gdef.max_seats:
+        raise ConfigError(source, "seats", f"{game_name} takes {gdef.min_seats} to {gdef.max_seats} seats, got {n}")
+    for i, seat in enumerate(cfg.seats):
+        try:
+            pdef = gdef.policy(seat.policy)
+        except KeyError:
+            names = [p.name for p in gdef.policies]
+            raise ConfigError(source, f"seats[{i}].policy", f"unknown policy {seat.policy!r}; one of {names}") from None
+        for w in seat.weights:
+            if w not in pdef.weights:
+                raise ConfigError(
+                    source, f"seats[{i}].weights.{w}",
+                    f"policy {pdef.name!r} has no weight {w!r}; its weights are {list(pdef.weights) or 'none'}",
+                )
+    cfg = cfg.model_copy(update={"source": source, "section": section, "raw": raw})
+    gdef.compile(cfg)  # impossible set-ups (a deck too small to deal, ...) raise ConfigError here
+    return cfg
+
+
+def load(path: str | Path) -> RunConfig:
+    """Read and validate a TOML config file; raises :class:`ConfigError` (missing file,
+    TOML syntax, unknown keys, wrong types, impossible values)."""
+    path = Path(path)
+    source = str(path)
+    if not path.is_file():
+        raise ConfigError(source, "", "no such file")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(source, "", f"TOML syntax error: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(source, "", f"not UTF-8 text: {e}") from None
+    return load_dict(raw, source)
+
+
+def seat_tables(cfg: RunConfig, gdef) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """Arrays the kernel takes for the seats of ``cfg``.
+
+    Returns ``entry_policy`` int64[E], ``entry_weights`` float64[E, W] (defaults overlaid
+    with the seat's weights, in the policy's declared order), ``perms`` int64[P, E] (every
+    permutation when ``rotate_seats``, else the identity) and the entry labels.
+    """
+    n = len(cfg.seats)
+    entry_policy = np.zeros(n, dtype=np.int64)
+    entry_weights = np.zeros((n, gdef.n_weights), dtype=np.float64)
+    labels = []
+    for i, seat in enumerate(cfg.seats):
+        p = gdef.policy(seat.policy)
+        entry_policy[i] = p.id
+        for j, (wname, wdef) in enumerate(p.weights.items()):
+            entry_weights[i, j] = seat.weights.get(wname, wdef)
+        labels.append(seat.name)
+    if cfg.rotate_seats:
+        perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    else:
+        perms = np.arange(n, dtype=np.int64)[None, :]
+    return entry_policy, entry_weights, perms, labels
