@@ -74,6 +74,10 @@ class GameDef:
       as ``summary.json``); ``df`` is the polars frame of the run.
     * ``plots(df, records, folder) -> list[tuple[str, str]]``: writes game-specific PNGs into
       ``folder`` and returns (title, file name) pairs.
+    * ``check_playout(spec, entry_policy, entry_weights, perms, seed, game_index) -> int``:
+      plays one game exactly as ``play_batch`` would, running the game's invariant check
+      (every card / piece in exactly one place, no slot over capacity, ...) after every
+      step; returns 0, or the code of the first violated invariant (documented by the game).
     """
 
     name: str
@@ -90,6 +94,7 @@ class GameDef:
     trace: Callable[..., TraceResult]
     metrics: Callable[..., list[dict]]
     plots: Callable[..., list[tuple[str, str]]] | None = None
+    check_playout: Callable[..., int] | None = None
     n_weights: int = 8
     rules_doc: str = "RULES.md"
 
