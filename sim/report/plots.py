@@ -1,0 +1,348 @@
+"""The generic report plots (matplotlib, Agg backend, imported inside the functions).
+
+Every function writes one PNG into ``folder`` and returns ``(title, file name)``, or None
+when the data needed is absent. Intervals come from the metric records (what the tables
+print); the frame is used for distributions and as a fallback when a record is missing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from sim.report.format import find
+
+DPI = 110
+BAR = "#4C72B0"
+ALT = "#DD8452"
+STALL = "#C44E52"
+GRID = dict(axis="y", color="#dddddd", linewidth=0.8)
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _percent_axis(ax, axis: str = "y") -> None:
+    from matplotlib.ticker import PercentFormatter
+
+    fmt = PercentFormatter(xmax=1.0, decimals=0)
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
+
+
+def _save(fig, folder: Path, name: str) -> None:
+    fig.tight_layout()
+    fig.savefig(folder / name, dpi=DPI)
+    _plt().close(fig)
+
+
+def _num(x: Any) -> float:
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return float("nan")
+    return f
+
+
+def proportion_with_ci(records: Sequence[dict], metric: str, by: dict, df=None, expr=None) -> tuple[float, float, float]:
+    """(value, low, high) of a proportion: from the record ``metric``/``by``; else from the
+    frame (``expr`` a boolean polars expression, Wilson interval); else NaNs."""
+    r = find(records, metric, **by)
+    if r is not None:
+        v = _num(r.get("value"))
+        lo, hi = _num(r.get("ci_low")), _num(r.get("ci_high"))
+        return v, lo, hi
+    if df is not None and expr is not None and df.height > 0:
+        from sim.stats import wilson
+
+        k = int(df.select(expr.cast(int).sum()).item())
+        n = df.height
+        lo, hi = wilson(k, n)
+        return k / n, float(lo), float(hi)
+    nan = float("nan")
+    return nan, nan, nan
+
+
+def _err(values, lows, highs):
+    """Asymmetric error bar array, zeros where an interval is missing."""
+    import numpy as np
+
+    v = np.asarray(values, dtype=float)
+    lo = np.asarray(lows, dtype=float)
+    hi = np.asarray(highs, dtype=float)
+    below = np.where(np.isfinite(lo), v - lo, 0.0)
+    above = np.where(np.isfinite(hi), hi - v, 0.0)
+    return np.clip(np.vstack([below, above]), 0, None)
+
+
+def _label_bars(ax, bars, values, highs) -> None:
+    import math
+
+    for b, v, h in zip(bars, values, highs, strict=False):
+        if not math.isfinite(v):
+            continue
+        top = h if math.isfinite(h) else v
+        ax.annotate(
+            f"{v * 100:.1f}%",
+            (b.get_x() + b.get_width() / 2, top),
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=8,
+        )
+
+
+def _bar_chart(folder: Path, name: str, title: str, labels, values, lows, highs, xlabel: str,
+               ylabel: str, fair: float | None = None, fair_label: str = "") -> None:
+    import math
+
+    plt = _plt()
+    width = max(5.0, min(12.0, 1.2 + 0.9 * len(labels)))
+    fig, ax = plt.subplots(figsize=(width, 4.0))
+    xs = list(range(len(labels)))
+    bars = ax.bar(xs, values, color=BAR, width=0.6, zorder=2)
+    ax.errorbar(xs, values, yerr=_err(values, lows, highs), fmt="none", ecolor="black", capsize=5,
+                linewidth=1.2, zorder=3, label="95% interval (Wilson)")
+    _label_bars(ax, bars, values, highs)
+    if fair is not None:
+        ax.axhline(fair, linestyle="--", color="#555555", linewidth=1, zorder=1, label=fair_label)
+    ax.set_xticks(xs, labels, rotation=0 if len(labels) <= 6 else 30, ha="center" if len(labels) <= 6 else "right")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    finite = [h for h in list(highs) + list(values) if math.isfinite(h)]
+    top = max(finite + [fair or 0.0, 0.05])
+    ax.set_ylim(0, min(1.0, top * 1.18) if top < 0.85 else 1.08)
+    _percent_axis(ax)
+    ax.grid(**GRID)
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper right", fontsize=8, frameon=False)
+    _save(fig, folder, name)
+
+
+def plot_win_rate_by_seat(df, records, seat_labels: Sequence[str] | None, n_seats: int, folder: Path,
+                          rotate: bool = False) -> tuple[str, str] | None:
+    """Win rate of each seat with Wilson 95% error bars and a dashed line at 1/seats."""
+    import polars as pl
+
+    if n_seats < 1:
+        return None
+    vals, lows, highs, labels = [], [], [], []
+    for i in range(n_seats):
+        expr = (pl.col("winner") == i) if df is not None and "winner" in df.columns else None
+        v, lo, hi = proportion_with_ci(records, "win_rate", {"seat": i}, df, expr)
+        vals.append(v)
+        lows.append(lo)
+        highs.append(hi)
+        lab = f"seat {i}"
+        if seat_labels and not rotate and i < len(seat_labels):
+            lab += f"\n{seat_labels[i]}"
+        labels.append(lab)
+    name = "win_rate_seat.png"
+    _bar_chart(folder, name, "Win rate by seat (seat 0 plays first)", labels, vals, lows, highs,
+               "seat in turn order" + (" (policies rotated over seats)" if rotate else ""),
+               "games won (%)", fair=1.0 / n_seats, fair_label=f"fair share 1/{n_seats}")
+    return ("Win rate by seat", name)
+
+
+def plot_win_rate_by_policy(records, n_seats: int, folder: Path) -> tuple[str, str] | None:
+    """Win rate of each policy label (records ``win_rate`` by ``{"policy": label}``)."""
+    recs = [r for r in records if r.get("metric") == "win_rate" and set((r.get("by") or {})) == {"policy"}]
+    if not recs:
+        return None
+    labels = [str(r["by"]["policy"]) for r in recs]
+    vals = [_num(r.get("value")) for r in recs]
+    lows = [_num(r.get("ci_low")) for r in recs]
+    highs = [_num(r.get("ci_high")) for r in recs]
+    name = "win_rate_policy.png"
+    _bar_chart(folder, name, "Win rate by policy (per game the policy played)", labels, vals, lows, highs,
+               "policy", "games won (%)", fair=1.0 / n_seats if n_seats else None,
+               fair_label=f"fair share 1/{n_seats}")
+    return ("Win rate by policy", name)
+
+
+def plot_rank_distribution(df, records, n_seats: int, folder: Path) -> tuple[str, str] | None:
+    """Stacked bars: share of each finishing rank per seat (unranked = stalled games)."""
+    import numpy as np
+
+    shares = np.full((n_seats, n_seats + 1), np.nan)  # column 0 = unranked
+    for i in range(n_seats):
+        for r in range(n_seats + 1):
+            rec = find(records, "rank_share", seat=i, rank=r)
+            if rec is not None:
+                shares[i, r] = _num(rec.get("value"))
+    if np.isnan(shares[:, 1:]).all():
+        if df is None or "rank_s0" not in df.columns or df.height == 0:
+            return None
+        for i in range(n_seats):
+            col = df[f"rank_s{i}"].to_numpy()
+            for r in range(n_seats + 1):
+                shares[i, r] = float((col == r).mean())
+    shares = np.nan_to_num(shares)
+    plt = _plt()
+    cmap = plt.get_cmap("viridis")
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.4 + 1.0 * n_seats), 4.2))
+    xs = np.arange(n_seats)
+    bottom = np.zeros(n_seats)
+    order = list(range(1, n_seats + 1)) + ([0] if shares[:, 0].sum() > 0 else [])
+    for r in order:
+        color = "#bbbbbb" if r == 0 else cmap((r - 1) / max(1, n_seats - 1) * 0.9)
+        label = "unranked (stalled)" if r == 0 else _ordinal(r)
+        ax.bar(xs, shares[:, r], bottom=bottom, color=color, width=0.6, label=label, edgecolor="white",
+               linewidth=0.5)
+        for x, b, s in zip(xs, bottom, shares[:, r], strict=True):
+            if s >= 0.06:
+                ax.text(x, b + s / 2, f"{s * 100:.0f}%", ha="center", va="center", fontsize=8,
+                        color="white" if r in (1, 2) else "black")
+        bottom += shares[:, r]
+    ax.set_xticks(xs, [f"seat {i}" for i in range(n_seats)])
+    ax.set_xlabel("seat in turn order (seat 0 plays first)")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title("Finishing rank by seat")
+    ax.set_ylim(0, 1.0)
+    _percent_axis(ax)
+    ax.legend(title="rank", loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8, frameon=False)
+    name = "rank_distribution.png"
+    _save(fig, folder, name)
+    return ("Finishing rank by seat", name)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _counts(df, col: str, split: str | None = None):
+    """Value counts of an integer column as numpy arrays (values, counts[, split counts])."""
+    import numpy as np
+    import polars as pl
+
+    if split is not None and split in df.columns:
+        g = (df.group_by(col).agg(pl.len().alias("n"), (pl.col(split) != 0).sum().alias("k"))
+             .sort(col))
+        return g[col].to_numpy(), g["n"].to_numpy(), g["k"].to_numpy()
+    g = df.group_by(col).agg(pl.len().alias("n")).sort(col)
+    return g[col].to_numpy(), g["n"].to_numpy(), np.zeros(g.height, dtype=np.int64)
+
+
+def _binned(values, counts, stalls, max_bins: int = 60):
+    """Aggregate integer value counts into at most ``max_bins`` equal integer-width bins."""
+    import numpy as np
+
+    lo, hi = int(values.min()), int(values.max())
+    width = max(1, int(np.ceil((hi - lo + 1) / max_bins)))
+    idx = (values - lo) // width
+    nb = int(idx.max()) + 1
+    c = np.bincount(idx, weights=counts, minlength=nb)
+    s = np.bincount(idx, weights=stalls, minlength=nb)
+    left = lo + width * np.arange(nb)
+    return left, width, c, s
+
+
+def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[str, str] | None:
+    """Histogram of game length (``turns``), stalled games (turn cap) stacked in red, with
+    the median and 95th percentile marked."""
+    import numpy as np
+
+    if df is None or "turns" not in df.columns or df.height == 0:
+        return None
+    values, counts, stalls = _counts(df, "turns", "stalled")
+    left, width, c, s = _binned(values, counts, stalls)
+    total = counts.sum()
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(8.0, 4.0))
+    done = (c - s) / total
+    ax.bar(left, done, width=width, align="edge", color=BAR, label="finished", linewidth=0)
+    n_stall = int(stalls.sum())
+    if n_stall:
+        ax.bar(left, s / total, bottom=done, width=width, align="edge", color=STALL, linewidth=0,
+               label=f"stalled at the turn cap: {n_stall:,} ({n_stall / total:.2%})")
+    for q, style in (("turns_p50", "-"), ("turns_p95", ":")):
+        r = find(records, q)
+        if r is not None and np.isfinite(_num(r.get("value"))):
+            v = _num(r["value"])
+            ax.axvline(v + 0.5 * (width == 1), color="black", linestyle=style, linewidth=1,
+                       label=f"{'median' if q.endswith('50') else '95th percentile'}: {v:g}")
+    ax.set_ylim(0, float((c / total).max()) * 1.12)
+    ax.set_xlabel(f"game length ({unit} per game)")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title(f"Game length ({total:,} games)")
+    ax.yaxis.set_major_formatter(_pct_fmt(done.max() if done.size else 1))
+    ax.grid(**GRID)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, frameon=False)
+    name = "game_length.png"
+    _save(fig, folder, name)
+    return ("Game length", name)
+
+
+def _pct_fmt(top: float):
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(xmax=1.0, decimals=0 if top >= 0.05 else 1)
+
+
+def plot_reshuffles(df, folder: Path, only_if_any: bool = False) -> tuple[str, str] | None:
+    """Bar chart of reshuffles per game (share of games with 0, 1, 2... reshuffles)."""
+    if df is None or "reshuffles" not in df.columns or df.height == 0:
+        return None
+    values, counts, _ = _counts(df, "reshuffles")
+    if only_if_any and int(values.max()) == 0:
+        return None
+    left, width, c, _ = _binned(values, counts, counts * 0, max_bins=40)
+    total = counts.sum()
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.0, 3.8))
+    ax.bar(left if width > 1 else left, c / total, width=width * 0.85 if width == 1 else width,
+           align="center" if width == 1 else "edge", color=BAR, linewidth=0)
+    mean = float((values * counts).sum() / total)
+    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean: {mean:.2f}")
+    ax.set_ylim(0, float((c / total).max()) * 1.12)
+    ax.set_xlabel("reshuffles of the draw pile per game")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title("Reshuffles per game")
+    if width == 1 and len(left) <= 25:
+        ax.set_xticks(left)
+    ax.yaxis.set_major_formatter(_pct_fmt((c / total).max()))
+    ax.grid(**GRID)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, frameon=False)
+    name = "reshuffles.png"
+    _save(fig, folder, name)
+    return ("Reshuffles per game", name)
+
+
+def plot_team_outcome(df, records, folder: Path) -> tuple[str, str] | None:
+    """Cooperative games: team win rate (with loss and stall rates) and Wilson intervals."""
+    import polars as pl
+
+    has = df is not None
+    items = []
+    v, lo, hi = proportion_with_ci(records, "win_rate", {}, df,
+                                   (pl.col("team_win") != 0) if has and "team_win" in df.columns else None)
+    items.append(("team win", v, lo, hi))
+    loss_expr = None
+    if has and "team_win" in df.columns:
+        loss_expr = (pl.col("team_win") == 0)
+        if "stalled" in df.columns:
+            loss_expr = loss_expr & (pl.col("stalled") == 0)
+    v, lo, hi = proportion_with_ci(records, "loss_rate", {}, df, loss_expr)
+    items.append(("team loss", v, lo, hi))
+    v, lo, hi = proportion_with_ci(records, "stall_rate", {}, df,
+                                   (pl.col("stalled") != 0) if has and "stalled" in df.columns else None)
+    items.append(("stalled (turn cap)", v, lo, hi))
+    import math
+
+    items = [it for it in items if math.isfinite(it[1])]
+    if not items:
+        return None
+    name = "team_outcome.png"
+    _bar_chart(folder, name, "Outcome of the team", [i[0] for i in items], [i[1] for i in items],
+               [i[2] for i in items], [i[3] for i in items], "outcome", "games (%)")
+    return ("Team outcome", name)

@@ -1,0 +1,429 @@
+"""The report writer: ``reports/<run>/`` with report.md/.html, summary.json, games.parquet,
+config.toml, manifest.json and plots/*.png, written atomically.
+
+Everything is built in a temporary sibling folder (``.<name>.tmp-XXXXXXXX``) and moved into
+place at the end; an existing report is renamed aside, replaced, then deleted. Any
+exception removes the temporary folder and leaves ``out_dir`` as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+import shutil
+from pathlib import Path
+from typing import Any
+
+from sim.report.format import (
+    fmt_by,
+    fmt_count,
+    fmt_interval,
+    fmt_pct,
+    md_escape,
+    md_table,
+)
+
+CSS = """
+body { font-family: -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #222;
+       margin: 0; background: #fafafa; }
+main { max-width: 980px; margin: 0 auto; padding: 1.5em 2em 3em; background: #fff; }
+h1 { font-size: 1.6em; border-bottom: 2px solid #4C72B0; padding-bottom: .3em; }
+h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; padding-bottom: .2em; }
+h3 { font-size: 1.05em; margin-top: 1.5em; }
+table { border-collapse: collapse; margin: .8em 0; font-size: .92em; }
+th, td { border: 1px solid #ddd; padding: .3em .7em; }
+th { background: #f0f3f8; }
+tr:nth-child(even) td { background: #fafbfc; }
+td { font-variant-numeric: tabular-nums; }
+img { max-width: 100%; height: auto; border: 1px solid #eee; margin: .5em 0 1em; }
+code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; }
+p.note, em { color: #555; }
+"""
+
+# metrics shown in the headline sections; everything else goes to "Other metrics"
+LENGTH_ROWS = (
+    ("turns_mean", "Turns per game, mean"),
+    ("turns_p05", "Turns per game, 5th percentile"),
+    ("turns_p50", "Turns per game, median"),
+    ("turns_p95", "Turns per game, 95th percentile"),
+    ("stall_rate", "Stalled games (turn cap reached)"),
+    ("reshuffles_mean", "Reshuffles per game, mean"),
+    ("starved_draw_rate", "Starved draws (draw from an empty pile)"),
+)
+
+
+def write_report(out_dir: Path, cfg, gdef, df, summary: dict, manifest: dict) -> Path:
+    """Write the full report of one run into ``out_dir`` atomically and return ``out_dir``.
+
+    ``cfg`` is the :class:`sim.config.RunConfig` as run (``raw`` reflects CLI overrides),
+    ``gdef`` the :class:`sim.games.base.GameDef`, ``df`` the polars frame of the games
+    (one row per game), ``summary`` the dict written as ``summary.json`` (its ``metrics``
+    records feed the tables and plots) and ``manifest`` the dict written as
+    ``manifest.json``.
+
+    Files: ``report.md``, ``report.html``, ``summary.json``, ``manifest.json``,
+    ``games.parquet`` (zstd), ``config.toml`` and ``plots/*.png`` (generic plots plus the
+    game's own from ``gdef.plots(df, records, folder)``). NaN/inf floats are written to
+    the JSON files as ``null``. On any exception nothing at ``out_dir`` changes and the
+    exception propagates.
+    """
+    out_dir = Path(out_dir)
+    parent = out_dir.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise FileExistsError(f"{out_dir} exists and is not a folder")
+    tmp = _fresh_sibling(out_dir, "tmp")
+    try:
+        _build(tmp, cfg, gdef, df, summary, manifest)
+        _swap_in(tmp, out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out_dir
+
+
+def _fresh_sibling(out_dir: Path, tag: str) -> Path:
+    """Create and return an empty hidden folder next to ``out_dir``."""
+    while True:
+        p = out_dir.parent / f".{out_dir.name}.{tag}-{secrets.token_hex(4)}"
+        try:
+            p.mkdir()
+            return p
+        except FileExistsError:
+            continue
+
+
+def _swap_in(tmp: Path, out_dir: Path) -> None:
+    """Move ``tmp`` to ``out_dir``; an existing ``out_dir`` is renamed aside first, then
+    deleted (restored if the move fails)."""
+    old = None
+    if out_dir.exists():
+        old = out_dir.parent / f".{out_dir.name}.old-{secrets.token_hex(4)}"
+        os.replace(out_dir, old)
+    try:
+        os.replace(tmp, out_dir)
+    except BaseException:
+        if old is not None:
+            os.replace(old, out_dir)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
+    from sim.report import plots as P
+    from sim.report.tomlw import config_text
+
+    records = list(summary.get("metrics", []))
+    plots_dir = folder / "plots"
+    plots_dir.mkdir()
+
+    (folder / "summary.json").write_text(dump_json(summary), encoding="utf-8")
+    (folder / "manifest.json").write_text(dump_json(manifest), encoding="utf-8")
+    df.write_parquet(folder / "games.parquet", compression="zstd")
+    text, _how = config_text(getattr(cfg, "raw", None) or {}, getattr(cfg, "source", None))
+    (folder / "config.toml").write_text(text, encoding="utf-8")
+
+    mode = getattr(gdef, "mode", summary.get("mode", "competitive"))
+    n_seats = _n_seats(cfg, summary)
+    labels = _seat_labels(cfg, summary)
+    rotate = bool(getattr(cfg, "rotate_seats", False))
+
+    figures: list[tuple[str, str]] = []
+    if mode == "competitive":
+        candidates = [
+            lambda: P.plot_win_rate_by_seat(df, records, labels, n_seats, plots_dir, rotate),
+            lambda: P.plot_win_rate_by_policy(records, n_seats, plots_dir),
+            lambda: P.plot_rank_distribution(df, records, n_seats, plots_dir),
+            lambda: P.plot_game_length(df, records, plots_dir),
+            lambda: P.plot_reshuffles(df, plots_dir),
+        ]
+    else:
+        candidates = [
+            lambda: P.plot_team_outcome(df, records, plots_dir),
+            lambda: P.plot_game_length(df, records, plots_dir),
+            lambda: P.plot_reshuffles(df, plots_dir, only_if_any=True),
+        ]
+    for make in candidates:
+        fig = make()
+        if fig is not None:
+            figures.append(fig)
+    game_figures: list[tuple[str, str]] = []
+    if getattr(gdef, "plots", None) is not None:
+        for title, fname in gdef.plots(df, records, plots_dir) or []:
+            if not (plots_dir / fname).is_file():
+                raise FileNotFoundError(f"{gdef.name}.plots returned {fname!r} but wrote no such file in plots/")
+            game_figures.append((str(title), str(fname)))
+
+    md = render_markdown(cfg, gdef, summary, manifest, figures, game_figures)
+    (folder / "report.md").write_text(md, encoding="utf-8")
+    title = f"{summary.get('title') or getattr(gdef, 'title', '')}: {summary.get('run', '')}"
+    (folder / "report.html").write_text(render_html(md, title), encoding="utf-8")
+
+
+def _n_seats(cfg, summary: dict) -> int:
+    n = getattr(cfg, "n_seats", None)
+    if isinstance(n, int):
+        return n
+    return len(summary.get("seats") or [])
+
+
+def _seat_labels(cfg, summary: dict) -> list[str]:
+    seats = summary.get("seats")
+    if seats:
+        return [str(s) for s in seats]
+    return [s.name for s in getattr(cfg, "seats", [])]
+
+
+# ---------------------------------------------------------------------------- JSON
+
+
+def _clean(x: Any) -> Any:
+    """JSON-safe copy: numpy scalars/arrays to Python, NaN/inf to None, tuples to lists."""
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, int):
+        return x
+    if hasattr(x, "tolist"):  # numpy scalar or array
+        return _clean(x.tolist())
+    if isinstance(x, Path):
+        return str(x)
+    return str(x)
+
+
+def dump_json(obj: Any) -> str:
+    """Pretty, strict JSON (no NaN) of a summary or manifest dict."""
+    return json.dumps(_clean(obj), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+# ---------------------------------------------------------------------------- markdown
+
+
+def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tuple[str, str]],
+                    game_figures: list[tuple[str, str]] | None = None) -> str:
+    """The text of ``report.md``: run facts, headline tables, other metrics, plots, manifest."""
+    records = list(summary.get("metrics", []))
+    used: set[int] = set()
+
+    def take(metric: str, **by: Any) -> dict | None:
+        for i, r in enumerate(records):
+            if r.get("metric") == metric and (r.get("by") or {}) == by:
+                used.add(i)
+                return r
+        return None
+
+    mode = getattr(gdef, "mode", summary.get("mode", "competitive"))
+    title = summary.get("title") or getattr(gdef, "title", "") or summary.get("game", "")
+    run = summary.get("run") or getattr(cfg, "run_name", "")
+    n_seats = _n_seats(cfg, summary)
+    labels = _seat_labels(cfg, summary)
+    rotate = bool(getattr(cfg, "rotate_seats", False))
+    out: list[str] = [f"# {md_escape(title)}: balance report `{md_escape(run)}`", ""]
+
+    # run facts
+    facts = [
+        ("Game", f"{md_escape(title)} (`{md_escape(summary.get('game', getattr(gdef, 'name', '')))}`)"),
+        ("Mode", md_escape(mode)),
+        ("Games played", fmt_count(summary.get("games"))),
+        ("Seed", f"`{summary.get('seed')}`"),
+        ("Config hash", f"`{summary.get('config_hash')}`"),
+        ("Seats (turn order)", ", ".join(f"{i}: {md_escape(s)}" for i, s in enumerate(labels))),
+        ("Seat rotation", "every seating permutation played equally often" if rotate else "off (fixed seats)"),
+    ]
+    tcap = getattr(cfg, "turn_cap", None)
+    if tcap is not None:
+        facts.append(("Turn cap", fmt_count(tcap)))
+    for key, label in (("wall_time_s", "Wall time"), ("games_per_s", "Speed")):
+        if key in manifest and manifest[key] is not None:
+            v = manifest[key]
+            facts.append((label, f"{float(v):.1f} s" if key == "wall_time_s" else f"{float(v):,.0f} games/s"))
+    out += [md_table(["Run", ""], facts, align="ll"), ""]
+    out += ["*Intervals are 95%: Wilson score intervals for rates, normal intervals for means. "
+            "Seats are numbered from 0 in turn order; seat 0 plays first.*", ""]
+
+    if mode == "competitive":
+        out += _competitive_sections(take, records, n_seats, labels, rotate)
+    else:
+        out += _cooperative_sections(take)
+
+    # game length and friends
+    rows = []
+    for metric, label in LENGTH_ROWS:
+        r = take(metric)
+        if r is not None:
+            sd = r.get("sd")
+            rows.append([label, fmt_interval(r), _fmt_sd(sd), fmt_count(r.get("n"))])
+    if rows:
+        out += ["## Game length, stalls and reshuffles", "",
+                md_table(["Measure", "Value [95% CI]", "SD", "Games"], rows), ""]
+
+    # everything not shown yet, grouped by metric name in order of first appearance
+    other = [(i, r) for i, r in enumerate(records) if i not in used]
+    if other:
+        order: dict[str, list[dict]] = {}
+        for _, r in other:
+            order.setdefault(str(r.get("metric")), []).append(r)
+        rows = []
+        for name, recs in order.items():
+            for j, r in enumerate(recs):
+                rows.append([
+                    f"`{md_escape(name)}`" if j == 0 else "",
+                    md_escape(fmt_by(r.get("by"), None if rotate else labels)),
+                    fmt_interval(r),
+                    md_escape(r.get("kind", "")),
+                    fmt_count(r.get("n")),
+                ])
+        out += ["## Other metrics", "", md_table(["Metric", "By", "Value [95% CI]", "Kind", "n"], rows,
+                                                 align="lllrr"), ""]
+
+    if figures or game_figures:
+        out += ["## Plots", ""]
+        for t, f in figures:
+            out += [f"### {md_escape(t)}", "", f"![{md_escape(t)}](plots/{f})", ""]
+        for t, f in game_figures or []:
+            out += [f"### {md_escape(t)}", "", f"![{md_escape(t)}](plots/{f})", ""]
+
+    mrows = _manifest_rows(manifest)
+    if mrows:
+        out += ["## Reproducibility", "",
+                "Re-run with `config.toml` (the config as run) to reproduce every figure; "
+                "`manifest.json` holds the full record.", "",
+                md_table(["Manifest", ""], mrows, align="ll"), ""]
+    out += ["Files: `summary.json` (every metric with its interval), `games.parquet` (one row per game), "
+            "`config.toml`, `manifest.json`, `plots/`.", ""]
+    return "\n".join(out)
+
+
+def _fmt_sd(sd: Any) -> str:
+    try:
+        f = float(sd)
+    except (TypeError, ValueError):
+        return ""
+    return f"{f:.2f}" if math.isfinite(f) else ""
+
+
+def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate: bool) -> list[str]:
+    out: list[str] = []
+    fair = 1.0 / n_seats if n_seats else float("nan")
+
+    # win rate by seat
+    rows = []
+    for i in range(n_seats):
+        r = take("win_rate", seat=i)
+        if r is None:
+            continue
+        who = "rotated" if rotate else md_escape(labels[i] if i < len(labels) else "")
+        rows.append([str(i), who, fmt_interval(r), fmt_count(r.get("n"))])
+    if rows:
+        out += ["## Win rate by seat", "",
+                md_table(["Seat", "Policy", "Win rate [95% CI]", "Games"], rows, align="llrr"), "",
+                f"*Fair share with {n_seats} seats: {fmt_pct(fair)}. Games without a winner "
+                "(stalls) count as losses for every seat.*", ""]
+
+    # win rate by policy
+    prec = []
+    for r in records:
+        by = r.get("by") or {}
+        if r.get("metric") == "win_rate" and set(by) == {"policy"}:
+            prec.append(r)
+            take("win_rate", **by)
+    if prec:
+        rows = [[md_escape(r["by"]["policy"]), fmt_interval(r), fmt_count(r.get("n"))] for r in prec]
+        out += ["## Win rate by policy", "",
+                md_table(["Policy", "Win rate [95% CI]", "n"], rows), ""]
+
+    # rank distribution
+    ranks = list(range(1, n_seats + 1))
+    grid = {}
+    for i in range(n_seats):
+        for rk in [0] + ranks:
+            r = take("rank_share", seat=i, rank=rk)
+            if r is not None:
+                grid[(i, rk)] = r
+    if grid:
+        show_unranked = any(k[1] == 0 and (grid[k].get("value") or 0) > 0 for k in grid)
+        cols = ranks + ([0] if show_unranked else [])
+        head = ["Seat"] + [_ordinal(rk) for rk in ranks] + (["unranked"] if show_unranked else [])
+        rows = []
+        for i in range(n_seats):
+            row = [str(i) if rotate else f"{i} ({md_escape(labels[i])})" if i < len(labels) else str(i)]
+            for rk in cols:
+                r = grid.get((i, rk))
+                row.append(fmt_interval(r) if r is not None else "–")
+            rows.append(row)
+        out += ["## Rank distribution", "", md_table(head, rows), "",
+                "*Share of games each seat finished at each rank (1st = first to finish)"
+                + ("; unranked = the game stalled" if show_unranked else "") + ".*", ""]
+
+    # first-player advantage (whatever shape the metrics give it)
+    fpa = [(i, r) for i, r in enumerate(records) if r.get("metric") == "first_player_advantage"]
+    if fpa:
+        rows = []
+        for _, r in fpa:
+            take("first_player_advantage", **(r.get("by") or {}))
+            rows.append([md_escape(fmt_by(r.get("by"))), fmt_interval(r), fmt_count(r.get("n"))])
+        out += ["## First-player advantage", "",
+                md_table(["", "Advantage [95% CI]", "Games"], rows, align="lrr"), ""]
+        note = fpa[0][1].get("doc") or fpa[0][1].get("description")
+        if note:
+            out += [f"*{md_escape(note)}*", ""]
+    return out
+
+
+def _cooperative_sections(take) -> list[str]:
+    rows = []
+    for metric, label in (("win_rate", "Team wins"), ("loss_rate", "Team loses")):
+        r = take(metric)
+        if r is not None:
+            rows.append([label, fmt_interval(r), fmt_count(r.get("n"))])
+    if not rows:
+        return []
+    return ["## Team result", "", md_table(["Outcome", "Rate [95% CI]", "Games"], rows), ""]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _manifest_rows(manifest: dict) -> list[list[str]]:
+    """Scalar manifest entries, nested dicts flattened one level (``versions.numba``)."""
+    rows = []
+    for k, v in manifest.items():
+        if isinstance(v, dict):
+            for k2, v2 in v.items():
+                if not isinstance(v2, (dict, list)):
+                    rows.append([f"{md_escape(k)}.{md_escape(k2)}", f"`{md_escape(v2)}`"])
+        elif isinstance(v, list):
+            if all(not isinstance(x, (dict, list)) for x in v) and len(v) <= 12:
+                rows.append([md_escape(k), md_escape(", ".join(str(x) for x in v))])
+        else:
+            rows.append([md_escape(k), f"`{md_escape(v)}`"])
+    return rows
+
+
+# ---------------------------------------------------------------------------- HTML
+
+
+def render_html(md_text: str, title: str) -> str:
+    """A self-contained HTML page (inline CSS) of the markdown report; images stay
+    relative (``plots/x.png``)."""
+    import html as _html
+
+    import markdown
+
+    body = markdown.markdown(md_text, extensions=["tables"], output_format="html")
+    return (
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{_html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n"
+        f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
+    )
