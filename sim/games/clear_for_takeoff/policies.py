@@ -1,0 +1,296 @@
+"""Clear for Takeoff policies: integer id + float weight vector, one @njit dispatcher.
+
+* ``random`` (id 0): uniform over the legal plays plus one "exchange" option; an exchange
+  discards 1 to 4 cards drawn at random from the hand.
+* ``greedy`` (id 1): a solitaire racer's rule of thumb. First unblock its own aircraft on a
+  takeoff position (anti-ice under ICE, a Weather card that lets it go); else advance the
+  most prepared aircraft it can (D before B/C before VIP before a new placement), spending
+  real cards before Lucky Captains; else exchange the cards its fleet cannot use. It never
+  plays FLR / DLY or hostile weather.
+* ``heuristic`` (id 2): scores every legal play with named weights (progress, lead,
+  wild-card cost, attack, leader focus, weather, VIP, exchange threshold) and plays the
+  best, exchanging when no play scores above ``exchange``. It attacks and uses weather.
+
+Every policy draws its randomness (tie-breaks, the random policy) from the POLICY stream,
+so the deal never depends on the policy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.base import PolicyDef
+from sim.games.clear_for_takeoff.rules import (
+    AI, CA, CB, CC, CD, DLY, FLR, H_CUR, H_WEATHER, ICE, K_ADVANCE, K_AI, K_DLY, K_FLR,
+    K_PLACE, K_TO_D, K_VIP, K_WEATHER, LC, NCT, NWEATHER, P_AI1, P_D0, P_EXMAX, P_K, P_MOVE1,
+    P_OFF_DEICED, P_OFF_POS, P_Q, P_S, P_TO0, P_VIP1, P_VIP2, POS_AIRBORNE, POS_HANGAR, SC,
+    SN, VIP, d_back, hand_at, hand_total, occ, pos_at, runway_frozen, stand_ab, takeoff_blocked,
+    to_slot,
+)
+from sim.rng import POLICY, randint, uniform
+
+RANDOM, GREEDY, HEURISTIC = 0, 1, 2
+
+HEURISTIC_WEIGHTS = {
+    "progress": 1.0,   # value of one step of progress (hangar -> A -> B/C -> D -> takeoff)
+    "lead": 0.5,       # times the stage an aircraft already reached: push the leader first
+    "wild_cost": 0.4,  # cost of each Lucky Captain spent
+    "attack": 0.6,     # value of an FLR / DLY per stage and size of the victim
+    "leader_focus": 1.0,  # extra attack value per share of the victim airline already airborne
+    "weather": 2.0,    # value per own aircraft a weather / anti-ice play lets take off
+    "vip": 1.0,        # value of a VIP play per 3 movement cards it saves
+    "exchange": 0.8,   # an exchange is made when no play scores above this
+}
+
+POLICIES = (
+    PolicyDef("random", RANDOM, "uniform over legal plays and one exchange option (random 1-4 cards)"),
+    PolicyDef("greedy", GREEDY, "rule of thumb: unblock own takeoff, advance the most prepared aircraft, else exchange unusable cards; never attacks"),
+    PolicyDef("heuristic", HEURISTIC, "weighted scoring of every play (weights below), attacks and plays weather", dict(HEURISTIC_WEIGHTS)),
+)
+
+
+@njit(cache=True)
+def units(p, slot):
+    """Progress in steps: hangar 0, A 1, B/C 2, VIP1 2, VIP2 2.5, D 3, takeoff 4, airborne 5."""
+    if slot == POS_AIRBORNE:
+        return 5.0
+    if slot < 0:
+        return 0.0
+    if slot >= p[P_TO0]:
+        return 4.0
+    if slot >= p[P_D0]:
+        return 3.0
+    if slot == p[P_VIP2]:
+        return 2.5
+    if slot == p[P_VIP1]:
+        return 2.0
+    if slot % 2 == 1:
+        return 2.0
+    return 1.0
+
+
+@njit(cache=True)
+def card_needs(state, p, fleet, s, need):
+    """Fill ``need`` (int32[NCT]) with how many of each card the seat's fleet still uses
+    (movement cards by remaining steps at base cost; B/C unknown for aircraft in the
+    hangar count for both; VIP for aircraft not yet past B/C; AI up to the largest cost)."""
+    K = p[P_K]
+    need[:] = 0
+    for k in range(K):
+        size = fleet[s, k]
+        if size == 0:
+            continue
+        slot = state[pos_at(p, s, k)]
+        cost = p[P_MOVE1 + size - 1]
+        if slot == POS_HANGAR:
+            need[CA] += cost
+            need[CB] += cost
+            need[CC] += cost
+            need[CD] += cost
+            need[VIP] += 1
+        elif slot >= 0 and slot < p[P_VIP1]:
+            if slot % 2 == 0:
+                need[CB if stand_ab(p, slot // 2) else CC] += cost
+                need[VIP] += 1
+            need[CD] += cost
+        if slot != POS_AIRBORNE:
+            a = p[P_AI1 + size - 1]
+            if a > need[AI]:
+                need[AI] = a
+    need[SC] = 1
+
+
+@njit(cache=True)
+def choose_exchange(state, p, fleet, s, keep_attacks, disc, need, force):
+    """Fill ``disc`` (int32[NCT]) with up to exchange-max cards the seat cannot use; with
+    ``force`` at least one card (the most surplus). Returns the number of cards chosen."""
+    card_needs(state, p, fleet, s, need)
+    disc[:] = 0
+    n = 0
+    mx = p[P_EXMAX]
+    # hostile cards first, then surplus movement / VIP / AI cards
+    for c in range(NCT):
+        if n >= mx:
+            break
+        have = state[hand_at(p, s, c)]
+        if c == LC or have == 0:
+            continue
+        if c == FLR or c == DLY or (c > SC and c < SC + NWEATHER):
+            if keep_attacks:
+                continue
+            k = min(have, mx - n)
+        else:
+            k = min(max(have - need[c], 0), mx - n)
+        disc[c] += k
+        n += k
+    if n == 0 and force:
+        best = -1
+        bestv = -1000
+        for c in range(NCT):
+            have = state[hand_at(p, s, c)]
+            if have == 0:
+                continue
+            v = have - need[c] - (100 if c == LC else 0)
+            if v > bestv:
+                bestv = v
+                best = c
+        if best >= 0:
+            disc[best] = 1
+            n = 1
+    return n
+
+
+@njit(cache=True)
+def random_exchange(state, p, s, disc, rng):
+    """Discard a uniform 1..min(exchange max, hand) cards chosen one by one at random."""
+    disc[:] = 0
+    h = hand_total(state, p, s)
+    k = 1 + randint(rng, POLICY, min(p[P_EXMAX], h))
+    for _ in range(k):
+        left = h
+        for c in range(NCT):
+            left -= disc[c]
+        r = randint(rng, POLICY, left)
+        for c in range(NCT):
+            avail = state[hand_at(p, s, c)] - disc[c]
+            if r < avail:
+                disc[c] += 1
+                break
+            r -= avail
+    return k
+
+
+@njit(cache=True)
+def _unblock_gain(state, p, fleet, s, new_weather, opp_weight):
+    """Own aircraft (minus ``opp_weight`` x opponents') on a takeoff position that would
+    take off under ``new_weather`` but not under the weather now."""
+    K = p[P_K]
+    old = state[H_WEATHER]
+    gain = 0.0
+    for r in range(2):
+        g = occ(state, p, to_slot(p, r))
+        if g < 0:
+            continue
+        b_now = takeoff_blocked(state, p, fleet, g) != 0
+        state[H_WEATHER] = new_weather
+        b_new = takeoff_blocked(state, p, fleet, g) != 0
+        state[H_WEATHER] = old
+        d = (1.0 if b_now else 0.0) - (1.0 if b_new else 0.0)
+        if g // K == s:
+            gain += d
+        else:
+            gain -= opp_weight * d
+    return gain
+
+
+@njit(cache=True)
+def airborne_share(state, p, fleet, o):
+    K = p[P_K]
+    n = 0
+    a = 0
+    for k in range(K):
+        if fleet[o, k] > 0:
+            n += 1
+            if state[pos_at(p, o, k)] == POS_AIRBORNE:
+                a += 1
+    return a / max(n, 1)
+
+
+@njit(cache=True)
+def score_play(state, p, fleet, act, pid, w):
+    """Score of one legal play for greedy (pid 1) or heuristic (pid 2); higher is better;
+    a negative greedy score means 'do not play'."""
+    K = p[P_K]
+    s = state[H_CUR]
+    kind = act[0]
+    gid = act[1]
+    lc = act[3]
+    if kind == K_WEATHER:
+        if pid == GREEDY:
+            return 500.0 if _unblock_gain(state, p, fleet, s, act[2], 0.0) > 0 else -1.0
+        g = _unblock_gain(state, p, fleet, s, act[2], 0.5)
+        if act[2] == SC and state[H_WEATHER] == SN:
+            g += 0.25
+        return w[5] * g
+    if kind == K_AI:
+        useful = state[H_WEATHER] == ICE
+        if pid == GREEDY:
+            return 400.0 if useful else -1.0
+        return w[5] if useful else -1.0
+    if kind == K_FLR or kind == K_DLY:
+        if pid == GREEDY:
+            return -1.0
+        o = gid // K
+        slot = state[pos_at(p, o, gid % K)]
+        v = units(p, slot) * fleet[o, gid % K] / 2.0
+        return w[3] * v * (1.0 + w[4] * airborne_share(state, p, fleet, o))
+    size = fleet[s, gid % K]
+    slot = state[pos_at(p, s, gid % K)]
+    u = units(p, slot)
+    if kind == K_VIP:
+        steps = 3.0 if slot == POS_HANGAR else (2.0 if slot % 2 == 0 else 1.0)
+        saved = steps * p[P_MOVE1 + size - 1]
+        if pid == GREEDY:
+            return 150.0 + 10.0 * saved
+        return w[6] * saved / 3.0 + w[1] * u + w[0] * (2.0 - u)
+    runway = 0.0
+    if kind == K_TO_D:
+        r = act[2]
+        runway = 0.1 * d_back(state, p, r) + (1.0 if runway_frozen(state, r) else 0.0)
+    if pid == GREEDY:
+        base = 300.0 if kind == K_TO_D else (200.0 if kind == K_ADVANCE else 100.0)
+        return base + 3.0 * size - 10.0 * lc - runway
+    return w[0] + w[1] * u - w[2] * lc - runway
+
+
+@njit(cache=True)
+def choose_runway(state, p, pid, rng):
+    """Runway for an aircraft leaving VIP2: random picks either open sequence; the others
+    take the shorter sequence, avoiding one held by FG / a closed runway."""
+    Q = p[P_Q]
+    b0 = d_back(state, p, 0)
+    b1 = d_back(state, p, 1)
+    if pid == RANDOM:
+        if b0 < Q and b1 < Q:
+            return randint(rng, POLICY, 2)
+        return 0 if b0 < Q else 1
+    v0 = b0 + (10 if runway_frozen(state, 0) else 0) + (100 if b0 >= Q else 0)
+    v1 = b1 + (10 if runway_frozen(state, 1) else 0) + (100 if b1 >= Q else 0)
+    return 0 if v0 <= v1 else 1
+
+
+@njit(cache=True)
+def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
+    """The current seat's choice: an index into ``acts[:n]`` (a play), -1 (an exchange,
+    ``disc`` filled with the cards to discard) or -2 (pass: empty hand and no play)."""
+    s = state[H_CUR]
+    h = hand_total(state, p, s)
+    if pid == RANDOM:
+        m = n + (1 if h > 0 else 0)
+        if m == 0:
+            return -2
+        i = randint(rng, POLICY, m)
+        if i < n:
+            return i
+        random_exchange(state, p, s, disc, rng)
+        return -1
+    best = -1
+    bestv = -1e18
+    for i in range(n):
+        v = score_play(state, p, fleet, acts[i], pid, w) + 1e-6 * uniform(rng, POLICY)
+        if v > bestv:
+            bestv = v
+            best = i
+    threshold = 0.0 if pid == GREEDY else w[7]
+    if best >= 0 and bestv > threshold:
+        return best
+    if h == 0:
+        return best if best >= 0 else -2
+    choose_exchange(state, p, fleet, s, pid == HEURISTIC and w[3] > 0, disc, need, True)
+    return -1
+
+
+def default_weights() -> np.ndarray:
+    """float64[8] heuristic weights in declared order."""
+    return np.array(list(HEURISTIC_WEIGHTS.values()), dtype=np.float64)

@@ -1,0 +1,831 @@
+"""Clear for Takeoff rules kernel: state layout and every rule as an @njit function.
+
+Rulebook: ``shared/seeds/000_513cea2297b34943.txt`` (quoted as RB below, by section).
+Decisions on ambiguities are in ``RULES.md`` beside this file.
+
+State: one int32 array per game, laid out by offsets that ``compile`` computes into the
+``p`` (int64) parameter vector of the spec::
+
+    header   H_* fields (turn, current seat, weather, counters ...)
+    hand     S x NCT card counts            (p[P_OFF_HAND])
+    deck     NCARDS card types, draw pile is deck[0:deck_n], top = deck[deck_n - 1]
+    disc     NCARDS card types, discard pile is disc[0:disc_n]
+    pos      S x K aircraft position codes   (POS_NONE, POS_HANGAR, POS_AIRBORNE, or a slot id)
+    start    S x K positions at the start of the owner's current turn (independent movement)
+    deiced   S x K 1 when anti-iced for the next takeoff attempt
+    occ      NSLOT slot -> aircraft global id (seat * K + k), -1 when empty
+    rank     S finishing order (1 = first airline airborne), 0 while on the airfield
+    stats    per-seat counters (FLR / DLY suffered, takeoffs blocked, exchanges, plays)
+    wturns   NWEATHER turns begun under each weather
+
+Slots (ids from 0): stand i has its A slot ``2*i`` and its second slot ``2*i+1`` (B on an
+A-B stand, C on an A-C stand); then VIP1, VIP2, the D sequence of runway r (0 = 31L,
+1 = 31R) as Q slots from the front (closest to the takeoff position), and the two takeoff
+positions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rng import CHANCE, shuffle
+
+# ---- card types (RB "Cards description") ---------------------------------------------
+CA, CB, CC, CD, LC, VIP, AI, FLR, DLY, SC, FG, C31L, C31R, SN, XW, ICE = range(16)
+NCT = 16
+CARD_NAMES = ("A", "B", "C", "D", "LC", "VIP", "AI", "FLR", "DLY", "SC", "FG", "31L", "31R", "SN", "XW", "ICE")
+FIRST_WEATHER = SC
+NWEATHER = 7
+
+# ---- aircraft sizes -------------------------------------------------------------------
+SMALL, MEDIUM, WIDE = 1, 2, 3
+SIZE_NAMES = ("-", "small", "medium", "wide-body")
+
+# ---- position codes (slot ids are >= 0) -----------------------------------------------
+POS_NONE = -3      # no aircraft in this fleet index
+POS_HANGAR = -2
+POS_AIRBORNE = -1
+
+# ---- spec parameter vector p (int64) --------------------------------------------------
+(P_S, P_K, P_NST, P_NAC, P_Q, P_HAND, P_EXMAX, P_NCARDS, P_CAP, P_PLAYOUT, P_DIRECT,
+ P_FINHAND, P_DLYOWN, P_NSLOT, P_VIP1, P_VIP2, P_D0, P_TO0, P_OFF_HAND, P_OFF_DECK,
+ P_OFF_DISC, P_OFF_POS, P_OFF_START, P_OFF_DEICED, P_OFF_OCC, P_OFF_RANK, P_OFF_STATS,
+ P_OFF_WT, P_MOVE1, P_MOVE2, P_MOVE3, P_AI1, P_AI2, P_AI3, NP) = range(35)
+
+# ---- header fields --------------------------------------------------------------------
+(H_TURN, H_CUR, H_WEATHER, H_WCARD, H_DECK_N, H_DISC_N, H_RESHUF, H_STARVED, H_NFIN,
+ H_DONE, H_WINNER, H_STALL, H_WINNER_TURN, H_ROUND_SEAT, NH) = range(15)
+
+# ---- per-seat stats (NSTAT counters per seat) -----------------------------------------
+ST_FLR, ST_DLY, ST_BLOCKED, ST_EXCH, ST_PLAYS, ST_FLR_PLAYED, ST_DLY_PLAYED, ST_TAKEOFFS, NSTAT = range(9)
+
+# ---- action kinds (an action is a row of 4 int32: kind, aircraft gid, arg, lc used) ---
+K_PLACE, K_ADVANCE, K_TO_D, K_VIP, K_WEATHER, K_FLR, K_DLY, K_AI = range(8)
+KIND_NAMES = ("place", "advance", "taxi to D", "VIP", "weather", "FLR", "DLY", "anti-ice")
+ACT_W = 4
+
+# ---- trace events (rows of EV_W int32: turn, seat, code, a, b, c, d, e) ---------------
+EV_W = 8
+(E_TURN, E_EXCHANGE, E_DRAW_KEEP, E_WEATHER, E_HIT, E_PLAY, E_DEICE, E_TAKEOFF, E_BLOCKED,
+ E_AUTO, E_RESHUFFLE, E_STARVED, E_FINISH, E_PASS, E_STALL, E_DRAW_DOWN, E_PROMOTE) = range(17)
+
+
+# =======================================================================================
+# small helpers
+# =======================================================================================
+@njit(cache=True, inline="always")
+def hand_at(p, s, c):
+    return p[P_OFF_HAND] + s * NCT + c
+
+
+@njit(cache=True, inline="always")
+def pos_at(p, s, k):
+    return p[P_OFF_POS] + s * p[P_K] + k
+
+
+@njit(cache=True, inline="always")
+def stat_at(p, s, st):
+    return p[P_OFF_STATS] + s * NSTAT + st
+
+
+@njit(cache=True, inline="always")
+def d_slot(p, r, j):
+    """Slot id of the j-th place (0 = front) of runway r's D sequence."""
+    return p[P_D0] + r * p[P_Q] + j
+
+
+@njit(cache=True, inline="always")
+def to_slot(p, r):
+    return p[P_TO0] + r
+
+
+@njit(cache=True)
+def hand_total(state, p, s):
+    t = 0
+    base = p[P_OFF_HAND] + s * NCT
+    for c in range(NCT):
+        t += state[base + c]
+    return t
+
+
+@njit(cache=True)
+def runway_frozen(state, r):
+    """RB Weather cards: FG holds both D sequences, 31L/31R CLOSED holds that runway's."""
+    w = state[H_WEATHER]
+    return w == FG or (w == C31L and r == 0) or (w == C31R and r == 1)
+
+
+@njit(cache=True)
+def stage_of(p, slot):
+    """Preparation stage of a slot (higher = closer to takeoff); hangar 0.
+
+    Used to rank 'most prepared' (RULES.md D3): takeoff 100, D front 90 (then 89, ...),
+    VIP2 50, B or C 40, VIP1 30, A 20.
+    """
+    if slot < 0:
+        return 0
+    if slot >= p[P_TO0]:
+        return 100
+    if slot >= p[P_D0]:
+        return 90 - (slot - p[P_D0]) % p[P_Q]
+    if slot == p[P_VIP2]:
+        return 50
+    if slot == p[P_VIP1]:
+        return 30
+    if slot % 2 == 1:
+        return 40
+    return 20
+
+
+@njit(cache=True)
+def set_pos(state, p, gid, slot):
+    """Move aircraft ``gid`` to ``slot`` (or hangar/airborne), keeping ``occ`` in step."""
+    K = p[P_K]
+    s = gid // K
+    k = gid % K
+    old = state[pos_at(p, s, k)]
+    if old >= 0:
+        state[p[P_OFF_OCC] + old] = -1
+    state[pos_at(p, s, k)] = slot
+    if slot >= 0:
+        state[p[P_OFF_OCC] + slot] = gid
+
+
+@njit(cache=True)
+def occ(state, p, slot):
+    return state[p[P_OFF_OCC] + slot]
+
+
+@njit(cache=True)
+def d_back(state, p, r):
+    """Index where an aircraft joining runway r's D sequence goes: behind the last one."""
+    Q = p[P_Q]
+    for j in range(Q - 1, -1, -1):
+        if occ(state, p, d_slot(p, r, j)) >= 0:
+            return j + 1
+    return 0
+
+
+@njit(cache=True)
+def compact(state, p, r):
+    """RB Position D: 'When the sequence moves, so does your aircraft, even if it's not your
+    turn.' Close gaps in runway r's D sequence unless FG / a closed runway holds it."""
+    if runway_frozen(state, r):
+        return
+    Q = p[P_Q]
+    w = 0
+    for j in range(Q):
+        g = occ(state, p, d_slot(p, r, j))
+        if g >= 0:
+            if j != w:
+                set_pos(state, p, g, d_slot(p, r, w))
+            w += 1
+
+
+@njit(cache=True)
+def log(ev, evn, state, code, a, b, c, d, e):
+    """Append one trace event when tracing (``ev`` has more than one row)."""
+    n = evn[0]
+    if n < ev.shape[0]:
+        ev[n, 0] = state[H_TURN]
+        ev[n, 1] = state[H_CUR]
+        ev[n, 2] = code
+        ev[n, 3] = a
+        ev[n, 4] = b
+        ev[n, 5] = c
+        ev[n, 6] = d
+        ev[n, 7] = e
+        evn[0] = n + 1
+
+
+# =======================================================================================
+# set-up (RB "Setting up the game")
+# =======================================================================================
+@njit(cache=True)
+def state_size(p):
+    return p[P_OFF_WT] + NWEATHER
+
+
+@njit(cache=True)
+def setup(state, p, deck_cards, fleet, rng, preset_deck):
+    """Deal a new game into ``state`` (int32[state_size]).
+
+    ``deck_cards``: int32[NCARDS] card types; ``fleet``: int32[S, K] sizes (0 = none);
+    ``preset_deck``: int32[NCARDS] deck order to use instead of a shuffle when its first
+    entry is >= 0 (tests rig chance this way; the top card is the last entry).
+    RB Setting up: shuffle, deal nine cards to each player, weather clear, aircraft in the
+    hangars; the first player is seat 0 (RULES.md D1).
+    """
+    state[:] = 0
+    S = p[P_S]
+    K = p[P_K]
+    n = p[P_NCARDS]
+    deck0 = p[P_OFF_DECK]
+    if preset_deck.shape[0] > 0 and preset_deck[0] >= 0:
+        for i in range(n):
+            state[deck0 + i] = preset_deck[i]
+    else:
+        for i in range(n):
+            state[deck0 + i] = deck_cards[i]
+        shuffle(state, deck0, deck0 + n, rng, CHANCE)
+    state[H_DECK_N] = n
+    state[H_WEATHER] = SC
+    state[H_WCARD] = 0
+    state[H_WINNER] = -1
+    state[H_WINNER_TURN] = -1
+    for sl in range(p[P_NSLOT]):
+        state[p[P_OFF_OCC] + sl] = -1
+    for s in range(S):
+        for k in range(K):
+            state[pos_at(p, s, k)] = POS_HANGAR if fleet[s, k] > 0 else POS_NONE
+            state[p[P_OFF_START] + s * K + k] = state[pos_at(p, s, k)]
+    # deal: one card at a time around the table
+    for _ in range(p[P_HAND]):
+        for s in range(S):
+            if state[H_DECK_N] > 0:
+                state[H_DECK_N] -= 1
+                c = state[deck0 + state[H_DECK_N]]
+                state[hand_at(p, s, c)] += 1
+    state[H_CUR] = 0
+
+
+# =======================================================================================
+# the deck (RB "Deck notes")
+# =======================================================================================
+@njit(cache=True)
+def draw_card(state, p, rng, ev, evn):
+    """Top card of the deck, reshuffling the discard pile in when the deck is empty.
+
+    Returns the card type, or -1 when deck and discard pile are both empty (a starved draw:
+    RULES.md D4).
+    """
+    if state[H_DECK_N] == 0:
+        m = state[H_DISC_N]
+        if m == 0:
+            return -1
+        d0 = p[P_OFF_DECK]
+        s0 = p[P_OFF_DISC]
+        for i in range(m):
+            state[d0 + i] = state[s0 + i]
+        state[H_DISC_N] = 0
+        shuffle(state, d0, d0 + m, rng, CHANCE)
+        state[H_DECK_N] = m
+        state[H_RESHUF] += 1
+        log(ev, evn, state, E_RESHUFFLE, m, 0, 0, 0, 0)
+    state[H_DECK_N] -= 1
+    return state[p[P_OFF_DECK] + state[H_DECK_N]]
+
+
+@njit(cache=True)
+def discard(state, p, c, n):
+    for _ in range(n):
+        state[p[P_OFF_DISC] + state[H_DISC_N]] = c
+        state[H_DISC_N] += 1
+
+
+@njit(cache=True)
+def set_weather(state, p, c):
+    """RB Weather cards: the new card lies face up, the previous Weather card is discarded,
+    effects apply at once. A sequence that was held moves up when its hold ends."""
+    if state[H_WCARD] == 1:
+        discard(state, p, state[H_WEATHER], 1)
+    state[H_WEATHER] = c
+    state[H_WCARD] = 1
+    compact(state, p, 0)
+    compact(state, p, 1)
+
+
+# =======================================================================================
+# costs and targets
+# =======================================================================================
+@njit(cache=True)
+def move_cost(state, p, size):
+    """RB Movement cards: 1 / 2 / 3 cards by size (config ``move_cards``); RB SNOW: one
+    additional card."""
+    c = p[P_MOVE1 + size - 1]
+    if state[H_WEATHER] == SN:
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def remove_to_hangar(state, p, gid):
+    """An aircraft hit by FLR / DLY goes back to its hangar (RB Failure and Delay cards)."""
+    K = p[P_K]
+    s = gid // K
+    k = gid % K
+    slot = state[pos_at(p, s, k)]
+    set_pos(state, p, gid, POS_HANGAR)
+    state[p[P_OFF_DEICED] + s * K + k] = 0
+    if slot >= p[P_D0] and slot < p[P_TO0]:
+        compact(state, p, (slot - p[P_D0]) // p[P_Q])
+
+
+@njit(cache=True)
+def dly_target_ok(p, slot):
+    """RB DLY: an aircraft on A, B, C, VIP1 or VIP2."""
+    return slot >= 0 and slot <= p[P_VIP2]
+
+
+@njit(cache=True)
+def most_prepared(state, p, fleet, s, dly_only):
+    """RB Exchanging: the drawer's most prepared aircraft (ties: the largest; then the
+    lowest fleet index stands for the left-hand player's choice, RULES.md D3).
+    Returns a gid or -1 when no aircraft can be hit."""
+    K = p[P_K]
+    best = -1
+    bestv = -1
+    for k in range(K):
+        slot = state[pos_at(p, s, k)]
+        if slot < 0:
+            continue
+        if dly_only and not dly_target_ok(p, slot):
+            continue
+        v = stage_of(p, slot) * 4 + fleet[s, k]
+        if v > bestv:
+            bestv = v
+            best = s * K + k
+    return best
+
+
+# =======================================================================================
+# legal plays (RB "Playing cards")
+# =======================================================================================
+@njit(cache=True)
+def max_actions(p):
+    S = p[P_S]
+    K = p[P_K]
+    return K * (p[P_NST] + 6) + NWEATHER + 2 * S * K + 4
+
+
+@njit(cache=True)
+def _add(acts, n, kind, gid, arg, lc):
+    acts[n, 0] = kind
+    acts[n, 1] = gid
+    acts[n, 2] = arg
+    acts[n, 3] = lc
+    return n + 1
+
+
+@njit(cache=True)
+def _pay(state, p, s, card, need):
+    """LC cards needed on top of the real ``card`` cards held, or -1 if unaffordable
+    (RB Lucky Captain: LC replaces any movement card; real cards are used first)."""
+    have = state[hand_at(p, s, card)]
+    if have >= need:
+        return 0
+    lc = need - have
+    if state[hand_at(p, s, LC)] >= lc:
+        return lc
+    return -1
+
+
+@njit(cache=True)
+def legal_plays(state, p, fleet, acts):
+    """Fill ``acts`` (int32[max_actions, 4]) with the current seat's legal plays; returns
+    how many. An exchange is always possible with a non-empty hand and is not listed.
+
+    Identical aircraft (same size, both in the hangar) give one placement each size.
+    """
+    S = p[P_S]
+    K = p[P_K]
+    s = state[H_CUR]
+    n = 0
+    nst = p[P_NST]
+    vip_free = occ(state, p, p[P_VIP1]) < 0 and occ(state, p, p[P_VIP2]) < 0
+    has_vip = state[hand_at(p, s, VIP)] > 0
+    seen_hangar = 0  # bit per size placed from the hangar
+    for k in range(K):
+        size = fleet[s, k]
+        if size == 0:
+            continue
+        gid = s * K + k
+        slot = state[pos_at(p, s, k)]
+        cost = move_cost(state, p, size)
+        if slot == POS_HANGAR:
+            if (seen_hangar >> size) & 1:
+                continue
+            seen_hangar |= 1 << size
+            lc = _pay(state, p, s, CA, cost)
+            if lc >= 0:
+                # RB Position A / A on a stand A-C: a free A slot; A-C's A only while its C is free
+                for st in range(nst):
+                    a_sl = 2 * st
+                    if occ(state, p, a_sl) >= 0:
+                        continue
+                    if not stand_ab(p, st) and occ(state, p, a_sl + 1) >= 0:
+                        continue
+                    n = _add(acts, n, K_PLACE, gid, st, lc)
+            if has_vip and vip_free:
+                n = _add(acts, n, K_VIP, gid, 0, 0)
+        elif slot >= 0 and slot < 2 * nst:
+            st = slot // 2
+            if slot % 2 == 0:
+                # RB: A -> B on an A-B stand, A -> C on an A-C stand
+                card = CB if stand_ab(p, st) else CC
+                if occ(state, p, slot + 1) < 0:
+                    lc = _pay(state, p, s, card, cost)
+                    if lc >= 0:
+                        n = _add(acts, n, K_ADVANCE, gid, slot + 1, lc)
+            else:
+                # RB Position D (from B / from C): choose 31L or 31R; not when D is full
+                lc = _pay(state, p, s, CD, cost)
+                if lc >= 0:
+                    for r in range(2):
+                        if d_back(state, p, r) < p[P_Q]:
+                            n = _add(acts, n, K_TO_D, gid, r, lc)
+            # RB V.I.P.: from A, B or C as well
+            if has_vip and vip_free:
+                n = _add(acts, n, K_VIP, gid, 0, 0)
+        elif slot >= p[P_TO0]:
+            # RB Anti-Ice: one aircraft on a takeoff position, 1/2/3 AI cards by size
+            if state[p[P_OFF_DEICED] + s * K + k] == 0:
+                need = p[P_AI1 + size - 1]
+                if state[hand_at(p, s, AI)] >= need:
+                    n = _add(acts, n, K_AI, gid, 0, 0)
+    # RB Change the weather: any Weather card in hand
+    for c in range(SC, SC + NWEATHER):
+        if state[hand_at(p, s, c)] > 0:
+            n = _add(acts, n, K_WEATHER, -1, c, 0)
+    # RB Damage or delay an opponent's aircraft
+    has_flr = state[hand_at(p, s, FLR)] > 0
+    has_dly = state[hand_at(p, s, DLY)] > 0
+    if has_flr or has_dly:
+        for o in range(S):
+            if o == s and p[P_DLYOWN] == 0:
+                continue
+            for k in range(K):
+                slot = state[pos_at(p, o, k)]
+                if slot < 0:
+                    continue
+                if has_flr and o != s:
+                    n = _add(acts, n, K_FLR, o * K + k, 0, 0)
+                if has_dly and dly_target_ok(p, slot):
+                    n = _add(acts, n, K_DLY, o * K + k, 0, 0)
+    return n
+
+
+@njit(cache=True)
+def stand_ab(p, st):
+    """True when stand ``st`` is an A-B stand (A-B stands come first, then A-C stands)."""
+    return st < p[P_NST] - p[P_NAC]
+
+
+# =======================================================================================
+# applying a play or an exchange
+# =======================================================================================
+@njit(cache=True)
+def _spend(state, p, s, card, need, lc):
+    state[hand_at(p, s, card)] -= need - lc
+    discard(state, p, card, need - lc)
+    if lc > 0:
+        state[hand_at(p, s, LC)] -= lc
+        discard(state, p, LC, lc)
+
+
+@njit(cache=True)
+def join_d(state, p, gid, r):
+    """Put ``gid`` behind the last aircraft of runway r's D sequence (RB Position D); with
+    the 'direct_to_takeoff' reading an empty sequence sends it to the takeoff position."""
+    j = d_back(state, p, r)
+    if p[P_DIRECT] == 1 and j == 0 and occ(state, p, to_slot(p, r)) < 0:
+        set_pos(state, p, gid, to_slot(p, r))
+        return
+    set_pos(state, p, gid, d_slot(p, r, j))
+    compact(state, p, r)
+
+
+@njit(cache=True)
+def apply_play(state, p, fleet, act, ev, evn):
+    """Apply one legal play ``act`` (int32[4]) for the current seat; cards go to the
+    discard pile (RB Playing cards)."""
+    K = p[P_K]
+    s = state[H_CUR]
+    kind = act[0]
+    gid = act[1]
+    arg = act[2]
+    lc = act[3]
+    state[stat_at(p, s, ST_PLAYS)] += 1
+    if kind == K_WEATHER:
+        state[hand_at(p, s, arg)] -= 1
+        set_weather(state, p, arg)
+        log(ev, evn, state, E_WEATHER, arg, 0, 0, 0, 0)
+        return
+    if kind == K_FLR or kind == K_DLY:
+        card = FLR if kind == K_FLR else DLY
+        state[hand_at(p, s, card)] -= 1
+        discard(state, p, card, 1)
+        victim = gid // K
+        from_slot = state[pos_at(p, victim, gid % K)]
+        remove_to_hangar(state, p, gid)
+        state[stat_at(p, victim, ST_FLR if kind == K_FLR else ST_DLY)] += 1
+        state[stat_at(p, s, ST_FLR_PLAYED if kind == K_FLR else ST_DLY_PLAYED)] += 1
+        log(ev, evn, state, E_HIT, card, gid, from_slot, 0, 0)
+        return
+    size = fleet[s, gid % K]
+    from_slot = state[pos_at(p, s, gid % K)]
+    if kind == K_AI:
+        need = p[P_AI1 + size - 1]
+        state[hand_at(p, s, AI)] -= need
+        discard(state, p, AI, need)
+        state[p[P_OFF_DEICED] + gid] = 1
+        log(ev, evn, state, E_DEICE, gid, need, 0, 0, 0)
+        return
+    if kind == K_VIP:
+        state[hand_at(p, s, VIP)] -= 1
+        discard(state, p, VIP, 1)
+        set_pos(state, p, gid, p[P_VIP1])
+        log(ev, evn, state, E_PLAY, K_VIP, gid, from_slot, p[P_VIP1], 0)
+        return
+    need = move_cost(state, p, size)
+    if kind == K_PLACE:
+        _spend(state, p, s, CA, need, lc)
+        set_pos(state, p, gid, 2 * arg)
+        to = 2 * arg
+    elif kind == K_ADVANCE:
+        card = CB if stand_ab(p, arg // 2) else CC
+        _spend(state, p, s, card, need, lc)
+        set_pos(state, p, gid, arg)
+        to = arg
+    else:  # K_TO_D
+        _spend(state, p, s, CD, need, lc)
+        join_d(state, p, gid, arg)
+        to = state[pos_at(p, s, gid % K)]
+    log(ev, evn, state, E_PLAY, kind, gid, from_slot, to, lc * 16 + need)
+
+
+@njit(cache=True)
+def resolve_face_up(state, p, fleet, c, ev, evn):
+    """RB Exchanging: a Weather card drawn face up resolves at once; FLR / DLY hit the
+    drawer's most prepared aircraft (DLY: on A, B, C, VIP1 or VIP2 only), else discarded.
+    Returns True when the card was resolved (not kept)."""
+    s = state[H_CUR]
+    if c >= SC:
+        set_weather(state, p, c)
+        log(ev, evn, state, E_WEATHER, c, 1, 0, 0, 0)
+        return True
+    if c == FLR or c == DLY:
+        g = most_prepared(state, p, fleet, s, c == DLY)
+        discard(state, p, c, 1)
+        if g >= 0:
+            from_slot = state[pos_at(p, s, g % p[P_K])]
+            remove_to_hangar(state, p, g)
+            state[stat_at(p, s, ST_FLR if c == FLR else ST_DLY)] += 1
+            log(ev, evn, state, E_HIT, c, g, from_slot, 1, 0)
+        else:
+            log(ev, evn, state, E_HIT, c, -1, -1, 1, 0)
+        return True
+    return False
+
+
+@njit(cache=True)
+def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
+    """RB Exchanging cards: discard 1-4 cards face up (``disc_counts`` int32[NCT]), then
+    draw face up until as many cards are kept; weather / FLR / DLY drawn are resolved and
+    replaced. Returns the number of cards short (a starved draw), normally 0."""
+    s = state[H_CUR]
+    need = 0
+    for c in range(NCT):
+        k = disc_counts[c]
+        if k > 0:
+            state[hand_at(p, s, c)] -= k
+            discard(state, p, c, k)
+            need += k
+    state[stat_at(p, s, ST_EXCH)] += 1
+    log(ev, evn, state, E_EXCHANGE, need, 0, 0, 0, 0)
+    kept = 0
+    guard = 0
+    limit = 2 * p[P_NCARDS]
+    while kept < need:
+        c = draw_card(state, p, rng, ev, evn)
+        if c < 0 or guard > limit:
+            if c >= 0:  # only resolvable cards remain in circulation: stop drawing
+                discard(state, p, c, 1)
+            return need - kept
+        guard += 1
+        if not resolve_face_up(state, p, fleet, c, ev, evn):
+            state[hand_at(p, s, c)] += 1
+            kept += 1
+            log(ev, evn, state, E_DRAW_KEEP, c, 0, 0, 0, 0)
+    return 0
+
+
+@njit(cache=True)
+def draw_face_down(state, p, rng, ev, evn):
+    """RB 'draw cards from the deck, face-down' back to the hand size; every card kept.
+    Returns how many cards short (starved draw)."""
+    s = state[H_CUR]
+    short = 0
+    while hand_total(state, p, s) < p[P_HAND]:
+        c = draw_card(state, p, rng, ev, evn)
+        if c < 0:
+            short = p[P_HAND] - hand_total(state, p, s)
+            break
+        state[hand_at(p, s, c)] += 1
+        log(ev, evn, state, E_DRAW_DOWN, c, 0, 0, 0, 0)
+    return short
+
+
+# =======================================================================================
+# end of turn: independent aircraft movement (RB "Independent aircraft movement")
+# =======================================================================================
+@njit(cache=True)
+def takeoff_blocked(state, p, fleet, gid):
+    """Reason code the weather in force stops ``gid`` taking off: 0 none, else the
+    weather card type. FG / closed runway hold (the aircraft stays); SN / XW / ICE send it
+    to the back of the sequence (RB Weather cards, Anti-Ice card)."""
+    K = p[P_K]
+    s = gid // K
+    k = gid % K
+    w = state[H_WEATHER]
+    slot = state[pos_at(p, s, k)]
+    r = slot - p[P_TO0]
+    if w == FG or (w == C31L and r == 0) or (w == C31R and r == 1):
+        return w
+    size = fleet[s, k]
+    if w == SN and size == WIDE:
+        return w
+    if w == XW and size == MEDIUM:
+        return w
+    if w == ICE and state[p[P_OFF_DEICED] + gid] == 0:
+        return w
+    return 0
+
+
+@njit(cache=True)
+def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
+    """Independent movement of the current seat's aircraft, each from where it stood at
+    the start of the turn: takeoff position -> airborne (weather permitting), front of D
+    -> takeoff position, VIP2 -> D (on runway ``vip_runway``, the policy's choice; the
+    other one if that sequence is full), VIP1 -> VIP2. Both runways launch together."""
+    K = p[P_K]
+    s = state[H_CUR]
+    st0 = p[P_OFF_START] + s * K
+    # 1. takeoff position -> airborne
+    for r in range(2):
+        ts = to_slot(p, r)
+        g = occ(state, p, ts)
+        if g < 0 or g // K != s or state[st0 + g % K] != ts:
+            continue
+        why = takeoff_blocked(state, p, fleet, g)
+        if why == 0:
+            set_pos(state, p, g, POS_AIRBORNE)
+            state[p[P_OFF_DEICED] + g] = 0
+            state[stat_at(p, s, ST_TAKEOFFS)] += 1
+            log(ev, evn, state, E_TAKEOFF, g, r, 0, 0, 0)
+            continue
+        state[stat_at(p, s, ST_BLOCKED)] += 1
+        if why == FG or why == C31L or why == C31R:
+            log(ev, evn, state, E_BLOCKED, g, r, why, -1, 0)
+            continue
+        state[p[P_OFF_DEICED] + g] = 0
+        nxt = occ(state, p, d_slot(p, r, 0))
+        if nxt < 0:
+            # RB: 'If there is not a sequence after the aircraft, it stays'
+            log(ev, evn, state, E_BLOCKED, g, r, why, -1, 0)
+            continue
+        # RB: 'moves to the end of the sequence. Its place is immediately occupied by the
+        # next aircraft' (which, if also ours, does not take off this turn: it was not on
+        # the takeoff position when the turn began)
+        set_pos(state, p, g, POS_HANGAR)  # lift it off the board for a moment
+        set_pos(state, p, nxt, ts)
+        compact(state, p, r)
+        set_pos(state, p, g, d_slot(p, r, d_back(state, p, r)))
+        log(ev, evn, state, E_BLOCKED, g, r, why, nxt, 0)
+    # 2. front of D -> takeoff position
+    for r in range(2):
+        fs = d_slot(p, r, 0)
+        g = occ(state, p, fs)
+        if g < 0 or g // K != s or state[st0 + g % K] != fs:
+            continue
+        if runway_frozen(state, r) or occ(state, p, to_slot(p, r)) >= 0:
+            continue
+        set_pos(state, p, g, to_slot(p, r))
+        compact(state, p, r)
+        log(ev, evn, state, E_AUTO, g, fs, to_slot(p, r), 0, 0)
+    # 3. VIP2 -> D
+    v2 = p[P_VIP2]
+    g = occ(state, p, v2)
+    if g >= 0 and g // K == s and state[st0 + g % K] == v2:
+        b0 = d_back(state, p, 0)
+        b1 = d_back(state, p, 1)
+        Q = p[P_Q]
+        r = vip_runway
+        if r < 0 or d_back(state, p, r) >= Q:
+            r = -1
+            if b0 < Q and (b0 <= b1 or b1 >= Q):
+                r = 0
+            elif b1 < Q:
+                r = 1
+        if r >= 0:
+            join_d(state, p, g, r)
+            log(ev, evn, state, E_AUTO, g, v2, state[pos_at(p, s, g % K)], 0, 0)
+    # 4. VIP1 -> VIP2
+    v1 = p[P_VIP1]
+    g = occ(state, p, v1)
+    if g >= 0 and g // K == s and state[st0 + g % K] == v1 and occ(state, p, v2) < 0:
+        set_pos(state, p, g, v2)
+        log(ev, evn, state, E_AUTO, g, v1, v2, 0, 0)
+
+
+@njit(cache=True)
+def all_airborne(state, p, s):
+    K = p[P_K]
+    for k in range(K):
+        v = state[pos_at(p, s, k)]
+        if v != POS_NONE and v != POS_AIRBORNE:
+            return False
+    return True
+
+
+@njit(cache=True)
+def finish_turn(state, p, ev, evn):
+    """Record a finish (RB Welcome: the first airline with every aircraft airborne wins;
+    play continues until one airline remains), then pass the turn clockwise to the next
+    airline still on the airfield and note where its aircraft start the turn."""
+    S = p[P_S]
+    K = p[P_K]
+    s = state[H_CUR]
+    state[H_TURN] += 1
+    if state[p[P_OFF_RANK] + s] == 0 and all_airborne(state, p, s):
+        state[H_NFIN] += 1
+        state[p[P_OFF_RANK] + s] = state[H_NFIN]
+        log(ev, evn, state, E_FINISH, s, state[H_NFIN], 0, 0, 0)
+        if state[H_NFIN] == 1:
+            state[H_WINNER] = s
+            state[H_WINNER_TURN] = state[H_TURN]
+        if p[P_FINHAND] == 1:  # RULES.md D12 option: a finished airline's hand is discarded
+            for c in range(NCT):
+                k = state[hand_at(p, s, c)]
+                if k > 0:
+                    discard(state, p, c, k)
+                    state[hand_at(p, s, c)] = 0
+        if p[P_PLAYOUT] == 0 or state[H_NFIN] >= S - 1:
+            if state[H_NFIN] == S - 1:
+                for o in range(S):
+                    if state[p[P_OFF_RANK] + o] == 0:
+                        state[p[P_OFF_RANK] + o] = S
+            state[H_DONE] = 1
+            return
+    nxt = s
+    for i in range(1, S + 1):
+        o = (s + i) % S
+        if state[p[P_OFF_RANK] + o] == 0:
+            nxt = o
+            break
+    state[H_CUR] = nxt
+
+
+# =======================================================================================
+# invariants
+# =======================================================================================
+@njit(cache=True)
+def check_invariants(state, p, fleet):
+    """0 when the state is consistent, else a code: 1 card count (every card in exactly one
+    place: hands, deck, discard, weather), 2 aircraft/slot mismatch, 3 slot occupied twice,
+    4 negative hand count, 5 D gap while the runway is not held, 7 hand over size,
+    8 a ranked airline with an aircraft still on the airfield."""
+    S = p[P_S]
+    K = p[P_K]
+    tot = state[H_DECK_N] + state[H_DISC_N] + state[H_WCARD]
+    for s in range(S):
+        for c in range(NCT):
+            v = state[hand_at(p, s, c)]
+            if v < 0:
+                return 4
+            tot += v
+        if hand_total(state, p, s) > p[P_HAND]:
+            return 7
+    if tot != p[P_NCARDS]:
+        return 1
+    seen = np.zeros(p[P_NSLOT], np.int32)
+    for s in range(S):
+        for k in range(K):
+            slot = state[pos_at(p, s, k)]
+            if (fleet[s, k] == 0) != (slot == POS_NONE):
+                return 2
+            if slot >= 0:
+                seen[slot] += 1
+                if seen[slot] > 1:
+                    return 3
+                if occ(state, p, slot) != s * K + k:
+                    return 2
+    for sl in range(p[P_NSLOT]):
+        g = occ(state, p, sl)
+        if g >= 0 and seen[sl] != 1:
+            return 2
+    for r in range(2):
+        if not runway_frozen(state, r):
+            gap = False
+            for j in range(p[P_Q]):
+                g = occ(state, p, d_slot(p, r, j))
+                if g < 0:
+                    gap = True
+                elif gap:
+                    return 5
+    for s in range(S):
+        rk = state[p[P_OFF_RANK] + s]
+        if rk > 0 and rk < S and not all_airborne(state, p, s):
+            return 8
+    return 0

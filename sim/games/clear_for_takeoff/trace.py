@@ -1,0 +1,2 @@
+def trace(*a, **k):
+    raise NotImplementedError
