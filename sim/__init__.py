@@ -21,11 +21,18 @@ _PKG = Path(__file__).resolve().parent
 
 
 def source_hash() -> str:
-    """Hex SHA-256 (first 16 chars) over every ``.py`` file of the package, path and bytes."""
+    """Hex SHA-256 (first 16 chars) over the source that compiled kernels can depend on:
+    every ``.py`` file under ``sim/games/``, ``sim/rng.py`` and any other module with an
+    ``@njit``/``@jit`` decorator (path and bytes). Edits to the CLI, reports or statistics
+    keep the compiled kernels; any edit that could change a kernel drops them."""
     h = hashlib.sha256()
     for p in sorted(_PKG.rglob("*.py")):
-        h.update(str(p.relative_to(_PKG)).encode())
-        h.update(p.read_bytes())
+        data = p.read_bytes()
+        rel = p.relative_to(_PKG).as_posix()
+        if not (rel.startswith("games/") or rel == "rng.py" or b"@njit" in data or b"@jit" in data):
+            continue
+        h.update(rel.encode())
+        h.update(data)
     return h.hexdigest()[:16]
 
 

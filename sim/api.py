@@ -1,0 +1,119 @@
+"""Plain functions behind the CLI: run a config, build its frame, summary and manifest.
+Nothing here exits the process; errors are exceptions (ConfigError for bad input)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import subprocess
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import sim
+from sim.config import RunConfig, seat_tables
+from sim.games import get_game
+from sim.games.base import GameDef
+
+
+@dataclass
+class RunOutput:
+    """A finished run: ``df`` (polars, one row per game), ``summary`` (summary.json),
+    ``manifest`` (manifest.json), ``matrix`` (int32[games, C] kernel output)."""
+
+    cfg: RunConfig
+    gdef: GameDef
+    df: Any
+    summary: dict
+    manifest: dict
+    matrix: np.ndarray
+
+
+def games_frame(cfg: RunConfig, gdef: GameDef, matrix: np.ndarray, first_index: int = 0):
+    """polars DataFrame of a result matrix: ``game_index`` (int64), ``policy_s<i>`` (the
+    label of the seat entry playing seat i in that game), then the game's columns."""
+    import polars as pl
+
+    _, _, perms, labels = seat_tables(cfg, gdef)
+    n = matrix.shape[0]
+    gi = np.arange(first_index, first_index + n, dtype=np.int64)
+    cols: dict[str, Any] = {"game_index": gi}
+    lab = np.array(labels, dtype=object)
+    rows = perms[gi % perms.shape[0]]
+    for s in range(cfg.n_seats):
+        cols[f"policy_s{s}"] = pl.Series(lab[rows[:, s]].tolist(), dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Utf8)
+    for j, name in enumerate(gdef.column_names(cfg.n_seats)):
+        cols[name] = matrix[:, j]
+    return pl.DataFrame(cols)
+
+
+def summarize(cfg: RunConfig, gdef: GameDef, df) -> dict:
+    """summary.json content: run facts and every metric record (common + game's)."""
+    from sim.metrics import common_metrics
+
+    labels = [s.name for s in cfg.seats]
+    records = common_metrics(df, gdef.mode, cfg.n_seats, labels) + list(gdef.metrics(df, cfg))
+    return {
+        "game": gdef.name, "title": gdef.title, "run": cfg.run_name, "mode": gdef.mode,
+        "seed": cfg.seed, "games": cfg.games, "config_hash": cfg.config_hash(),
+        "seats": labels, "rotate_seats": cfg.rotate_seats, "metrics": records,
+    }
+
+
+def git_revision(cwd: Path | None = None) -> str:
+    """``git rev-parse HEAD`` (+ ``-dirty`` with uncommitted changes), or 'unknown'."""
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
+                             cwd=cwd).stdout.strip()
+        if not rev:
+            return "unknown"
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, timeout=5, cwd=cwd).stdout.strip()
+        return rev + ("-dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def versions() -> dict[str, str]:
+    out = {"sim": sim.__version__, "python": platform.python_version()}
+    for pkg in ("numba", "numpy", "polars", "matplotlib", "pydantic", "scipy", "statsmodels"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "missing"
+    return out
+
+
+def manifest(cfg: RunConfig, wall_s: float, threads: int) -> dict:
+    """manifest.json content: versions, git revision, source hash, seed, config hash,
+    wall time (s), games/s, threads, host."""
+    return {
+        "run": cfg.run_name, "game": cfg.game, "config": str(cfg.source), "config_hash": cfg.config_hash(),
+        "seed": cfg.seed, "games": cfg.games, "threads": threads, "batch_size": cfg.batch_size,
+        "wall_s": round(wall_s, 4), "games_per_s": round(cfg.games / wall_s, 1) if wall_s > 0 else None,
+        "versions": versions(), "git_revision": git_revision(), "source_hash": sim.source_hash(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "machine": {"platform": platform.platform(), "cpus": __import__("os").cpu_count()},
+    }
+
+
+def run_config(cfg: RunConfig, threads: int | None = None, progress: bool = False) -> RunOutput:
+    """Play every game of ``cfg`` and summarise it (no files written)."""
+    from sim.runner import set_threads, timed_run
+
+    gdef = get_game(cfg.game)
+    nthreads = set_threads(threads)
+    matrix, wall = timed_run(cfg, gdef, progress=progress)
+    df = games_frame(cfg, gdef, matrix)
+    return RunOutput(cfg, gdef, df, summarize(cfg, gdef, df), manifest(cfg, wall, nthreads), matrix)
+
+
+def replay(cfg: RunConfig, game_index: int):
+    """The trace of game ``game_index`` of ``cfg``: a :class:`sim.games.base.TraceResult`."""
+    gdef = get_game(cfg.game)
+    spec = gdef.compile(cfg)
+    entry_policy, entry_weights, perms, _ = seat_tables(cfg, gdef)
+    return gdef.trace(cfg, spec, entry_policy, entry_weights, perms, cfg.seed, game_index)

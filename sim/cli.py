@@ -1,0 +1,165 @@
+"""`sim` command line (typer). Commands are thin: they parse, call :mod:`sim.api`, print.
+
+Exit codes: 0 success, 1 a failed check (``sim check``), 2 bad input (one message naming
+the file, the key and the reason; nothing written).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="Monte-Carlo balance simulator for board and card games.")
+
+ConfigArg = Annotated[Path, typer.Argument(help="config TOML file", show_default=False)]
+GamesOpt = Annotated[Optional[int], typer.Option("--games", help="number of playouts (overrides the config)")]
+SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="master seed (overrides the config)")]
+ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
+
+
+def fail(msg: str, code: int = 2) -> None:
+    """Print ``error: msg`` to stderr and exit with ``code``."""
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(code)
+
+
+def load_config(path: Path, **overrides):
+    """Load and validate a config with CLI overrides; exits 2 with one message on bad input."""
+    from sim.config import load
+    from sim.errors import ConfigError
+
+    try:
+        cfg = load(path)
+        return cfg.with_overrides(**overrides)
+    except ConfigError as e:
+        fail(str(e))
+
+
+def check_threads(threads: int | None) -> None:
+    import os
+
+    if threads is not None and not 1 <= threads <= (os.cpu_count() or 1):
+        fail(f"--threads: must be 1..{os.cpu_count()}, got {threads}")
+
+
+@app.command()
+def run(
+    config: ConfigArg,
+    games: GamesOpt = None,
+    seed: SeedOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="report folder (default reports/<config name>)")] = None,
+    threads: ThreadsOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+) -> None:
+    """Play the config's games and write the report (html, md, json, parquet, plots)."""
+    cfg = load_config(config, games=games, seed=seed)
+    check_threads(threads)
+    from sim.api import run_config
+    from sim.report import write_report
+
+    result = run_config(cfg, threads=threads, progress=not quiet and sys.stderr.isatty())
+    dest = out or Path("reports") / cfg.run_name
+    path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
+    print_summary(result.summary, result.manifest)
+    typer.echo(f"report: {path / 'report.html'}")
+
+
+def print_summary(summary: dict, manifest: dict) -> None:
+    """The short end-of-run table: win rate per seat (or team) with 95 % intervals,
+    first-player advantage, stall rate, game length."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from sim.report.format import find, fmt_interval
+
+    recs = summary["metrics"]
+    t = Table(title=f"{summary['title']}: {summary['games']:,} games, seed {summary['seed']}")
+    t.add_column("metric")
+    t.add_column("value [95% interval]", justify="right")
+    if summary["mode"] == "competitive":
+        for s, label in enumerate(summary["seats"]):
+            r = find(recs, "win_rate", seat=s)
+            t.add_row(f"win rate seat {s} ({label})", fmt_interval(r))
+        for r in recs:
+            if r["metric"] == "win_rate" and "policy" in r["by"]:
+                t.add_row(f"win rate policy {r['by']['policy']}", fmt_interval(r))
+        t.add_row("first-player advantage", fmt_interval(find(recs, "first_player_advantage")))
+    else:
+        t.add_row("team win rate", fmt_interval(find(recs, "win_rate")))
+        t.add_row("loss rate", fmt_interval(find(recs, "loss_rate")))
+    t.add_row("stall rate", fmt_interval(find(recs, "stall_rate")))
+    t.add_row("turns (mean)", fmt_interval(find(recs, "turns_mean")))
+    p05, p50, p95 = (find(recs, k) for k in ("turns_p05", "turns_p50", "turns_p95"))
+    t.add_row("turns p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
+    t.add_row("reshuffles per game", fmt_interval(find(recs, "reshuffles_mean")))
+    gps = manifest.get("games_per_s")
+    t.add_row("speed", f"{gps:,.0f} games/s on {manifest['threads']} threads ({manifest['wall_s']:.1f} s)"
+              if gps else "-")
+    Console().print(t)
+
+
+@app.command()
+def replay(
+    config: ConfigArg,
+    game: Annotated[int, typer.Option("--game", help="game index to replay (0-based)")],
+    seed: SeedOpt = None,
+) -> None:
+    """Print the turn-by-turn log of one game of the config (same seed, same game index:
+    the same game as row N of `sim run`)."""
+    cfg = load_config(config, seed=seed)
+    if game < 0:
+        fail("--game: must be >= 0")
+    from sim.api import replay as do_replay
+
+    res = do_replay(cfg, game)
+    typer.echo("\n".join(res.lines))
+
+
+@app.command()
+def validate(config: ConfigArg) -> None:
+    """Check a config (syntax, keys, types, feasibility) without playing."""
+    cfg = load_config(config)
+    typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "
+               f"config hash {cfg.config_hash()})")
+
+
+@app.command()
+def games() -> None:
+    """List the games the simulator knows."""
+    from sim.games import available, get_game
+
+    for name in available():
+        g = get_game(name)
+        typer.echo(f"{name:20s} {g.title} ({g.mode}, {g.min_seats}-{g.max_seats} seats)")
+
+
+@app.command()
+def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games`)")]) -> None:
+    """List a game's built-in policies and their weights."""
+    from sim.games import GAMES, get_game
+
+    if game not in GAMES:
+        fail(f"unknown game {game!r}; one of {sorted(GAMES)}")
+    g = get_game(game)
+    for p in g.policies:
+        typer.echo(f"{p.name}: {p.doc}")
+        for w, v in p.weights.items():
+            typer.echo(f"    {w} = {v}")
+
+
+def _register_regression() -> None:
+    from sim import cli_regress
+
+    app.command("baseline")(cli_regress.baseline)
+    app.command("check")(cli_regress.check)
+    app.command("compare")(cli_regress.compare)
+
+
+_register_regression()
+
+if __name__ == "__main__":
+    app()
