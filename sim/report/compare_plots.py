@@ -51,10 +51,10 @@ def _paired_bars(path: Path, title: str, xlabels: list[str], a: list[tuple], b: 
         ax.bar(xs + off, np.nan_to_num(v), width=w, color=color, label=lab, zorder=2)
         ax.errorbar(xs + off, np.nan_to_num(v), yerr=_err(v, lo, hi), fmt="none", ecolor="black",
                     capsize=4, linewidth=1.1, zorder=3)
-        for x, val in zip(xs + off, v, strict=True):
+        for x, val, h in zip(xs + off, v, hi, strict=True):
             if math.isfinite(val):
-                ax.annotate(f"{val * 100:.1f}%", (x, val), xytext=(0, 3), textcoords="offset points",
-                            ha="center", va="bottom", fontsize=7)
+                ax.annotate(f"{val * 100:.1f}%", (x, h if math.isfinite(h) else val), xytext=(0, 3),
+                            textcoords="offset points", ha="center", va="bottom", fontsize=7)
         tops += [t for t in hi + v if math.isfinite(t)]
     if fair is not None:
         ax.axhline(fair, linestyle="--", color="#555555", linewidth=1, zorder=1, label=f"fair share {fair:.1%}")

@@ -246,37 +246,61 @@ def _binned(values, counts, stalls, max_bins: int = 60):
 
 
 def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[str, str] | None:
-    """Histogram of game length (``turns``), stalled games (turn cap) stacked in red, with
-    the median and 95th percentile marked."""
+    """Histogram of game length (``turns``) with the median and 95th percentile marked.
+
+    Stalled games (turn cap) are stacked in red; when they sit far beyond the finished
+    games (a cap of 2000 turns for 70-turn games) they are left out of the bars, so the
+    finished games keep the resolution, and their count is stated on the plot instead.
+    """
     import numpy as np
 
     if df is None or "turns" not in df.columns or df.height == 0:
         return None
     values, counts, stalls = _counts(df, "turns", "stalled")
+    total = int(counts.sum())
+    n_stall = int(stalls.sum())
+    finished = counts - stalls
+    separate = False
+    if n_stall and finished.sum() > 0:
+        fin_max = int(values[finished > 0].max())
+        fin_min = int(values[finished > 0].min())
+        stall_min = int(values[stalls > 0].min())
+        separate = stall_min > fin_max + max(10, (fin_max - fin_min) // 2)
+    if separate:
+        keep = values <= fin_max
+        values, counts, stalls = values[keep], finished[keep], np.zeros(int(keep.sum()), dtype=np.int64)
     left, width, c, s = _binned(values, counts, stalls)
-    total = counts.sum()
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8.0, 4.0))
     done = (c - s) / total
     ax.bar(left, done, width=width, align="edge", color=BAR, label="finished", linewidth=0)
-    n_stall = int(stalls.sum())
-    if n_stall:
+    stall_text = f"stalled at the turn cap: {n_stall:,} games ({n_stall / total:.2%})"
+    if n_stall and not separate:
         ax.bar(left, s / total, bottom=done, width=width, align="edge", color=STALL, linewidth=0,
-               label=f"stalled at the turn cap: {n_stall:,} ({n_stall / total:.2%})")
+               label=stall_text)
     for q, style in (("turns_p50", "-"), ("turns_p95", ":")):
         r = find(records, q)
         if r is not None and np.isfinite(_num(r.get("value"))):
             v = _num(r["value"])
+            if separate and v > values.max():
+                continue
             ax.axvline(v + 0.5 * (width == 1), color="black", linestyle=style, linewidth=1,
                        label=f"{'median' if q.endswith('50') else '95th percentile'}: {v:g}")
-    ax.set_ylim(0, float((c / total).max()) * 1.12)
-    ax.set_xlabel(f"game length ({unit} per game)")
+    top = float((c / total).max()) if c.size else 1.0
+    ax.set_ylim(0, top * 1.12)
+    ax.set_xlabel(f"game length ({unit} per game)" + (f", bins of {width}" if width > 1 else ""))
     ax.set_ylabel("share of games (%)")
     ax.set_title(f"Game length ({total:,} games)")
-    ax.yaxis.set_major_formatter(_pct_fmt(done.max() if done.size else 1))
+    ax.yaxis.set_major_formatter(_pct_fmt(top))
     ax.grid(**GRID)
     ax.set_axisbelow(True)
-    ax.legend(fontsize=8, frameon=False)
+    handles, labels = ax.get_legend_handles_labels()
+    if separate:  # a legend entry only: bars at the cap would squeeze the finished games
+        from matplotlib.patches import Patch
+
+        handles.append(Patch(color=STALL))
+        labels.append(stall_text + ";\nnot drawn: far right of the finished games")
+    ax.legend(handles, labels, fontsize=8, loc="upper right", framealpha=0.9, edgecolor="none")
     name = "game_length.png"
     _save(fig, folder, name)
     return ("Game length", name)

@@ -15,6 +15,7 @@ import secrets
 import shutil
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sim.report.format import (
     fmt_by,
@@ -235,7 +236,8 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
         ("Games played", fmt_count(summary.get("games"))),
         ("Seed", f"`{summary.get('seed')}`"),
         ("Config hash", f"`{summary.get('config_hash')}`"),
-        ("Seats (turn order)", ", ".join(f"{i}: {md_escape(s)}" for i, s in enumerate(labels))),
+        ("Seat entries (rotated over the seats)" if rotate else "Seats (turn order)",
+         ", ".join(f"{i}: {md_escape(s)}" for i, s in enumerate(labels))),
         ("Seat rotation", "every seating permutation played equally often" if rotate else "off (fixed seats)"),
     ]
     tcap = getattr(cfg, "turn_cap", None)
@@ -286,10 +288,8 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
 
     if figures or game_figures:
         out += ["## Plots", ""]
-        for t, f in figures:
-            out += [f"### {md_escape(t)}", "", f"![{md_escape(t)}](plots/{f})", ""]
-        for t, f in game_figures or []:
-            out += [f"### {md_escape(t)}", "", f"![{md_escape(t)}](plots/{f})", ""]
+        for t, f in list(figures) + list(game_figures or []):
+            out += [f"### {md_escape(t)}", "", f"![{md_escape(t)}](plots/{quote(f)})", ""]
 
     mrows = _manifest_rows(manifest)
     if mrows:
@@ -320,11 +320,14 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
         r = take("win_rate", seat=i)
         if r is None:
             continue
-        who = "rotated" if rotate else md_escape(labels[i] if i < len(labels) else "")
-        rows.append([str(i), who, fmt_interval(r), fmt_count(r.get("n"))])
+        row = [str(i)] if rotate else [str(i), md_escape(labels[i] if i < len(labels) else "")]
+        rows.append(row + [fmt_interval(r), fmt_count(r.get("n"))])
     if rows:
+        head = ["Seat", "Win rate [95% CI]", "Games"] if rotate else ["Seat", "Policy", "Win rate [95% CI]", "Games"]
         out += ["## Win rate by seat", "",
-                md_table(["Seat", "Policy", "Win rate [95% CI]", "Games"], rows, align="llrr"), "",
+                md_table(head, rows, align="lrr" if rotate else "llrr"), "",
+                *(["*Policies rotate over the seats: every seating permutation is played equally often.*", ""]
+                  if rotate else []),
                 f"*Fair share with {n_seats} seats: {fmt_pct(fair)}. Games without a winner "
                 "(stalls) count as losses for every seat.*", ""]
 

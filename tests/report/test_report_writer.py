@@ -261,3 +261,27 @@ def test_import_is_cheap():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2])
     assert res.stdout.strip() == "[]"
+
+
+def test_rotated_seats_hide_seat_labels(tmp_path, competitive):
+    cfg, gdef, df, summary, manifest = competitive
+    cfg = cfg.model_copy(update={"rotate_seats": True})
+    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+    md = (out / "report.md").read_text()
+    r = find(summary["metrics"], "win_rate", seat=1)
+    assert f"| 1 | {_pct(r)} | 4,000 |" in md
+    assert "| Seat | Win rate [95% CI] | Games |" in md
+    assert "| Seat entries (rotated over the seats) | 0: greedy, 1: greedy, 2: heuristic, 3: random |" in md
+    assert "| 0 (greedy) |" not in md  # rank rows are by seat only
+
+
+def test_plots_fall_back_to_the_frame_without_records(tmp_path, competitive):
+    cfg, gdef, df, summary, manifest = competitive
+    summary = dict(summary, metrics=[])
+    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+    names = sorted(p.name for p in (out / "plots").glob("*.png"))
+    # no by-policy records: no policy plot; the rest is computed from the games
+    assert names == ["game_length.png", "rank_distribution.png", "reshuffles.png", "win_rate_seat.png"]
+    md = (out / "report.md").read_text()
+    assert "\n## Win rate by seat" not in md and "\n## Other metrics" not in md
+    assert json.loads((out / "summary.json").read_text())["metrics"] == []
