@@ -1,0 +1,114 @@
+"""CLI and bad input: every bad input exits 2 with one message naming the file, the key and
+the reason, and no report folder is created or touched."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+CFT = ROOT / "configs" / "clear_for_takeoff.toml"
+runner = CliRunner()
+
+
+def cft_text(**replace) -> str:
+    text = CFT.read_text()
+    for old, new in replace.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def test_run_writes_the_full_report(tmp_path):
+    out = tmp_path / "rep"
+    r = runner.invoke(app, ["run", str(CFT), "--games", "400", "--seed", "3", "--out", str(out), "--threads", "1"])
+    assert r.exit_code == 0, r.output
+    for f in ("report.html", "report.md", "summary.json", "games.parquet", "config.toml", "manifest.json"):
+        assert (out / f).is_file(), f
+    assert list((out / "plots").glob("*.png"))
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 400 and summary["seed"] == 3
+    wr = [m for m in summary["metrics"] if m["metric"] == "win_rate" and "seat" in m["by"]]
+    assert len(wr) == 4 and all(m["ci_low"] <= m["value"] <= m["ci_high"] for m in wr)
+    names = {m["metric"] for m in summary["metrics"]}
+    for k in ("win_rate", "rank_share", "first_player_advantage", "stall_rate", "turns_mean", "turns_p05",
+              "turns_p50", "turns_p95", "reshuffles_mean", "starved_draw_rate", "weather_share",
+              "flr_suffered_mean", "dly_suffered_mean", "takeoffs_blocked_mean"):
+        assert k in names, k
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 3 and manifest["games"] == 400 and manifest["games_per_s"] > 0
+    assert "win rate seat 0" in r.output and "report:" in r.output
+
+
+def test_validate_games_policies():
+    r = runner.invoke(app, ["validate", str(CFT)])
+    assert r.exit_code == 0 and "ok:" in r.output
+    r = runner.invoke(app, ["games"])
+    assert r.exit_code == 0 and "clear_for_takeoff" in r.output
+    r = runner.invoke(app, ["policies", "clear_for_takeoff"])
+    assert r.exit_code == 0 and "greedy" in r.output and "heuristic" in r.output and "attack" in r.output
+
+
+def test_replay_prints_the_game():
+    r = runner.invoke(app, ["replay", str(CFT), "--game", "3"])
+    assert r.exit_code == 0, r.output
+    assert "turn 1: seat 0" in r.output and "hand:" in r.output and "result: winner seat" in r.output
+
+
+BAD = [
+    ("syntax", "game = \n", "", "TOML syntax error"),
+    ("unknown_key", cft_text(**{"turn_cap = 2000": "turn_cap = 2000\nspeed = 3"}), "speed", "unknown key"),
+    ("unknown_section_key", cft_text(**{"d_queue = 3 ": "d_queu = 3 "}), "clear_for_takeoff.d_queu", "unknown key"),
+    ("wrong_type", cft_text(**{"seed = 20261129": 'seed = "abc"'}), "seed", "integer"),
+    ("games_zero", cft_text(**{"games = 1_000_000": "games = 0"}), "games", "greater than 0"),
+    ("unknown_policy", cft_text(**{'{ policy = "random" }': '{ policy = "genius" }'}), "seats[3].policy", "unknown policy"),
+    ("unknown_game", cft_text(**{'game = "clear_for_takeoff"': 'game = "chess"'}), "game", "unknown game"),
+    ("small_deck", cft_text(**{"A = 17": "A = 0", "B = 11": "B = 0", "C = 11": "C = 0", "D = 17": "D = 1"}),
+     "clear_for_takeoff.deck", "cannot deal"),
+    ("too_many_players", cft_text(**{'seats = [': 'seats = ["random", "random", "random",'}), "seats", "only 6 airlines"),
+    ("unknown_weight", cft_text(**{'{ policy = "heuristic" }': '{ policy = "heuristic", weights = { bravery = 1.0 } }'}),
+     "seats[2].weights.bravery", "no weight"),
+]
+
+
+@pytest.mark.parametrize("case,text,key,reason", BAD, ids=[b[0] for b in BAD])
+def test_bad_input_exits_2_with_one_clear_message(tmp_path, case, text, key, reason):
+    cfg = tmp_path / f"{case}.toml"
+    cfg.write_text(text)
+    out = tmp_path / "out"
+    for cmd in (["run", str(cfg), "--games", "10", "--out", str(out)], ["validate", str(cfg)]):
+        r = runner.invoke(app, cmd)
+        assert r.exit_code == 2, (cmd, r.output)
+        msg = r.output.strip()
+        assert msg.startswith("error: ") and str(cfg) in msg and reason in msg, msg
+        if key:
+            assert f"key '{key}'" in msg, msg
+        assert len(msg.splitlines()) == 1
+    assert not out.exists()
+
+
+def test_bad_flags_exit_2_and_touch_nothing(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    r = runner.invoke(app, ["run", str(CFT), "--games", "0", "--out", str(out)])
+    assert r.exit_code == 2 and "key 'games'" in r.output and "command line" in r.output
+    r = runner.invoke(app, ["run", str(tmp_path / "missing.toml"), "--out", str(out)])
+    assert r.exit_code == 2 and "no such file" in r.output
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
+def test_console_script_runs_in_a_subprocess(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "sim.cli", "validate", str(CFT)], capture_output=True, text=True)
+    assert r.returncode == 0 and "ok:" in r.stdout
+    bad = tmp_path / "b.toml"
+    bad.write_text("game = 'clear_for_takeoff'\nseats = []\n")
+    r = subprocess.run([sys.executable, "-m", "sim.cli", "run", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and "key 'seats'" in r.stderr
