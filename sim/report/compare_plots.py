@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from sim.report.format import find
-from sim.report.plots import DPI, GRID, _err, _num, _pct_fmt, _percent_axis, _plt
+from sim.report.plots import DPI, GRID, _err, _num, _pct_fmt, _percent_axis, _plt, headroom_for_legend
 
 A_COLOR = "#4C72B0"
 B_COLOR = "#DD8452"
@@ -57,9 +57,8 @@ def _paired_bars(path: Path, title: str, xlabels: list[str], a: list[tuple], b: 
                             textcoords="offset points", ha="center", va="bottom", fontsize=7)
         tops += [t for t in hi + v if math.isfinite(t)]
     if fair is not None:
-        ax.axhline(fair, linestyle="--", color="#555555", linewidth=1, zorder=1, label=f"fair share {fair:.1%}")
-    top = max(tops + [fair or 0.0, 0.05])
-    ax.set_ylim(0, min(1.0, top * 1.2) if top < 0.85 else 1.08)
+        ax.axhline(fair, linestyle="--", color="#555555", linewidth=1, zorder=1, label=f"fair share {fair:.0%}" if fair * 100 == round(fair * 100) else f"fair share {fair:.1%}")
+    headroom_for_legend(ax, max(tops + [fair or 0.0, 0.05]))
     ax.set_xticks(xs, xlabels)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games won (%)")
@@ -67,7 +66,7 @@ def _paired_bars(path: Path, title: str, xlabels: list[str], a: list[tuple], b: 
     _percent_axis(ax)
     ax.grid(**GRID)
     ax.set_axisbelow(True)
-    ax.legend(fontsize=8, frameon=False, loc="upper right")
+    ax.legend(fontsize=8, frameon=False, loc="upper center", ncol=3)
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)

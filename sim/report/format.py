@@ -72,6 +72,18 @@ def fmt_pct(x: Any, decimals: int = 1, sign: bool = False) -> str:
     return f"{f * 100:{'+' if sign else ''}.{decimals}f}%"
 
 
+def fmt_p(p: Any) -> str:
+    """A p-value: ``"p = 0.031"``, ``"p = 0.00042"``, ``"p < 1e-12"``; ``"–"`` when missing."""
+    f = _num(p)
+    if f is None:
+        return "–"
+    if f < 1e-12:
+        return "p < 1e-12"
+    if f >= 0.001:
+        return f"p = {f:.3f}"
+    return f"p = {f:.2g}"
+
+
 def fmt_count(n: Any) -> str:
     """An integer with thousands separators: ``1000000 -> "1,000,000"``."""
     f = _num(n)
@@ -120,6 +132,8 @@ def _fmt(record: dict, decimals: int | None, with_ci: bool) -> str:
         if has_ci:
             text += f" [{_plain(lo * 100, decimals, diff)}, {_plain(hi * 100, decimals, diff)}]"
         return text
+    if kind == "p_value" and decimals is None:
+        return fmt_p(v)
     if kind in ("quantile", "count") and decimals is None and v.is_integer():
         text = f"{int(v):,}" if kind == "count" else f"{int(v)}"
         if has_ci:

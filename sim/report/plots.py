@@ -117,13 +117,23 @@ def _bar_chart(folder: Path, name: str, title: str, labels, values, lows, highs,
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     finite = [h for h in list(highs) + list(values) if math.isfinite(h)]
-    top = max(finite + [fair or 0.0, 0.05])
-    ax.set_ylim(0, min(1.0, top * 1.18) if top < 0.85 else 1.08)
+    headroom_for_legend(ax, max(finite + [fair or 0.0, 0.05]))
     _percent_axis(ax)
     ax.grid(**GRID)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper right", fontsize=8, frameon=False)
+    ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
     _save(fig, folder, name)
+
+
+def headroom_for_legend(ax, top: float) -> None:
+    """y range 0..top with room above the bars (and their labels) for a one-row legend;
+    ticks stop at 100%."""
+    import numpy as np
+
+    upper = top * 1.32 if top < 0.75 else top + 0.3
+    ax.set_ylim(0, upper)
+    if upper > 1.0:
+        ax.set_yticks(np.linspace(0, 1, 6))
 
 
 def plot_win_rate_by_seat(df, records, seat_labels: Sequence[str] | None, n_seats: int, folder: Path,
@@ -147,7 +157,7 @@ def plot_win_rate_by_seat(df, records, seat_labels: Sequence[str] | None, n_seat
     name = "win_rate_seat.png"
     _bar_chart(folder, name, "Win rate by seat (seat 0 plays first)", labels, vals, lows, highs,
                "seat in turn order" + (" (policies rotated over seats)" if rotate else ""),
-               "games won (%)", fair=1.0 / n_seats, fair_label=f"fair share 1/{n_seats}")
+               "games won (%)", fair=1.0 / n_seats, fair_label=f"fair share 1/{n_seats} = {1 / n_seats:.0%}")
     return ("Win rate by seat", name)
 
 
@@ -163,7 +173,7 @@ def plot_win_rate_by_policy(records, n_seats: int, folder: Path) -> tuple[str, s
     name = "win_rate_policy.png"
     _bar_chart(folder, name, "Win rate by policy (per game the policy played)", labels, vals, lows, highs,
                "policy", "games won (%)", fair=1.0 / n_seats if n_seats else None,
-               fair_label=f"fair share 1/{n_seats}")
+               fair_label=f"fair share 1/{n_seats} = {1 / n_seats:.0%}" if n_seats else "")
     return ("Win rate by policy", name)
 
 
@@ -274,7 +284,7 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
     fig, ax = plt.subplots(figsize=(8.0, 4.0))
     done = (c - s) / total
     ax.bar(left, done, width=width, align="edge", color=BAR, label="finished", linewidth=0)
-    stall_text = f"stalled at the turn cap: {n_stall:,} games ({n_stall / total:.2%})"
+    stall_text = f"stalled at the turn cap: {n_stall:,} game{'s' if n_stall != 1 else ''} ({n_stall / total:.2%})"
     if n_stall and not separate:
         ax.bar(left, s / total, bottom=done, width=width, align="edge", color=STALL, linewidth=0,
                label=stall_text)

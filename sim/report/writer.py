@@ -226,7 +226,7 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     run = summary.get("run") or getattr(cfg, "run_name", "")
     n_seats = _n_seats(cfg, summary)
     labels = _seat_labels(cfg, summary)
-    rotate = bool(getattr(cfg, "rotate_seats", False))
+    rotate = bool(getattr(cfg, "rotate_seats", summary.get("rotate_seats", False)))
     out: list[str] = [f"# {md_escape(title)}: balance report `{md_escape(run)}`", ""]
 
     # run facts
@@ -243,10 +243,16 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     tcap = getattr(cfg, "turn_cap", None)
     if tcap is not None:
         facts.append(("Turn cap", fmt_count(tcap)))
-    for key, label in (("wall_time_s", "Wall time"), ("games_per_s", "Speed")):
-        if key in manifest and manifest[key] is not None:
-            v = manifest[key]
-            facts.append((label, f"{float(v):.1f} s" if key == "wall_time_s" else f"{float(v):,.0f} games/s"))
+    wall = next((manifest[k] for k in ("wall_s", "wall_time_s") if manifest.get(k) is not None), None)
+    if wall is not None:
+        facts.append(("Wall time", f"{float(wall):.1f} s"))
+    if manifest.get("games_per_s") is not None:
+        speed = f"{float(manifest['games_per_s']):,.0f} games/s"
+        if manifest.get("threads"):
+            speed += f" on {manifest['threads']} threads"
+        facts.append(("Speed", speed))
+    if manifest.get("git_revision"):
+        facts.append(("Git revision", f"`{md_escape(manifest['git_revision'])}`"))
     out += [md_table(["Run", ""], facts, align="ll"), ""]
     out += ["*Intervals are 95%: Wilson score intervals for rates, normal intervals for means. "
             "Seats are numbered from 0 in turn order; seat 0 plays first.*", ""]
@@ -366,19 +372,37 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
                 "*Share of games each seat finished at each rank (1st = first to finish)"
                 + ("; unranked = the game stalled" if show_unranked else "") + ".*", ""]
 
-    # first-player advantage (whatever shape the metrics give it)
-    fpa = [(i, r) for i, r in enumerate(records) if r.get("metric") == "first_player_advantage"]
+    # first-player advantage (whatever shape the metrics give it) and the seat-equality test
+    fpa = [r for r in records if r.get("metric") == "first_player_advantage"]
+    eq = take("seat_equality_p")
+    if fpa or eq is not None:
+        out += ["## First-player advantage", ""]
     if fpa:
         rows = []
-        for _, r in fpa:
+        for r in fpa:
             take("first_player_advantage", **(r.get("by") or {}))
             rows.append([md_escape(fmt_by(r.get("by"))), fmt_interval(r), fmt_count(r.get("n"))])
-        out += ["## First-player advantage", "",
-                md_table(["", "Advantage [95% CI]", "Games"], rows, align="lrr"), ""]
-        note = fpa[0][1].get("doc") or fpa[0][1].get("description")
+        out += [md_table(["", "Advantage [95% CI]", "Games"], rows, align="lrr"), ""]
+        note = fpa[0].get("doc") or fpa[0].get("description")
+        if not note and fpa[0].get("kind") == "difference" and fpa[0].get("reference") is not None:
+            note = f"Seat 0's win rate minus the fair share {fmt_pct(fpa[0]['reference'])}, in percentage points."
         if note:
             out += [f"*{md_escape(note)}*", ""]
+    if eq is not None:
+        p = _finite(eq.get("value"))
+        verdict = "" if p is None else (" (the seats differ beyond sampling noise)" if p < 0.05
+                                        else " (no evidence that the seats differ)")
+        out += [f"Test of equal win rates for all seats (chi-square over {fmt_count(eq.get('n'))} decided "
+                f"games): {fmt_interval(eq)}{verdict}.", ""]
     return out
+
+
+def _finite(x: Any) -> float | None:
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
 
 
 def _cooperative_sections(take) -> list[str]:

@@ -130,7 +130,10 @@ def competitive_run(tmp_path: Path, n: int = 4000, plots=None):
             recs.append(prop("rank_share", {"seat": i, "rank": r}, int((ranks[:, i] == r).sum()), n, "share"))
     w0 = recs[0]
     recs.append({"metric": "first_player_advantage", "by": {}, "value": w0["value"] - 1 / s,
-                 "ci_low": w0["ci_low"] - 1 / s, "ci_high": w0["ci_high"] - 1 / s, "n": n, "kind": "difference"})
+                 "ci_low": w0["ci_low"] - 1 / s, "ci_high": w0["ci_high"] - 1 / s, "n": n, "kind": "difference",
+                 "reference": 1 / s})
+    recs.append({"metric": "seat_equality_p", "by": {}, "value": 3.2e-9, "ci_low": None, "ci_high": None,
+                 "n": int((winner >= 0).sum()), "kind": "p_value"})
     recs += common_records(df)
     # game-specific metrics
     recs.append(prop("weather_share", {"weather": "storm"}, 1234, 5000, "share"))
@@ -181,3 +184,24 @@ def competitive(tmp_path):
 @pytest.fixture
 def cooperative(tmp_path):
     return coop_run(tmp_path)
+
+
+@pytest.fixture
+def make_competitive(tmp_path):
+    """Factory: ``make_competitive(n=4000, plots=None)`` -> a synthetic competitive run
+    (tests import nothing from here: pytest runs with --import-mode=importlib)."""
+
+    def make(n: int = 4000, plots=None):
+        return competitive_run(tmp_path, n=n, plots=plots)
+
+    return make
+
+
+@pytest.fixture
+def make_coop(tmp_path):
+    """Factory: ``make_coop(n=3000)`` -> a synthetic cooperative run."""
+
+    def make(n: int = 3000):
+        return coop_run(tmp_path, n=n)
+
+    return make

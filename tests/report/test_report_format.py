@@ -111,3 +111,9 @@ def test_config_text_modes(tmp_path):
     assert how == "serialised" and tomllib.loads(text) == dict(raw, g={"x": 2})
     text, how = config_text(raw, tmp_path / "missing.toml")
     assert how == "serialised" and tomllib.loads(text) == raw
+
+
+def test_p_values():
+    assert fmt_interval(rec(0.0312, kind="p_value", metric="seat_equality_p")) == "p = 0.031"
+    assert fmt_interval(rec(0.00042, kind="p_value", metric="seat_equality_p")) == "p = 0.00042"
+    assert fmt_interval(rec(0.0, kind="p_value", metric="seat_equality_p")) == "p < 1e-12"

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import competitive_run
 
 from sim.report import write_report
 from sim.report.format import find
@@ -52,8 +51,8 @@ def _siblings(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir())
 
 
-def test_competitive_report_files_and_contents(tmp_path):
-    cfg, gdef, df, summary, manifest = competitive_run(tmp_path, plots=_game_plot)
+def test_competitive_report_files_and_contents(tmp_path, make_competitive):
+    cfg, gdef, df, summary, manifest = make_competitive(plots=_game_plot)
     out = tmp_path / "reports" / "fake_race"
     got = write_report(out, cfg, gdef, df, summary, manifest)
     assert got == out
@@ -129,8 +128,8 @@ def test_markdown_tables_show_record_values(tmp_path, competitive):
     assert f"| Config hash | `{cfg.config_hash()}` |" in md
 
 
-def test_plots_written_and_referenced(tmp_path):
-    cfg, gdef, df, summary, manifest = competitive_run(tmp_path, plots=_game_plot)
+def test_plots_written_and_referenced(tmp_path, make_competitive):
+    cfg, gdef, df, summary, manifest = make_competitive(plots=_game_plot)
     out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
     names = sorted(p.name for p in (out / "plots").glob("*.png"))
     assert names == ["game_length.png", "rank_distribution.png", "reshuffles.png", "weather.png",
@@ -187,12 +186,12 @@ def test_replaces_existing_report(tmp_path, competitive):
     assert _siblings(out.parent) == ["x"]
 
 
-def test_failure_leaves_existing_report_untouched(tmp_path):
+def test_failure_leaves_existing_report_untouched(tmp_path, make_competitive):
     def broken(df, records, folder):
         (folder / "half.png").write_bytes(b"junk")
         raise RuntimeError("plot exploded")
 
-    cfg, gdef, df, summary, manifest = competitive_run(tmp_path, plots=broken)
+    cfg, gdef, df, summary, manifest = make_competitive(plots=broken)
     out = tmp_path / "reports" / "x"
     out.mkdir(parents=True)
     (out / "report.md").write_text("previous report")
@@ -203,11 +202,11 @@ def test_failure_leaves_existing_report_untouched(tmp_path):
     assert _siblings(out.parent) == ["x"]  # temp folder removed
 
 
-def test_failure_without_existing_report_leaves_nothing(tmp_path):
+def test_failure_without_existing_report_leaves_nothing(tmp_path, make_competitive):
     def lying(df, records, folder):
         return [("Ghost", "ghost.png")]  # claims a file it did not write
 
-    cfg, gdef, df, summary, manifest = competitive_run(tmp_path, plots=lying)
+    cfg, gdef, df, summary, manifest = make_competitive(plots=lying)
     out = tmp_path / "reports" / "x"
     with pytest.raises(FileNotFoundError, match="ghost.png"):
         write_report(out, cfg, gdef, df, summary, manifest)
@@ -285,3 +284,32 @@ def test_plots_fall_back_to_the_frame_without_records(tmp_path, competitive):
     md = (out / "report.md").read_text()
     assert "\n## Win rate by seat" not in md and "\n## Other metrics" not in md
     assert json.loads((out / "summary.json").read_text())["metrics"] == []
+
+
+def test_first_player_section_and_seat_test(tmp_path, competitive):
+    cfg, gdef, df, summary, manifest = competitive
+    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+    md = (out / "report.md").read_text()
+    decided = int((df["winner"] >= 0).sum())
+    assert "*Seat 0's win rate minus the fair share 25.0%, in percentage points.*" in md
+    assert (f"Test of equal win rates for all seats (chi-square over {decided:,} decided games): "
+            "p = 3.2e-09 (the seats differ beyond sampling noise).") in md
+    assert "seat_equality_p" not in md
+
+
+def test_real_metrics_module_records_all_land_in_the_report(tmp_path, competitive, cooperative):
+    """Records from sim.metrics (the producer of summary.json) all find a headline section."""
+    metrics = pytest.importorskip("sim.metrics")
+    for cfg, gdef, df, summary, manifest in (competitive, cooperative):
+        labels = summary["seats"]
+        recs = metrics.common_metrics(df, gdef.mode, len(labels), labels)
+        s = dict(summary, metrics=recs)
+        out = write_report(tmp_path / gdef.name, cfg, gdef, df, s, manifest)
+        md = (out / "report.md").read_text()
+        assert "\n## Other metrics" not in md, md.split("## Other metrics")[1][:500]
+        assert json.loads((out / "summary.json").read_text()) == s
+        if gdef.mode == "competitive":
+            r = find(recs, "win_rate", seat=2)
+            assert f"| 2 | heuristic | {_pct(r)} | 4,000 |" in md
+        else:
+            assert f"| Team wins | {_pct(find(recs, 'win_rate'))} | 3,000 |" in md
