@@ -1,0 +1,387 @@
+"""Clear for Takeoff rule scenarios, part 1: set-up, the face-up exchange, the deck.
+
+Each test rigs a position with the GameState scenario API and checks one rule of the
+rulebook (RB, shared/seeds/000_513cea2297b34943.txt) or one decision of RULES.md (D1..D16).
+Default fleet of every airline: k0 small, k1 and k2 medium, k3 wide-body. Stands 0-2 are
+A-B stands, 3-5 A-C stands. Runway 0 is 31L, runway 1 is 31R.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.games.clear_for_takeoff import rules as R
+from sim.games.clear_for_takeoff.state import GameState
+
+SMALL, MED, MED2, WIDE = 0, 1, 2, 3
+NO_DECK = {k: 0 for k in ("A", "B", "C", "D", "LC", "VIP", "AI", "FLR", "DLY", "SC", "FG",
+                          "31L", "31R", "SN", "XW", "ICE")}
+
+
+def new(seats: int = 2, seed: int = 0, **section) -> GameState:
+    """A fresh game whose other seats hold only B, C and D cards (so stacked Weather / FLR /
+    DLY cards are in the deck)."""
+    gs = GameState(seats=seats, seed=seed, **section)
+    for s in range(1, seats):
+        gs.set_hand(s, {"B": 3, "C": 3, "D": 3})
+    return gs
+
+
+def deal(gs: GameState, *hands: dict) -> None:
+    """Give seat i exactly hands[i], all hands first returned to the deck."""
+    for s in range(len(hands)):
+        gs.set_hand(s, {})
+    for s, h in enumerate(hands):
+        gs.set_hand(s, h)
+
+
+def stack(gs: GameState, names: list[str]) -> None:
+    """Like GameState.stack_deck, also with a card named twice (stack_deck takes the second
+    copy back off the top it has just built)."""
+    d0, n = int(gs.p[R.P_OFF_DECK]), gs.deck_size()
+    deck = [int(c) for c in gs.state[d0: d0 + n]]
+    for name in names:
+        deck.remove(R.CARD_NAMES.index(name))
+    deck += [R.CARD_NAMES.index(name) for name in reversed(names)]
+    gs.state[d0: d0 + n] = deck
+
+
+def small_deck(**counts) -> dict:
+    d = dict(NO_DECK)
+    d.update({k.replace("L31", "31L").replace("R31", "31R"): v for k, v in counts.items()})
+    return d
+
+
+def discard_pile(gs: GameState) -> list[str]:
+    d0 = int(gs.p[R.P_OFF_DISC])
+    return [R.CARD_NAMES[int(c)] for c in gs.state[d0: d0 + gs.discard_size()]]
+
+
+def total_cards(gs: GameState) -> int:
+    S = int(gs.p[R.P_S])
+    return (sum(sum(gs.hand(s).values()) for s in range(S)) + gs.deck_size() + gs.discard_size()
+            + int(gs.state[R.H_WCARD]))
+
+
+def weather_events(gs: GameState) -> list[str]:
+    return [R.CARD_NAMES[int(e[3])] for e in gs.events() if e[2] == R.E_WEATHER]
+
+
+# ---------------------------------------------------------------------------------------
+# Setting up the game
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_setup_nine_cards_clear_weather_all_in_hangar(seats):
+    """RB Setting up the game: nine cards to each player, the rest is the deck; RB Weather
+    cards: the weather is clear at the start (no Weather card on the board); every aircraft
+    in its hangar; D1: seat 0 begins."""
+    gs = GameState(seats=seats, seed=3)
+    for s in range(seats):
+        assert sum(gs.hand(s).values()) == 9
+        assert [gs.where(s, k) for k in range(4)] == ["hangar"] * 4
+        assert gs.rank(s) == 0
+    assert gs.deck_size() == 108 - 9 * seats
+    assert gs.discard_size() == 0
+    assert gs.weather == "SC" and int(gs.state[R.H_WCARD]) == 0
+    assert gs.cur == 0
+    assert all(gs.occupant(sl) == -1 for sl in range(int(gs.p[R.P_NSLOT])))
+    assert gs.invariants() == 0
+
+
+def test_setup_card_conservation():
+    """RB Setting up / Deck notes: the single 108-card deck (research default) is shared out
+    between hands and deck; every card type keeps its count."""
+    gs = GameState(seats=3, seed=11)
+    counts = {n: 0 for n in R.CARD_NAMES}
+    d0 = int(gs.p[R.P_OFF_DECK])
+    for c in gs.state[d0: d0 + gs.deck_size()]:
+        counts[R.CARD_NAMES[int(c)]] += 1
+    for s in range(3):
+        for n, k in gs.hand(s).items():
+            counts[n] += k
+    assert counts == {"A": 17, "B": 11, "C": 11, "D": 17, "LC": 8, "VIP": 6, "AI": 8, "FLR": 4,
+                      "DLY": 6, "SC": 5, "FG": 2, "31L": 2, "31R": 2, "SN": 3, "XW": 3, "ICE": 3}
+    assert total_cards(gs) == 108
+
+
+# ---------------------------------------------------------------------------------------
+# Exchanging cards face up
+# ---------------------------------------------------------------------------------------
+def test_exchange_rulebook_example():
+    """RB Exchanging cards, the Example: discard three, draw SN, A, DLY, AI, ICE, VIP face up:
+    weather SN then ICE (SN discarded), A / AI / VIP kept, DLY hits the most prepared aircraft
+    on A, B, C, VIP1 or VIP2 (not the one on D) and is discarded."""
+    gs = new(seed=1)
+    gs.set_hand(0, {"B": 3, "C": 2, "D": 2, "LC": 2})
+    gs.put(0, SMALL, gs.d(0, 0))                         # most prepared overall, but not DLY-able
+    gs.put(0, MED, gs.slot_2(gs.first_ac_stand()))       # on C: most prepared among A/B/C/VIP
+    gs.put(0, WIDE, gs.slot_a(0))                        # on A
+    gs.stack_deck(["SN", "A", "DLY", "AI", "ICE", "VIP"])
+    deck0 = gs.deck_size()
+    short = gs.exchange({"B": 3})
+    assert short == 0
+    assert weather_events(gs) == ["SN", "ICE"]
+    assert gs.weather == "ICE"
+    assert gs.hand(0) == {"A": 1, "C": 2, "D": 2, "LC": 2, "VIP": 1, "AI": 1}
+    assert sorted(discard_pile(gs)) == sorted(["B", "B", "B", "SN", "DLY"])
+    assert gs.deck_size() == deck0 - 6
+    assert gs.where(0, MED) == "hangar"
+    assert gs.where(0, SMALL) == "D 31L place 1"
+    assert gs.where(0, WIDE) == "A of stand A-B #1"
+    assert gs.stat(0, R.ST_DLY) == 1
+    assert gs.invariants() == 0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_exchange_one_to_four_cards(n):
+    """RB Exchanging: discard one to four cards face up, draw the same number face up; kept
+    cards go to the hand, the discarded ones to the discard pile."""
+    gs = new(seed=2)
+    gs.set_hand(0, {"LC": 5, "AI": 4})
+    drawn = ["A", "B", "C", "D"][:n]
+    gs.stack_deck(drawn)
+    assert gs.exchange({"AI": n}) == 0
+    h = gs.hand(0)
+    assert sum(h.values()) == 9
+    assert h.get("AI", 0) == 4 - n
+    for c in drawn:
+        assert h[c] == 1
+    assert discard_pile(gs) == ["AI"] * n
+    assert gs.stat(0, R.ST_EXCH) == 1
+    assert gs.invariants() == 0
+
+
+def test_exchange_several_weather_cards_last_stands():
+    """RB Exchanging: 'If you draw several Weather cards, the effects of the latter are
+    applied and the previous cards go to the discard pile' (Helpful tips 2.2.2.1)."""
+    gs = new(seed=4)
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["FG", "XW", "31R", "B"])
+    assert gs.exchange({"A": 1}) == 0
+    assert gs.weather == "31R"
+    assert sorted(discard_pile(gs)) == ["A", "FG", "XW"]
+    assert gs.hand(0) == {"A": 8, "B": 1}
+    assert weather_events(gs) == ["FG", "XW", "31R"]
+    assert gs.invariants() == 0
+
+
+def test_exchange_weather_replaces_card_in_force():
+    """RB Weather cards: 'When the weather is changed, the previous Weather card is
+    discarded' (also when the new one is drawn face up)."""
+    gs = new(seed=4)
+    gs.set_weather("FG")
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["SC", "B"])
+    gs.exchange({"A": 1})
+    assert gs.weather == "SC"
+    assert sorted(discard_pile(gs)) == ["A", "FG"]
+    assert gs.invariants() == 0
+
+
+@pytest.mark.parametrize("hi,lo", [
+    ("to", "d0"),      # takeoff position > front of D
+    ("d0", "d1"),      # front of D > second D place
+    ("d1", "vip2"),    # any D place > VIP2
+    ("vip2", "b"),     # VIP2 > B
+    ("c", "vip1"),     # C > VIP1
+    ("vip1", "a"),     # VIP1 > A
+])
+def test_exchange_flr_face_up_hits_most_prepared(hi, lo):
+    """RB Exchanging: a Failure drawn face up hits the drawer's most prepared aircraft;
+    D3 order takeoff > D (front first) > VIP2 > B or C > VIP1 > A, whatever the sizes
+    (the small one ahead is hit, not the wide-body behind)."""
+    gs = new(seed=5)
+    slots = {"to": gs.to(1), "d0": gs.d(0, 0), "d1": gs.d(1, 1), "vip2": gs.vip2, "vip1": gs.vip1,
+             "b": gs.slot_2(1), "c": gs.slot_2(4), "a": gs.slot_a(2)}
+    if "d1" in (hi, lo):  # a D place behind someone: fill the front with an opponent
+        gs.put(1, SMALL, gs.d(1, 0))
+    gs.put(0, SMALL, slots[hi])
+    gs.put(0, WIDE, slots[lo])
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["FLR", "B"])
+    gs.exchange({"A": 1})
+    assert gs.where(0, SMALL) == "hangar"
+    assert gs.pos(0, WIDE) == slots[lo]
+    assert gs.hand(0) == {"A": 8, "B": 1}
+    assert "FLR" in discard_pile(gs)
+    assert gs.stat(0, R.ST_FLR) == 1
+    assert gs.invariants() == 0
+
+
+def test_exchange_hit_tie_goes_to_largest_aircraft():
+    """RB Exchanging: 'If you have several aircrafts at the same preparation step, the
+    largest aircraft is damaged' (B and C are the same step, D3)."""
+    gs = new(seed=5)
+    gs.put(0, SMALL, gs.slot_2(0))   # B
+    gs.put(0, WIDE, gs.slot_2(4))    # C
+    gs.put(0, MED, gs.slot_2(1))     # B
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["DLY", "FLR", "B", "C"])
+    gs.exchange({"A": 2})
+    assert gs.where(0, WIDE) == "hangar"     # DLY: largest first
+    assert gs.where(0, MED) == "hangar"      # FLR: then the medium
+    assert gs.where(0, SMALL) == "B of stand A-B #1"
+    assert gs.invariants() == 0
+
+
+def test_exchange_hit_full_tie_lowest_fleet_index():
+    """D3: identical aircraft at the same step ('the player to your left may choose'): the
+    lowest fleet index is hit."""
+    gs = new(seed=5)
+    gs.put(0, MED2, gs.slot_2(0))
+    gs.put(0, MED, gs.slot_2(5))
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["FLR", "B"])
+    gs.exchange({"A": 1})
+    assert gs.where(0, MED) == "hangar"
+    assert gs.where(0, MED2) == "B of stand A-B #1"
+
+
+def test_exchange_dly_with_nothing_eligible_is_discarded():
+    """RB Exchanging: 'If you do not have any aircrafts that can be ... delayed, discard the
+    card and continue' (aircraft on D / takeoff cannot be delayed)."""
+    gs = new(seed=6)
+    gs.put(0, SMALL, gs.d(0, 0))
+    gs.put(0, WIDE, gs.to(1))
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["DLY", "C"])
+    assert gs.exchange({"A": 1}) == 0
+    assert gs.pos(0, SMALL) == gs.d(0, 0) and gs.pos(0, WIDE) == gs.to(1)
+    assert gs.hand(0) == {"A": 8, "C": 1}
+    assert sorted(discard_pile(gs)) == ["A", "DLY"]
+    assert gs.stat(0, R.ST_DLY) == 0
+    assert gs.invariants() == 0
+
+
+def test_exchange_flr_with_all_in_hangar_is_discarded():
+    """RB Exchanging: an FLR drawn with every aircraft in the hangar is discarded and the
+    drawing goes on; it never goes to the hand."""
+    gs = new(seed=6)
+    gs.set_hand(0, {"A": 9})
+    stack(gs, ["FLR", "FLR", "D"])
+    assert gs.exchange({"A": 1}) == 0
+    assert gs.hand(0) == {"A": 8, "D": 1}
+    assert sorted(discard_pile(gs)) == ["A", "FLR", "FLR"]
+    assert gs.invariants() == 0
+
+
+def test_exchange_hit_on_d_moves_sequence_up():
+    """RB Position D: 'When the sequence moves, so does your aircraft': an FLR drawn face up
+    that removes an aircraft from D lets the ones behind move up at once."""
+    gs = new(seed=6)
+    gs.put(0, WIDE, gs.d(0, 0))
+    gs.put(1, SMALL, gs.d(0, 1))
+    gs.put(1, MED, gs.d(0, 2))
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["FLR", "D"])
+    gs.exchange({"A": 1})
+    assert gs.where(0, WIDE) == "hangar"
+    assert gs.pos(1, SMALL) == gs.d(0, 0) and gs.pos(1, MED) == gs.d(0, 1)
+    assert gs.invariants() == 0
+
+
+# ---------------------------------------------------------------------------------------
+# The deck
+# ---------------------------------------------------------------------------------------
+def test_exchange_discards_before_reshuffle():
+    """D2: the cards discarded in an exchange are in the discard pile before the first draw,
+    so a reshuffle in the same exchange includes them (deck exactly dealt out)."""
+    gs = GameState(seats=2, seed=7, deck=small_deck(A=10, B=8))
+    deal(gs, {"A": 9}, {"A": 1, "B": 8})
+    assert gs.deck_size() == 0 and gs.discard_size() == 0
+    assert gs.exchange({"A": 2}) == 0
+    assert gs.hand(0) == {"A": 9}
+    assert int(gs.state[R.H_RESHUF]) == 1
+    assert gs.deck_size() == 0 and gs.discard_size() == 0
+    assert gs.invariants() == 0
+
+
+def test_reshuffle_when_deck_runs_out():
+    """RB Deck notes: 'If the card deck runs out of cards, reshuffle the discard pile to
+    create a new card deck' (face-down draw)."""
+    gs = new(seed=8)
+    gs.set_hand(0, {"A": 3})
+    gs.empty_deck_into_discard(keep=2)
+    pile = gs.discard_size()
+    short = gs.end_turn()
+    assert short == 0
+    assert sum(gs.hand(0).values()) == 9
+    assert int(gs.state[R.H_RESHUF]) == 1
+    assert gs.discard_size() == 0
+    assert gs.deck_size() == pile - 4
+    assert gs.invariants() == 0
+
+
+def test_face_down_draw_keeps_every_card():
+    """RB Deck notes / Helpful tips 1: the face-down draw refills the hand to nine and keeps
+    Weather, FLR and DLY cards (they do not resolve)."""
+    gs = new(seed=8)
+    gs.set_hand(0, {"A": 6})
+    gs.stack_deck(["FG", "FLR", "DLY"])
+    gs.put(0, WIDE, gs.slot_a(0))
+    gs.end_turn()
+    assert gs.hand(0) == {"A": 6, "FG": 1, "FLR": 1, "DLY": 1}
+    assert gs.weather == "SC"
+    assert gs.where(0, WIDE) == "A of stand A-B #1"
+
+
+def test_starved_face_down_draw_ends_short():
+    """D4: deck and discard pile both empty: the face-down draw stops short of nine (the
+    Weather card in force is out of circulation) and the hand is topped up later."""
+    gs = GameState(seats=2, seed=9, deck=small_deck(A=16, FG=1, SC=1))
+    deal(gs, {"A": 7, "FG": 1, "SC": 1}, {"A": 9})
+    gs.play("weather", arg="FG")
+    assert gs.end_turn() == 1
+    assert sum(gs.hand(0).values()) == 8
+    # seat 1 spends one A; its own draw reshuffles that A back in
+    gs.play("place", gs.gid(1, SMALL), 0)
+    assert gs.end_turn() == 0
+    assert sum(gs.hand(1).values()) == 9
+    # seat 0 lays SC: FG is discarded, reshuffled and drawn: still one short (SC in force)
+    gs.play("weather", arg="SC")
+    assert gs.end_turn() == 1
+    assert gs.hand(0) == {"A": 7, "FG": 1}
+    assert gs.invariants() == 0
+
+
+def test_starved_exchange_stops():
+    """D4: an exchange that can only draw Weather cards (nothing keepable in circulation)
+    stops after twice the deck size in draws and reports the cards short."""
+    gs = GameState(seats=2, seed=9, deck=small_deck(A=17, FG=2))
+    deal(gs, {"A": 8, "FG": 1}, {"A": 9})
+    assert gs.deck_size() == 1
+    short = gs.exchange({"FG": 1})
+    assert short == 1
+    assert gs.hand(0) == {"A": 8}
+    assert gs.weather == "FG"
+    assert gs.invariants() == 0
+
+
+def test_exchange_dly_face_up_prefers_vip2_over_b():
+    """RB DLY note / D3: a DLY drawn face up hits the most prepared aircraft on A, B, C,
+    VIP1 or VIP2: VIP2 ranks above B or C (the small on VIP2, not the wide-body on B)."""
+    gs = new(seed=12)
+    gs.put(0, SMALL, gs.vip2)
+    gs.put(0, WIDE, gs.slot_2(2))
+    gs.put(0, MED, gs.to(0))
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["DLY", "B"])
+    gs.exchange({"A": 1})
+    assert gs.where(0, SMALL) == "hangar"
+    assert gs.pos(0, WIDE) == gs.slot_2(2) and gs.pos(0, MED) == gs.to(0)
+    assert gs.invariants() == 0
+
+
+def test_exchange_weather_lifting_fog_closes_gaps():
+    """RB Weather cards 'The actions on the Weather card resolve immediately' / RULES.md: a
+    Weather card drawn face up that ends a FG hold lets the sequences close up at once."""
+    gs = new(seed=12)
+    gs.set_weather("FG")
+    gs.put(1, SMALL, gs.d(0, 1))
+    gs.set_hand(0, {"A": 9})
+    assert gs.invariants() == 0
+    gs.stack_deck(["XW", "B"])
+    gs.exchange({"A": 1})
+    assert gs.weather == "XW"
+    assert gs.pos(1, SMALL) == gs.d(0, 0)
+    assert gs.invariants() == 0
