@@ -1,0 +1,100 @@
+"""Now Boarding component data (Python side; compiled into the flat spec by ``spec.py``).
+
+Sources (see /work/shared/research/games/now_boarding.md and RULES.md):
+
+* maps, route colours, fares, price chart, Preflight numbers, VIP list: the licensed
+  Board Game Arena port (``quietmint/bga-nowboarding``) — confidence med-high;
+* seat prices $9 (3rd) and $13 (4th), passenger removal by player count, setup steps:
+  the rulebook (RB, Spanish) — confidence high.
+"""
+
+from __future__ import annotations
+
+AIRPORTS = ["ATL", "DEN", "DFW", "JFK", "LAX", "MIA", "ORD", "SEA", "SFO"]
+AIRPORT_ID = {a: i for i, a in enumerate(AIRPORTS)}
+
+# colour 0 = white (every plane); 1..5 = special route colours, named by the owner airport.
+COLOURS = ["white", "green", "purple", "orange", "red", "blue"]
+COLOUR_ID = {c: i for i, c in enumerate(COLOURS)}
+#: starting airport of each plane colour (BGA N_REF_ALLIANCE_COLOR)
+COLOUR_HOME = {"green": "ATL", "purple": "DFW", "orange": "LAX", "red": "ORD", "blue": "SEA"}
+HOME_COLOUR = {v: k for k, v in COLOUR_HOME.items()}
+
+# (a, b, non-airport spaces, colour) — BGA NMap.class.php, checked against the board art.
+ROUTES_BOTH = [
+    ("ATL", "DEN", 3, "white"),
+    ("ATL", "DFW", 2, "green"),
+    ("ATL", "JFK", 2, "white"),
+    ("ATL", "MIA", 1, "white"),
+    ("ATL", "ORD", 2, "green"),
+    ("DEN", "DFW", 2, "purple"),
+    ("DEN", "LAX", 2, "orange"),
+    ("DEN", "ORD", 2, "red"),
+    ("DEN", "SFO", 2, "white"),
+    ("DFW", "LAX", 3, "white"),
+    ("DFW", "MIA", 2, "purple"),
+    ("JFK", "ORD", 2, "white"),
+    ("LAX", "MIA", 4, "orange"),
+    ("LAX", "SFO", 1, "white"),
+]
+ROUTES_23 = ROUTES_BOTH + [("SFO", "ORD", 3, "red")]
+ROUTES_45 = ROUTES_BOTH + [
+    ("DEN", "SEA", 2, "blue"),
+    ("JFK", "SEA", 4, "blue"),
+    ("SEA", "ORD", 3, "red"),
+    ("SEA", "SFO", 2, "white"),
+]
+
+# Fare in $ from origin (row) to destination (column), AIRPORTS order; BGA N_REF_FARE.
+FARES = [
+    # ATL DEN DFW JFK LAX MIA ORD SEA SFO
+    [0, 2, 2, 2, 4, 1, 2, 4, 4],  # ATL
+    [2, 0, 2, 3, 2, 3, 2, 2, 2],  # DEN
+    [2, 2, 0, 3, 2, 2, 3, 3, 3],  # DFW
+    [2, 3, 3, 0, 5, 3, 2, 3, 4],  # JFK
+    [4, 2, 2, 5, 0, 3, 3, 3, 1],  # LAX
+    [1, 3, 2, 3, 3, 0, 3, 5, 4],  # MIA
+    [2, 2, 3, 2, 3, 3, 0, 2, 3],  # ORD
+    [4, 2, 3, 3, 3, 5, 2, 0, 2],  # SEA
+    [4, 2, 3, 4, 1, 4, 3, 2, 0],  # SFO
+]
+
+#: Preflight chart: players -> (cards in pile, cards drawn per round) for morning, afternoon, evening.
+#: BGA N_REF_HOUR_PAX; 3 players afternoon = 15 (RB's worked example says 18, impossible: 59 > 56 cards).
+PREFLIGHT = {
+    2: ([3, 10, 27], [1, 2, 3]),
+    3: ([6, 15, 32], [2, 3, 4]),
+    4: ([12, 20, 35], [3, 4, 5]),
+    5: ([12, 30, 24], [4, 5, 6]),
+}
+#: weather tokens placed per stage (alternating storm, tailwind); BGA setupWeather (ASSUMPTION on the cards).
+WEATHER_TOKENS = {2: 2, 3: 4, 4: 6, 5: 6}
+#: airports whose passengers are removed (RB setup step 9)
+REMOVED = {2: ["JFK", "SEA"], 3: ["SEA"], 4: [], 5: []}
+#: default starting planes per player count (ASSUMPTION: the team's choice; the colours that cover the map)
+DEFAULT_PLANES = {
+    2: ["ATL", "LAX"],
+    3: ["ATL", "LAX", "ORD"],
+    4: ["ATL", "DFW", "LAX", "ORD"],
+    5: ["ATL", "DFW", "LAX", "ORD", "SEA"],
+}
+
+# Upgrade chart (BGA N_REF_SEAT_COST / N_REF_SPEED_COST; RB confirms 3rd seat $9, 4th $13).
+SEAT_PRICES = [5, 9, 13, 17]  # price of reaching 2, 3, 4, 5 seats
+SPEED_PRICES = [5, 7, 9, 11, 13, 15]  # price of reaching speed 4 .. 9
+ROUTE_PRICE = 7
+TEMP_SEAT_PRICE = 2
+TEMP_SPEED_PRICE = 1
+
+# VIP kinds (BGA N_VIP_FOWERS, the 9 cards of the physical game).
+VIP_NAMES = ["", "Crying Baby", "Impatient", "Nervous", "Captured Fugitive", "First in Line",
+             "Celebrity", "Direct Flight", "Grumpy"]
+VIP_NONE, VIP_BABY, VIP_IMPATIENT, VIP_NERVOUS, VIP_FUGITIVE, VIP_FIRST, VIP_CELEBRITY, VIP_DIRECT, VIP_GRUMPY = range(9)
+#: the 9 VIP cards: kind and allowed stages (bit 0 morning, 1 afternoon, 2 evening)
+VIP_CARDS = [
+    (VIP_BABY, 0b011), (VIP_BABY, 0b011), (VIP_IMPATIENT, 0b001), (VIP_NERVOUS, 0b001),
+    (VIP_FUGITIVE, 0b010), (VIP_FIRST, 0b010), (VIP_CELEBRITY, 0b100), (VIP_DIRECT, 0b100),
+    (VIP_GRUMPY, 0b100),
+]
+STAGES = ["morning", "afternoon", "evening", "final"]
+UPGRADE_KINDS = ["seat", "speed", "route", "temp_seat", "temp_speed"]

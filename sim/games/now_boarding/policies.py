@@ -1,0 +1,420 @@
+"""Team policies (@njit). The whole team plays one policy; each plane decides for itself with
+the shared board in view (RULES.md "Policies").
+
+Ids: 0 random, 1 greedy, 2 heuristic. Heuristic weights (float64[8]):
+0 anger, 1 fare, 2 dist, 3 trip, 4 handoff, 5 strategy, 6 seat_cap, 7 speed_cap.
+Upgrade strategies: 0 balanced (cheapest next), 1 seats first, 2 speed first, 3 routes first.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.games.now_boarding.layout import (
+    ACTIVE,
+    C_ANGER,
+    C_PLACE,
+    C_VIPK,
+    C_WHERE,
+    K_AIRIN,
+    K_CDEST,
+    K_CFARE,
+    K_MAX_SEATS,
+    K_MAX_SPEED,
+    K_NP,
+    K_RBEST,
+    K_ROUTE_PRICE,
+    NA,
+    P_AIR,
+    P_LOAD,
+    P_MASK,
+    P_NCARR,
+    P_SEATS,
+    P_SPEED,
+    P_TAIR,
+    P_TCARD,
+    PL_PLANE,
+    PL_WAIT,
+    S_NACTIVE,
+    S_TSEAT,
+    U_ROUTE,
+    U_SEAT,
+    U_SPEED,
+)
+from sim.games.now_boarding.rules import (
+    VIP_CELEBRITY,
+    airport_dist,
+    can_drop,
+    can_pickup,
+    do_drop,
+    do_pickup,
+    pb,
+    plane_dist,
+    route_available,
+    seats_needed,
+    upgrade_price,
+)
+from sim.rng import POLICY, randint, uniform
+
+POL_RANDOM = 0
+POL_GREEDY = 1
+POL_HEURISTIC = 2
+
+W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = range(8)
+STRAT_BALANCED, STRAT_SEATS, STRAT_SPEED, STRAT_ROUTES = range(4)
+
+
+@njit(cache=True)
+def fits(st, p, c):
+    """Could plane p ever board card c now (seats incl. the temporary token, Celebrity rules)?"""
+    b = pb(p)
+    need = seats_needed(st, c)
+    room = st[b + P_SEATS] - st[b + P_LOAD]
+    if st[S_TSEAT] == p:
+        room += 1
+    if need > room:
+        return False
+    if st[C_VIPK + c] == VIP_CELEBRITY and st[b + P_NCARR] > 0:
+        return False
+    return True
+
+
+@njit(cache=True)
+def targeted_by_other(st, spec, p, c):
+    for q in range(spec[K_NP]):
+        if q != p and st[pb(q) + P_TCARD] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def primary_dest(st, spec, p):
+    """Nearest destination among the cards aboard plane p (-1 when empty)."""
+    best = -1
+    bd = 1 << 30
+    for i in range(st[S_NACTIVE]):
+        c = st[ACTIVE + i]
+        if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p:
+            d = spec[K_CDEST + c]
+            x = plane_dist(st, spec, p, d)
+            if x < bd:
+                bd = x
+                best = d
+    return best
+
+
+@njit(cache=True)
+def deliver_all(st, spec, p, ev):
+    """Set down every passenger aboard p whose destination is p's airport (always taken: a
+    delivery is never worse than keeping the passenger). Returns the count."""
+    a = st[pb(p) + P_AIR]
+    n = 0
+    i = st[S_NACTIVE] - 1
+    while i >= 0:
+        c = st[ACTIVE + i]
+        if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and spec[K_CDEST + c] == a:
+            if do_drop(st, spec, p, c, ev) == 2:
+                n += 1
+        i -= 1
+    return n
+
+
+@njit(cache=True)
+def do_pickups(st, spec, p, pol, w, rng, ev):
+    """Board passengers waiting at p's airport per the policy. Returns the count boarded."""
+    b = pb(p)
+    a = st[b + P_AIR]
+    n = 0
+    if pol == POL_RANDOM:
+        i = 0
+        while i < st[S_NACTIVE]:
+            c = st[ACTIVE + i]
+            if st[C_PLACE + c] == PL_WAIT and st[C_WHERE + c] == a and can_pickup(st, spec, p, c) > 0:
+                if uniform(rng, POLICY) < 0.5:
+                    do_pickup(st, spec, p, c, ev)
+                    n += 1
+            i += 1
+        return n
+    dest0 = primary_dest(st, spec, p) if pol == POL_HEURISTIC else -1
+    while True:
+        best = -1
+        bs = -1e18
+        for i in range(st[S_NACTIVE]):
+            c = st[ACTIVE + i]
+            if st[C_PLACE + c] != PL_WAIT or st[C_WHERE + c] != a:
+                continue
+            if can_pickup(st, spec, p, c) == 0:
+                continue
+            ang = st[C_ANGER + c]
+            fare = spec[K_CFARE + c]
+            if pol == POL_GREEDY:
+                s = 16.0 * ang + fare
+            else:
+                s = w[W_ANGER] * ang * ang + w[W_FARE] * fare
+                if st[b + P_TCARD] != c and dest0 >= 0:
+                    d = spec[K_CDEST + c]
+                    det = airport_dist(st, p, a, d) + airport_dist(st, p, d, dest0) - airport_dist(st, p, a, dest0)
+                    s -= w[W_TRIP] * det
+                    if s < 0:
+                        continue
+                if st[b + P_TCARD] == c:
+                    s += 1e9
+            if s > bs:
+                bs = s
+                best = c
+        if best < 0:
+            break
+        do_pickup(st, spec, p, best, ev)
+        n += 1
+        if pol == POL_HEURISTIC and dest0 < 0:
+            dest0 = primary_dest(st, spec, p)
+    return n
+
+
+@njit(cache=True)
+def do_handoffs(st, spec, p, pol, w, rng, ev):
+    """Hand-off drop-offs at a non-destination airport (RB "Dejar pasajeros", Pro tip).
+    random: each legal one with probability 1/8; heuristic: when another plane at this airport
+    has room and reaches the destination at least ``handoff`` move points sooner (that plane
+    then targets the card); greedy: never."""
+    b = pb(p)
+    a = st[b + P_AIR]
+    n = 0
+    if pol == POL_GREEDY:
+        return 0
+    if pol == POL_HEURISTIC and w[W_HANDOFF] <= 0:
+        return 0
+    i = st[S_NACTIVE] - 1
+    while i >= 0:
+        c = st[ACTIVE + i]
+        i -= 1
+        if st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p:
+            continue
+        d = spec[K_CDEST + c]
+        if d == a or not can_drop(st, spec, p, c):
+            continue
+        if pol == POL_RANDOM:
+            if uniform(rng, POLICY) < 0.125:
+                do_drop(st, spec, p, c, ev)
+                n += 1
+            continue
+        mine = airport_dist(st, p, a, d)
+        for q in range(spec[K_NP]):
+            if q == p:
+                continue
+            bq = pb(q)
+            if st[bq + P_AIR] != a or st[bq + P_TCARD] >= 0:
+                continue
+            if st[bq + P_LOAD] + seats_needed(st, c) > st[bq + P_SEATS]:
+                continue
+            if st[C_VIPK + c] == VIP_CELEBRITY and st[bq + P_NCARR] > 0:
+                continue
+            if airport_dist(st, q, a, d) + w[W_HANDOFF] <= mine:
+                do_drop(st, spec, p, c, ev)
+                st[bq + P_TCARD] = c
+                n += 1
+                break
+    return n
+
+
+@njit(cache=True)
+def choose_target(st, spec, p, pol, w, rng):
+    """Airport plane p flies toward next (-1 = stay). Sets P_TCARD to the card it goes to fetch.
+
+    greedy: with passengers aboard, the nearest destination; empty, the most urgent waiting
+    passenger no other plane is fetching (score 10*anger + 2*fare - distance), kept once chosen.
+    heuristic: the best of deliveries (fare*w_fare - dist*w_dist) and pickups
+    (w_anger*anger^2 + w_fare*fare - w_dist*dist - w_trip*trip), +2 for the current target.
+    random: a random airport, kept until reached."""
+    b = pb(p)
+    here = st[b + P_AIR]
+    if pol == POL_RANDOM:
+        t = st[b + P_TAIR]
+        if t < 0 or t == here:
+            t = randint(rng, POLICY, NA)
+            if spec[K_AIRIN + t] == 0:
+                return -1
+            st[b + P_TAIR] = t
+        return t
+    n = st[S_NACTIVE]
+    if pol == POL_GREEDY:
+        tc = st[b + P_TCARD]
+        if st[b + P_NCARR] > 0:
+            st[b + P_TCARD] = -1
+            best = -1
+            bd = 1 << 30
+            bf = -1
+            for i in range(n):
+                c = st[ACTIVE + i]
+                if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p:
+                    d = spec[K_CDEST + c]
+                    x = plane_dist(st, spec, p, d)
+                    f = spec[K_CFARE + c]
+                    if x < bd or (x == bd and f > bf):
+                        bd = x
+                        bf = f
+                        best = d
+            return best
+        if tc >= 0 and st[C_PLACE + tc] == PL_WAIT and st[C_WHERE + tc] != here:
+            return st[C_WHERE + tc]
+        best = -1
+        bs = -1e18
+        for i in range(n):
+            c = st[ACTIVE + i]
+            if st[C_PLACE + c] != PL_WAIT or st[C_WHERE + c] == here:
+                continue
+            if targeted_by_other(st, spec, p, c) or not fits(st, p, c):
+                continue
+            s = 10.0 * st[C_ANGER + c] + 2.0 * spec[K_CFARE + c] - plane_dist(st, spec, p, st[C_WHERE + c])
+            if s > bs:
+                bs = s
+                best = c
+        st[b + P_TCARD] = best
+        if best < 0:
+            return -1
+        return st[C_WHERE + best]
+    # heuristic
+    tc = st[b + P_TCARD]
+    best_t = -1
+    best_c = -1
+    bs = -1e18
+    for i in range(n):
+        c = st[ACTIVE + i]
+        pl = st[C_PLACE + c]
+        if pl == PL_PLANE and st[C_WHERE + c] == p:
+            d = spec[K_CDEST + c]
+            if d == here:
+                continue
+            s = w[W_FARE] * spec[K_CFARE + c] - w[W_DIST] * plane_dist(st, spec, p, d)
+            if s > bs:
+                bs = s
+                best_t = d
+                best_c = -1
+        elif pl == PL_WAIT:
+            a = st[C_WHERE + c]
+            if a == here or targeted_by_other(st, spec, p, c) or not fits(st, p, c):
+                continue
+            ang = st[C_ANGER + c]
+            s = (w[W_ANGER] * ang * ang + w[W_FARE] * spec[K_CFARE + c] - w[W_DIST] * plane_dist(st, spec, p, a)
+                 - w[W_TRIP] * airport_dist(st, p, a, spec[K_CDEST + c]))
+            if c == tc:
+                s += 2.0
+            if s > bs:
+                bs = s
+                best_t = a
+                best_c = c
+    st[b + P_TCARD] = best_c
+    return best_t
+
+
+@njit(cache=True)
+def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat):
+    """Next upgrade plane p wants (kind, colour, price) given the planned seats/speed/mask;
+    kind -1 = none. Strategy order: 'first' strategies return their kind while available even
+    if unaffordable (the plane saves for it); balanced returns the cheapest available."""
+    seat_cap = spec[K_MAX_SEATS]
+    speed_cap = spec[K_MAX_SPEED]
+    if pol == POL_HEURISTIC:
+        if w[W_SEATCAP] < seat_cap:
+            seat_cap = int(w[W_SEATCAP])
+        if w[W_SPEEDCAP] < speed_cap:
+            speed_cap = int(w[W_SPEEDCAP])
+    ps = upgrade_price(st, spec, p, U_SEAT, seats, speed) if seats < seat_cap else -1
+    pv = upgrade_price(st, spec, p, U_SPEED, seats, speed) if speed < speed_cap else -1
+    col = spec[K_RBEST + mask]
+    pr = -1
+    if col >= 0 and route_available(st, spec, p, col):
+        pr = upgrade_price(st, spec, p, U_ROUTE, seats, speed)
+    if pol == POL_RANDOM:
+        k = randint(rng, POLICY, 3)
+        if k == 0 and ps >= 0:
+            return U_SEAT, 0, ps
+        if k == 1 and pv >= 0:
+            return U_SPEED, 0, pv
+        if k == 2:
+            c = 1 + randint(rng, POLICY, 5)
+            if route_available(st, spec, p, c):
+                return U_ROUTE, c, spec[K_ROUTE_PRICE]
+        return -1, 0, 0
+    if strat == STRAT_SEATS:
+        if ps >= 0:
+            return U_SEAT, 0, ps
+        if pv >= 0:
+            return U_SPEED, 0, pv
+        if pr >= 0:
+            return U_ROUTE, col, pr
+        return -1, 0, 0
+    if strat == STRAT_SPEED:
+        if pv >= 0:
+            return U_SPEED, 0, pv
+        if ps >= 0:
+            return U_SEAT, 0, ps
+        if pr >= 0:
+            return U_ROUTE, col, pr
+        return -1, 0, 0
+    if strat == STRAT_ROUTES:
+        if pr >= 0:
+            return U_ROUTE, col, pr
+        if ps >= 0 and (pv < 0 or ps <= pv):
+            return U_SEAT, 0, ps
+        if pv >= 0:
+            return U_SPEED, 0, pv
+        return -1, 0, 0
+    # balanced: cheapest (ties seat, speed, route)
+    k = -1
+    c = 0
+    price = 1 << 30
+    if ps >= 0 and ps < price:
+        k = U_SEAT
+        price = ps
+    if pv >= 0 and pv < price:
+        k = U_SPEED
+        price = pv
+    if pr >= 0 and pr < price:
+        k = U_ROUTE
+        c = col
+        price = pr
+    if k < 0:
+        return -1, 0, 0
+    return k, c, price
+
+
+@njit(cache=True)
+def strategy_of(pol, w):
+    if pol == POL_HEURISTIC:
+        s = int(w[W_STRAT] + 0.5)
+        if s < 0 or s > 3:
+            s = 0
+        return s
+    return STRAT_BALANCED
+
+
+@njit(cache=True)
+def free_choice(pol, w, rng):
+    """RB setup 8, free seat (U_SEAT) or speed (U_SPEED) when the config leaves it to the team:
+    speed for the speed-first strategy, a coin for random, else a seat."""
+    if pol == POL_RANDOM:
+        return U_SEAT if uniform(rng, POLICY) < 0.5 else U_SPEED
+    if strategy_of(pol, w) == STRAT_SPEED:
+        return U_SPEED
+    return U_SEAT
+
+
+@njit(cache=True)
+def accept_vip(pol, rng):
+    """VIP variant: greedy and heuristic take a pending VIP at once (refusing is a sure complaint);
+    random takes it with probability 1/2."""
+    if pol == POL_RANDOM:
+        return uniform(rng, POLICY) < 0.5
+    return True
+
+
+@njit(cache=True)
+def mask_of(st, p):
+    return st[pb(p) + P_MASK]
+
+
+@njit(cache=True)
+def seats_speed(st, p):
+    b = pb(p)
+    return st[b + P_SEATS], st[b + P_SPEED]

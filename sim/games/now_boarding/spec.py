@@ -1,0 +1,224 @@
+"""Compile a validated config into the flat spec array the kernels read (int64[SPEC_SIZE])."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.errors import ConfigError
+from sim.games.now_boarding import data
+from sim.games.now_boarding.layout import (
+    INF,
+    K_AIRIN,
+    K_ANGER_LIMIT,
+    K_BETWEEN,
+    K_BUDGET,
+    K_CDEST,
+    K_CFARE,
+    K_CIN,
+    K_COMPLAINT_LIMIT,
+    K_CORIG,
+    K_DRAW,
+    K_FREE_ROUTE,
+    K_FREE_UPG,
+    K_LEFTOVER,
+    K_MAX_SEATS,
+    K_MAX_SPEED,
+    K_NP,
+    K_NR,
+    K_PCOL,
+    K_PHOME,
+    K_PILE,
+    K_POOLED,
+    K_RA,
+    K_RB,
+    K_RBEST,
+    K_RCOL,
+    K_RESET,
+    K_RGAIN,
+    K_ROUTE_PRICE,
+    K_RSP,
+    K_SEATP,
+    K_SIDE45,
+    K_SPEEDP,
+    K_START_SEATS,
+    K_START_SPEED,
+    K_SUPPLY,
+    K_TSEAT_PRICE,
+    K_TSPEED_PRICE,
+    K_TURN_CAP,
+    K_VIP,
+    K_VIP_COUNT,
+    K_VKIND,
+    K_VSTAGES,
+    K_WTOK,
+    NA,
+    NCARD,
+    SPEC_SIZE,
+)
+
+
+def routes_for(n_players: int) -> list[tuple[str, str, int, str]]:
+    """The route list of the board side for ``n_players`` (RB setup 1: side 2-3 or 4-5)."""
+    return data.ROUTES_45 if n_players >= 4 else data.ROUTES_23
+
+
+def _all_pairs(routes, mask: int) -> np.ndarray:
+    """int64[9, 9] shortest move points between airports using routes whose colour is in mask."""
+    d = np.full((NA, NA), INF, dtype=np.int64)
+    np.fill_diagonal(d, 0)
+    for a, b, k, col in routes:
+        c = data.COLOUR_ID[col]
+        if mask >> c & 1:
+            i, j = data.AIRPORT_ID[a], data.AIRPORT_ID[b]
+            d[i, j] = d[j, i] = min(d[i, j], k + 1)
+    for m in range(NA):
+        d = np.minimum(d, d[:, m:m + 1] + d[m:m + 1, :])
+    return d
+
+
+def route_value_table(routes, airports_in: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """For each colour mask (6 bits, bit 0 white): the colour whose route upgrade saves the most
+    all-pairs move points between the airports in play (no weather), and that saving."""
+    best = np.full(64, -1, dtype=np.int64)
+    gain = np.zeros(64, dtype=np.int64)
+    idx = np.array(airports_in)
+    cache = {}
+
+    def total(m):
+        if m not in cache:
+            cache[m] = int(_all_pairs(routes, m)[np.ix_(idx, idx)].sum())
+        return cache[m]
+
+    for m in range(64):
+        if not m & 1:
+            continue
+        base = total(m)
+        for c in range(1, 6):
+            if m >> c & 1:
+                continue
+            g = base - total(m | 1 << c)
+            if g > gain[m]:
+                gain[m] = g
+                best[m] = c
+    return best, gain
+
+
+def compile_spec(cfg) -> np.ndarray:
+    """Config -> spec int64[SPEC_SIZE]. Raises ConfigError for impossible set-ups.
+
+    Also enforces the cooperative contract: every seat names the same policy and weights.
+    """
+    sec = cfg.section
+    src = cfg.source
+    n = cfg.n_seats
+    first = cfg.seats[0]
+    for i, s in enumerate(cfg.seats):
+        if s.policy != first.policy or s.weights != first.weights:
+            raise ConfigError(src, "seats", f"now_boarding is cooperative: the team plays one policy; seat {i} "
+                              f"({s.policy} {s.weights}) differs from seat 0 ({first.policy} {first.weights})")
+    if not 2 <= n <= 5:
+        raise ConfigError(src, "seats", f"now_boarding takes 2 to 5 players, got {n}")
+    spec = np.zeros(SPEC_SIZE, dtype=np.int64)
+    routes = routes_for(n)
+    spec[K_NP] = n
+    spec[K_NR] = len(routes)
+    spec[K_SIDE45] = 1 if n >= 4 else 0
+    spec[K_ANGER_LIMIT] = sec.anger_limit
+    spec[K_COMPLAINT_LIMIT] = sec.complaint_limit
+    spec[K_LEFTOVER] = sec.leftover_per_complaint
+    spec[K_RESET] = 0 if sec.anger_reset == "pickup" else 1
+    spec[K_POOLED] = 1 if sec.pooled_payment else 0
+    if sec.max_seats < sec.start_seats:
+        raise ConfigError(src, "now_boarding.max_seats", "must be >= start_seats")
+    if sec.max_speed < sec.start_speed:
+        raise ConfigError(src, "now_boarding.max_speed", "must be >= start_speed")
+    if len(sec.seat_prices) != sec.max_seats - sec.start_seats:
+        raise ConfigError(src, "now_boarding.seat_prices",
+                          f"needs {sec.max_seats - sec.start_seats} prices (seats {sec.start_seats + 1}..{sec.max_seats})")
+    if len(sec.speed_prices) != sec.max_speed - sec.start_speed:
+        raise ConfigError(src, "now_boarding.speed_prices",
+                          f"needs {sec.max_speed - sec.start_speed} prices (speed {sec.start_speed + 1}..{sec.max_speed})")
+    spec[K_START_SEATS] = sec.start_seats
+    spec[K_START_SPEED] = sec.start_speed
+    spec[K_MAX_SEATS] = sec.max_seats
+    spec[K_MAX_SPEED] = sec.max_speed
+    for i, p in enumerate(sec.seat_prices):
+        spec[K_SEATP + sec.start_seats + 1 + i] = p
+    for i, p in enumerate(sec.speed_prices):
+        spec[K_SPEEDP + sec.start_speed + 1 + i] = p
+    spec[K_ROUTE_PRICE] = sec.route_price
+    spec[K_TSEAT_PRICE] = sec.temp_seat_price
+    spec[K_TSPEED_PRICE] = sec.temp_speed_price
+    spec[K_SUPPLY] = 1 if sec.supply_limits else 0
+    spec[K_BUDGET] = sec.action_budget
+    spec[K_FREE_UPG] = {"policy": 0, "seat": 1, "speed": 2}[sec.free_upgrade]
+    spec[K_FREE_ROUTE] = 1 if (n == 2 and sec.free_route_2p) else 0
+    spec[K_WTOK] = sec.weather_tokens if sec.weather_tokens is not None else data.WEATHER_TOKENS[n]
+    if 3 * spec[K_WTOK] > len(routes):
+        raise ConfigError(src, "now_boarding.weather_tokens",
+                          f"{spec[K_WTOK]} tokens per stage need {3 * spec[K_WTOK]} distinct routes; the board has {len(routes)}")
+    spec[K_TURN_CAP] = cfg.turn_cap
+
+    # board
+    for r, (a, b, k, col) in enumerate(routes):
+        spec[K_RA + r] = data.AIRPORT_ID[a]
+        spec[K_RB + r] = data.AIRPORT_ID[b]
+        spec[K_RSP + r] = k
+        spec[K_RCOL + r] = data.COLOUR_ID[col]
+    spec[K_BETWEEN:K_BETWEEN + NA * NA] = -1
+    for r, (a, b, _k, _c) in enumerate(routes):
+        i, j = data.AIRPORT_ID[a], data.AIRPORT_ID[b]
+        spec[K_BETWEEN + i * NA + j] = r
+        spec[K_BETWEEN + j * NA + i] = r
+    on_board = sorted({data.AIRPORT_ID[a] for r in routes for a in r[:2]})
+    for a in on_board:
+        spec[K_AIRIN + a] = 1
+
+    # planes
+    planes = sec.planes if sec.planes is not None else data.DEFAULT_PLANES[n]
+    if len(planes) != n:
+        raise ConfigError(src, "now_boarding.planes", f"needs one starting airport per player ({n}), got {len(planes)}")
+    for p, a in enumerate(planes):
+        if data.AIRPORT_ID[a] not in on_board:
+            raise ConfigError(src, "now_boarding.planes", f"{a} is not on the {2 if n < 4 else 4}-player board side")
+        spec[K_PHOME + p] = data.AIRPORT_ID[a]
+        spec[K_PCOL + p] = data.COLOUR_ID[data.HOME_COLOUR[a]]
+
+    # passengers (RB setup 9)
+    removed = {data.AIRPORT_ID[a] for a in data.REMOVED[n]}
+    c = 0
+    n_in = 0
+    for o in range(NA):
+        for d in range(NA):
+            if o == d:
+                continue
+            spec[K_CORIG + c] = o
+            spec[K_CDEST + c] = d
+            spec[K_CFARE + c] = data.FARES[o][d]
+            ok = o not in removed and d not in removed and o in on_board and d in on_board
+            spec[K_CIN + c] = 1 if ok else 0
+            n_in += ok
+            c += 1
+    assert c == NCARD
+    piles, draws = data.PREFLIGHT[n]
+    piles = sec.piles if sec.piles is not None else piles
+    draws = sec.draws if sec.draws is not None else draws
+    if sum(piles) + n > n_in:
+        raise ConfigError(src, "now_boarding.piles",
+                          f"{n} starting passengers + piles {piles} need {sum(piles) + n} cards; the {n}-player deck has {n_in}")
+    if piles[0] < 1:
+        raise ConfigError(src, "now_boarding.piles", "the morning pile needs at least 1 card (setup draws from it)")
+    for s in range(3):
+        spec[K_PILE + s] = piles[s]
+        spec[K_DRAW + s] = draws[s]
+    best, gain = route_value_table(routes, [a for a in on_board if a not in removed])
+    spec[K_RBEST:K_RBEST + 64] = best
+    spec[K_RGAIN:K_RGAIN + 64] = gain
+
+    # VIPs
+    spec[K_VIP] = 1 if sec.vip else 0
+    spec[K_VIP_COUNT] = (sec.vip_count if sec.vip_count is not None else min(9, n + 2)) if sec.vip else 0
+    for i, (kind, stages) in enumerate(data.VIP_CARDS):
+        spec[K_VKIND + i] = kind
+        spec[K_VSTAGES + i] = stages
+    return spec
