@@ -99,13 +99,13 @@ def competitive_run(tmp_path: Path, n: int = 4000, plots=None):
     ranks = np.zeros((n, s), dtype=np.int32)
     winner = np.full(n, -1, dtype=np.int32)
     p = np.array([0.34, 0.24, 0.22, 0.20])
-    for g in range(n):
-        if stalled[g]:
-            continue
-        order = rng.choice(s, size=s, replace=False, p=p)
-        for r, seat in enumerate(order):
-            ranks[g, seat] = r + 1
-        winner[g] = order[0]
+    # finishing order drawn without replacement with weights p (Gumbel top-k trick)
+    order = np.argsort(-(np.log(p) + rng.gumbel(size=(n, s))), axis=1)
+    done = stalled == 0
+    rows = np.nonzero(done)[0]
+    for r in range(s):
+        ranks[rows, order[rows, r]] = r + 1
+    winner[done] = order[done, 0]
     turns = np.where(stalled == 1, 200, rng.poisson(60, n)).astype(np.int32)
     reshuffles = rng.poisson(1.3, n).astype(np.int32)
     starved = (rng.random(n) < 0.05).astype(np.int32)
@@ -205,3 +205,30 @@ def make_coop(tmp_path):
         return coop_run(tmp_path, n=n)
 
     return make
+
+
+def game_plot(df, records, folder):
+    """A game-specific plot as a game module would write it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    share = next(r["value"] for r in records if r["metric"] == "weather_share" and r["by"] == {"weather": "storm"})
+    fig, ax = plt.subplots()
+    ax.bar(["storm"], [share])
+    fig.savefig(folder / "weather.png")
+    plt.close(fig)
+    return [("Weather", "weather.png")]
+
+
+@pytest.fixture(scope="module")
+def race_report(tmp_path_factory):
+    """One competitive report written once per module (with a game plot), for read-only
+    tests: ``(out_dir, cfg, gdef, df, summary, manifest)``."""
+    from sim.report import write_report
+
+    base = tmp_path_factory.mktemp("race")
+    cfg, gdef, df, summary, manifest = competitive_run(base, plots=game_plot)
+    out = write_report(base / "reports" / "fake_race", cfg, gdef, df, summary, manifest)
+    return out, cfg, gdef, df, summary, manifest

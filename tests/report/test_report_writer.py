@@ -24,20 +24,6 @@ def _pct(r: dict) -> str:
     return f"{r['value'] * 100:.1f}% [{r['ci_low'] * 100:.1f}, {r['ci_high'] * 100:.1f}]"
 
 
-def _game_plot(df, records, folder):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    share = find(records, "weather_share", weather="storm")["value"]
-    fig, ax = plt.subplots()
-    ax.bar(["storm"], [share])
-    fig.savefig(folder / "weather.png")
-    plt.close(fig)
-    return [("Weather", "weather.png")]
-
-
 def _assert_png(path: Path) -> None:
     data = path.read_bytes()
     assert data[:8] == PNG_MAGIC, path
@@ -51,11 +37,9 @@ def _siblings(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir())
 
 
-def test_competitive_report_files_and_contents(tmp_path, make_competitive):
-    cfg, gdef, df, summary, manifest = make_competitive(plots=_game_plot)
-    out = tmp_path / "reports" / "fake_race"
-    got = write_report(out, cfg, gdef, df, summary, manifest)
-    assert got == out
+def test_competitive_report_files_and_contents(race_report):
+    out, cfg, gdef, df, summary, manifest = race_report
+    assert out.name == "fake_race"
     for f in FILES:
         assert (out / f).is_file(), f
     # nothing else left next to the report (no temp folders)
@@ -72,18 +56,16 @@ def test_competitive_report_files_and_contents(tmp_path, make_competitive):
     assert back.schema == df.schema
 
 
-def test_parquet_is_zstd(tmp_path, competitive):
-    cfg, gdef, df, summary, manifest = competitive
-    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+def test_parquet_is_zstd(race_report):
+    out = race_report[0]
     raw = (out / "games.parquet").read_bytes()
     assert raw[:4] == b"PAR1" and raw[-4:] == b"PAR1"
     # zstd frames start with magic 28 b5 2f fd
     assert b"\x28\xb5\x2f\xfd" in raw
 
 
-def test_markdown_tables_show_record_values(tmp_path, competitive):
-    cfg, gdef, df, summary, manifest = competitive
-    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+def test_markdown_tables_show_record_values(race_report):
+    out, cfg, gdef, df, summary, manifest = race_report
     md = (out / "report.md").read_text()
     recs = summary["metrics"]
     winner = df["winner"].to_numpy()
@@ -128,9 +110,8 @@ def test_markdown_tables_show_record_values(tmp_path, competitive):
     assert f"| Config hash | `{cfg.config_hash()}` |" in md
 
 
-def test_plots_written_and_referenced(tmp_path, make_competitive):
-    cfg, gdef, df, summary, manifest = make_competitive(plots=_game_plot)
-    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+def test_plots_written_and_referenced(race_report):
+    out = race_report[0]
     names = sorted(p.name for p in (out / "plots").glob("*.png"))
     assert names == ["game_length.png", "rank_distribution.png", "reshuffles.png", "weather.png",
                      "win_rate_policy.png", "win_rate_seat.png"]
@@ -145,9 +126,8 @@ def test_plots_written_and_referenced(tmp_path, make_competitive):
     assert "### Weather" in md
 
 
-def test_html_is_a_page_with_tables(tmp_path, competitive):
-    cfg, gdef, df, summary, manifest = competitive
-    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+def test_html_is_a_page_with_tables(race_report):
+    out, cfg, gdef, df, summary, manifest = race_report
     html = (out / "report.html").read_text()
     assert html.startswith("<!doctype html>")
     assert "<style>" in html and "<table>" in html and "</html>" in html
@@ -227,9 +207,8 @@ def test_nan_becomes_null(tmp_path, competitive):
     assert "| `empty_rate` | all games | 0.0% | proportion | 0 |" in (out / "report.md").read_text()
 
 
-def test_config_copied_when_unchanged(tmp_path, competitive):
-    cfg, gdef, df, summary, manifest = competitive
-    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+def test_config_copied_when_unchanged(race_report):
+    out, cfg = race_report[:2]
     assert (out / "config.toml").read_bytes() == Path(cfg.source).read_bytes()
 
 
@@ -286,9 +265,8 @@ def test_plots_fall_back_to_the_frame_without_records(tmp_path, competitive):
     assert json.loads((out / "summary.json").read_text())["metrics"] == []
 
 
-def test_first_player_section_and_seat_test(tmp_path, competitive):
-    cfg, gdef, df, summary, manifest = competitive
-    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+def test_first_player_section_and_seat_test(race_report):
+    out, cfg, gdef, df, summary, manifest = race_report
     md = (out / "report.md").read_text()
     decided = int((df["winner"] >= 0).sum())
     assert "*Seat 0's win rate minus the fair share 25.0%, in percentage points.*" in md
