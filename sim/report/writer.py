@@ -130,7 +130,7 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
     mode = getattr(gdef, "mode", summary.get("mode", "competitive"))
     n_seats = _n_seats(cfg, summary)
     labels = _seat_labels(cfg, summary)
-    rotate = bool(getattr(cfg, "rotate_seats", False))
+    rotate = bool(getattr(cfg, "rotate_seats", summary.get("rotate_seats", False)))
 
     figures: list[tuple[str, str]] = []
     if mode == "competitive":
@@ -370,7 +370,8 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
             rows.append(row)
         out += ["## Rank distribution", "", md_table(head, rows), "",
                 "*Share of games each seat finished at each rank (1st = first to finish)"
-                + ("; unranked = the game stalled" if show_unranked else "") + ".*", ""]
+                + ("; unranked = the game stalled before the seat finished; – = never" if show_unranked else "")
+                + ".*", ""]
 
     # first-player advantage (whatever shape the metrics give it) and the seat-equality test
     fpa = [r for r in records if r.get("metric") == "first_player_advantage"]
