@@ -407,3 +407,19 @@ def test_weather_checked_only_for_owner_at_end_of_its_turn():
     gs.end_turn()
     assert gs.where(0, WIDE) == "airborne"
     assert gs.invariants() == 0
+
+
+def test_deicing_kept_through_a_fog_hold():
+    """D10 (as implemented): a FG / closed-runway hold is not a takeoff attempt: the
+    aircraft stays on the takeoff position and keeps its de-icing for the next attempt."""
+    gs = new(seed=18)
+    gs.set_weather("FG")
+    gs.put(0, MED, gs.to(0))
+    gs.deice(0, MED)
+    gs.end_turn()
+    assert gs.pos(0, MED) == gs.to(0) and gs.deiced(0, MED)
+    gs.end_turn()
+    gs.set_weather("ICE")
+    gs.end_turn()
+    assert gs.where(0, MED) == "airborne"
+    assert not gs.deiced(0, MED)
