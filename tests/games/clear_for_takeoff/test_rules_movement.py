@@ -423,3 +423,41 @@ def test_deicing_kept_through_a_fog_hold():
     gs.end_turn()
     assert gs.where(0, MED) == "airborne"
     assert not gs.deiced(0, MED)
+
+
+def test_vip2_to_d_still_works_under_fog():
+    """RULES.md Independent movement (research D8): VIP2 -> D still works while FG holds the
+    sequences; the aircraft joins the back of the held sequence."""
+    gs = new(seed=19)
+    gs.set_weather("FG")
+    gs.put(1, SMALL, gs.d(0, 0))
+    gs.put(0, WIDE, gs.vip2)
+    gs.end_turn(vip_runway=0)
+    assert gs.pos(0, WIDE) == gs.d(0, 1)
+    assert gs.occupant(gs.vip2) == -1
+    assert gs.invariants() == 0
+
+
+def test_vip2_to_empty_runway_with_direct_to_takeoff():
+    """D6 option direct_to_takeoff = true also applies to VIP2 -> D: an empty sequence with a
+    free takeoff position sends the aircraft straight onto it (it takes off next own turn)."""
+    gs = new(seed=19, direct_to_takeoff=True)
+    gs.put(0, MED, gs.vip2)
+    gs.end_turn(vip_runway=1)
+    assert gs.pos(0, MED) == gs.to(1)
+    gs.end_turn()
+    gs.end_turn()
+    assert gs.where(0, MED) == "airborne"
+
+
+def test_hit_on_vip_lane_frees_it_for_a_new_vip():
+    """RB V.I.P. note 'the V.I.P. aircraft can be affected by Failure and Delay cards': a DLY on
+    the opponent's VIP2 aircraft empties the lane, so a VIP card can be played next."""
+    gs = new(seed=20)
+    gs.put(1, MED, gs.vip2)
+    gs.set_hand(0, {"DLY": 1, "VIP": 1, "A": 7})
+    assert not any(a[0] == "vip" for a in gs.legal())
+    gs.play("dly", gs.gid(1, MED))
+    assert gs.where(1, MED) == "hangar"
+    assert any(a[0] == "vip" for a in gs.legal())
+    assert gs.invariants() == 0
