@@ -479,3 +479,21 @@ def test_hit_on_vip_lane_frees_it_for_a_new_vip():
     assert gs.where(1, MED) == "hangar"
     assert any(a[0] == "vip" for a in gs.legal())
     assert gs.invariants() == 0
+
+
+def test_all_four_independent_steps_in_one_turn_end():
+    """RB Independent aircraft movement: the automatic steps apply together at one turn end,
+    each aircraft one step from where it stood at the start: takeoff -> airborne, front D ->
+    the takeoff position it freed, VIP2 -> back of the D sequence (behind the opponent that
+    moved up)."""
+    gs = new(seed=21)
+    gs.put(0, SMALL, gs.to(0))
+    gs.put(0, MED, gs.d(0, 0))
+    gs.put(0, WIDE, gs.vip2)
+    gs.put(1, SMALL, gs.d(0, 1))
+    gs.end_turn(vip_runway=0)
+    assert gs.where(0, SMALL) == "airborne"
+    assert gs.pos(0, MED) == gs.to(0)
+    assert gs.pos(1, SMALL) == gs.d(0, 0)
+    assert gs.pos(0, WIDE) == gs.d(0, 1)
+    assert gs.stat(0, R.ST_TAKEOFFS) == 1
