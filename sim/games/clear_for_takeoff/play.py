@@ -43,7 +43,7 @@ COLUMNS = (
 _SEAT_STATS = (ST_FLR, ST_DLY, ST_FLR_PLAYED, ST_DLY_PLAYED, ST_BLOCKED, ST_TAKEOFFS, ST_EXCH)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, evn, snaps, check):
     """Play game ``g`` of ``seed`` into ``state``; returns 0 or an invariant code.
 
@@ -100,7 +100,7 @@ def play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, ev
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fill_row(state, p, row):
     """Write the result columns (see ``COLUMNS``; per-seat columns for S seats) of a
     finished game into ``row`` (int32[C])."""
@@ -123,7 +123,7 @@ def fill_row(state, p, row):
         row[c + w] = state[p[P_OFF_WT] + w]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def seat_policies(entry_policy, entry_weights, perms, g):
     """Policy ids (int64[S]) and weights (float64[S, W]) of game g's seats."""
     prow = perms[g % perms.shape[0]]
@@ -136,7 +136,7 @@ def seat_policies(entry_policy, entry_weights, perms, g):
     return pids, W
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True)
 def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
     """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]).
 
@@ -155,11 +155,16 @@ def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, coun
         evn = np.zeros(1, np.int64)
         snaps = np.zeros((1, 1), np.int32)
         preset = np.full(1, -1, np.int32)
-        play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, evn, snaps, False)
-        fill_row(state, p, out[ii])
+        # thread-private copies of the shared read-only arrays: no refcount traffic on
+        # memory the other threads touch
+        pp = p.copy()
+        fl = fleet.copy()
+        dk = deck_cards.copy()
+        play_game(pp, dk, fl, pids, W, seed, g, preset, state, rng, ev, evn, snaps, False)
+        fill_row(state, pp, out[ii])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def check_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count):
     """Play ``count`` games checking the invariants after every turn; returns int64[count]
     codes (0 = every invariant held; see ``rules.check_invariants``)."""

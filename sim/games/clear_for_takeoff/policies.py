@@ -28,7 +28,7 @@ from sim.games.clear_for_takeoff.rules import (
     SN, VIP, d_back, hand_at, hand_total, occ, pos_at, runway_frozen, stand_ab, takeoff_blocked,
     to_slot,
 )
-from sim.rng import POLICY, randint, uniform
+from sim.rng import POLICY, randint
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 
@@ -50,7 +50,7 @@ POLICIES = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def units(p, slot):
     """Progress in steps: hangar 0, A 1, B/C 2, VIP1 2, VIP2 2.5, D 3, takeoff 4, airborne 5."""
     if slot == POS_AIRBORNE:
@@ -70,7 +70,7 @@ def units(p, slot):
     return 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def card_needs(state, p, fleet, s, need):
     """Fill ``need`` (int32[NCT]) with how many of each card the seat's fleet still uses
     (movement cards by remaining steps at base cost; B/C unknown for aircraft in the
@@ -101,7 +101,7 @@ def card_needs(state, p, fleet, s, need):
     need[SC] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_exchange(state, p, fleet, s, keep_attacks, disc, need, force):
     """Fill ``disc`` (int32[NCT]) with up to exchange-max cards the seat cannot use; with
     ``force`` at least one card (the most surplus). Returns the number of cards chosen."""
@@ -141,7 +141,7 @@ def choose_exchange(state, p, fleet, s, keep_attacks, disc, need, force):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_exchange(state, p, s, disc, rng):
     """Discard a uniform 1..min(exchange max, hand) cards chosen one by one at random."""
     disc[:] = 0
@@ -161,7 +161,7 @@ def random_exchange(state, p, s, disc, rng):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _unblock_gain(state, p, fleet, s, new_weather, opp_weight):
     """Own aircraft (minus ``opp_weight`` x opponents') on a takeoff position that would
     take off under ``new_weather`` but not under the weather now."""
@@ -184,7 +184,7 @@ def _unblock_gain(state, p, fleet, s, new_weather, opp_weight):
     return gain
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def airborne_share(state, p, fleet, o):
     K = p[P_K]
     n = 0
@@ -197,20 +197,17 @@ def airborne_share(state, p, fleet, o):
     return a / max(n, 1)
 
 
-@njit(cache=True)
-def score_play(state, p, fleet, act, pid, w):
-    """Score of one legal play for greedy (pid 1) or heuristic (pid 2); higher is better;
-    a negative greedy score means 'do not play'."""
+@njit(cache=True, error_model="numpy")
+def score_play(state, p, fleet, kind, gid, arg, lc, pid, w):
+    """Score of the legal play (kind, gid, arg, lc) for greedy (pid 1) or heuristic
+    (pid 2); higher is better; a negative greedy score means 'do not play'."""
     K = p[P_K]
     s = state[H_CUR]
-    kind = act[0]
-    gid = act[1]
-    lc = act[3]
     if kind == K_WEATHER:
         if pid == GREEDY:
-            return 500.0 if _unblock_gain(state, p, fleet, s, act[2], 0.0) > 0 else -1.0
-        g = _unblock_gain(state, p, fleet, s, act[2], 0.5)
-        if act[2] == SC and state[H_WEATHER] == SN:
+            return 500.0 if _unblock_gain(state, p, fleet, s, arg, 0.0) > 0 else -1.0
+        g = _unblock_gain(state, p, fleet, s, arg, 0.5)
+        if arg == SC and state[H_WEATHER] == SN:
             g += 0.25
         return w[5] * g
     if kind == K_AI:
@@ -236,15 +233,23 @@ def score_play(state, p, fleet, act, pid, w):
         return w[6] * saved / 3.0 + w[1] * u + w[0] * (2.0 - u)
     runway = 0.0
     if kind == K_TO_D:
-        r = act[2]
+        r = arg
         runway = 0.1 * d_back(state, p, r) + (1.0 if runway_frozen(state, r) else 0.0)
+    fit = 0.0
+    if kind == K_PLACE:
+        # a stand whose next step the hand can already pay for is the better stand
+        nxt = CB if stand_ab(p, arg) else CC
+        if state[hand_at(p, s, nxt)] > 0:
+            fit = 0.5
+        if not stand_ab(p, arg) or occ(state, p, 2 * arg + 1) < 0:
+            fit += 0.25
     if pid == GREEDY:
         base = 300.0 if kind == K_TO_D else (200.0 if kind == K_ADVANCE else 100.0)
-        return base + 3.0 * size - 10.0 * lc - runway
-    return w[0] + w[1] * u - w[2] * lc - runway
+        return base + 3.0 * size - 10.0 * lc - runway + 4.0 * fit
+    return w[0] + w[1] * u - w[2] * lc - runway + 0.2 * fit
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def choose_runway(state, p, pid, rng):
     """Runway for an aircraft leaving VIP2: random picks either open sequence; the others
     take the shorter sequence, avoiding one held by FG / a closed runway."""
@@ -260,7 +265,7 @@ def choose_runway(state, p, pid, rng):
     return 0 if v0 <= v1 else 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
     """The current seat's choice: an index into ``acts[:n]`` (a play), -1 (an exchange,
     ``disc`` filled with the cards to discard) or -2 (pass: empty hand and no play)."""
@@ -277,11 +282,18 @@ def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
         return -1
     best = -1
     bestv = -1e18
+    ties = 1
     for i in range(n):
-        v = score_play(state, p, fleet, acts[i], pid, w) + 1e-6 * uniform(rng, POLICY)
+        v = score_play(state, p, fleet, acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], pid, w)
         if v > bestv:
             bestv = v
             best = i
+            ties = 1
+        elif v == bestv:
+            # uniform choice among equal best plays (reservoir sampling on the POLICY stream)
+            ties += 1
+            if randint(rng, POLICY, ties) == 0:
+                best = i
     threshold = 0.0 if pid == GREEDY else w[7]
     if best >= 0 and bestv > threshold:
         return best

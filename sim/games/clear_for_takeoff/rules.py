@@ -74,33 +74,33 @@ EV_W = 8
 # =======================================================================================
 # small helpers
 # =======================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def hand_at(p, s, c):
     return p[P_OFF_HAND] + s * NCT + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def pos_at(p, s, k):
     return p[P_OFF_POS] + s * p[P_K] + k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def stat_at(p, s, st):
     return p[P_OFF_STATS] + s * NSTAT + st
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def d_slot(p, r, j):
     """Slot id of the j-th place (0 = front) of runway r's D sequence."""
     return p[P_D0] + r * p[P_Q] + j
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def to_slot(p, r):
     return p[P_TO0] + r
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hand_total(state, p, s):
     t = 0
     base = p[P_OFF_HAND] + s * NCT
@@ -109,14 +109,14 @@ def hand_total(state, p, s):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def runway_frozen(state, r):
     """RB Weather cards: FG holds both D sequences, 31L/31R CLOSED holds that runway's."""
     w = state[H_WEATHER]
     return w == FG or (w == C31L and r == 0) or (w == C31R and r == 1)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def stage_of(p, slot):
     """Preparation stage of a slot (higher = closer to takeoff); hangar 0.
 
@@ -138,7 +138,7 @@ def stage_of(p, slot):
     return 20
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def set_pos(state, p, gid, slot):
     """Move aircraft ``gid`` to ``slot`` (or hangar/airborne), keeping ``occ`` in step."""
     K = p[P_K]
@@ -152,12 +152,12 @@ def set_pos(state, p, gid, slot):
         state[p[P_OFF_OCC] + slot] = gid
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def occ(state, p, slot):
     return state[p[P_OFF_OCC] + slot]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def d_back(state, p, r):
     """Index where an aircraft joining runway r's D sequence goes: behind the last one."""
     Q = p[P_Q]
@@ -167,7 +167,7 @@ def d_back(state, p, r):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def compact(state, p, r):
     """RB Position D: 'When the sequence moves, so does your aircraft, even if it's not your
     turn.' Close gaps in runway r's D sequence unless FG / a closed runway holds it."""
@@ -183,7 +183,7 @@ def compact(state, p, r):
             w += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def log(ev, evn, state, code, a, b, c, d, e):
     """Append one trace event when tracing (``ev`` has more than one row)."""
     n = evn[0]
@@ -202,12 +202,12 @@ def log(ev, evn, state, code, a, b, c, d, e):
 # =======================================================================================
 # set-up (RB "Setting up the game")
 # =======================================================================================
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def state_size(p):
     return p[P_OFF_WT] + NWEATHER
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def setup(state, p, deck_cards, fleet, rng, preset_deck):
     """Deal a new game into ``state`` (int32[state_size]).
 
@@ -253,7 +253,7 @@ def setup(state, p, deck_cards, fleet, rng, preset_deck):
 # =======================================================================================
 # the deck (RB "Deck notes")
 # =======================================================================================
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draw_card(state, p, rng, ev, evn):
     """Top card of the deck, reshuffling the discard pile in when the deck is empty.
 
@@ -277,14 +277,14 @@ def draw_card(state, p, rng, ev, evn):
     return state[p[P_OFF_DECK] + state[H_DECK_N]]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def discard(state, p, c, n):
     for _ in range(n):
         state[p[P_OFF_DISC] + state[H_DISC_N]] = c
         state[H_DISC_N] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def set_weather(state, p, c):
     """RB Weather cards: the new card lies face up, the previous Weather card is discarded,
     effects apply at once. A sequence that was held moves up when its hold ends."""
@@ -299,7 +299,7 @@ def set_weather(state, p, c):
 # =======================================================================================
 # costs and targets
 # =======================================================================================
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def move_cost(state, p, size):
     """RB Movement cards: 1 / 2 / 3 cards by size (config ``move_cards``); RB SNOW: one
     additional card."""
@@ -309,7 +309,7 @@ def move_cost(state, p, size):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def remove_to_hangar(state, p, gid):
     """An aircraft hit by FLR / DLY goes back to its hangar (RB Failure and Delay cards)."""
     K = p[P_K]
@@ -322,13 +322,13 @@ def remove_to_hangar(state, p, gid):
         compact(state, p, (slot - p[P_D0]) // p[P_Q])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def dly_target_ok(p, slot):
     """RB DLY: an aircraft on A, B, C, VIP1 or VIP2."""
     return slot >= 0 and slot <= p[P_VIP2]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def most_prepared(state, p, fleet, s, dly_only):
     """RB Exchanging: the drawer's most prepared aircraft (ties: the largest; then the
     lowest fleet index stands for the left-hand player's choice, RULES.md D3).
@@ -352,14 +352,14 @@ def most_prepared(state, p, fleet, s, dly_only):
 # =======================================================================================
 # legal plays (RB "Playing cards")
 # =======================================================================================
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def max_actions(p):
     S = p[P_S]
     K = p[P_K]
     return K * (p[P_NST] + 6) + NWEATHER + 2 * S * K + 4
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _add(acts, n, kind, gid, arg, lc):
     acts[n, 0] = kind
     acts[n, 1] = gid
@@ -368,7 +368,7 @@ def _add(acts, n, kind, gid, arg, lc):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _pay(state, p, s, card, need):
     """LC cards needed on top of the real ``card`` cards held, or -1 if unaffordable
     (RB Lucky Captain: LC replaces any movement card; real cards are used first)."""
@@ -381,7 +381,7 @@ def _pay(state, p, s, card, need):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legal_plays(state, p, fleet, acts):
     """Fill ``acts`` (int32[max_actions, 4]) with the current seat's legal plays; returns
     how many. An exchange is always possible with a non-empty hand and is not listed.
@@ -466,7 +466,7 @@ def legal_plays(state, p, fleet, acts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def stand_ab(p, st):
     """True when stand ``st`` is an A-B stand (A-B stands come first, then A-C stands)."""
     return st < p[P_NST] - p[P_NAC]
@@ -475,7 +475,7 @@ def stand_ab(p, st):
 # =======================================================================================
 # applying a play or an exchange
 # =======================================================================================
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _spend(state, p, s, card, need, lc):
     state[hand_at(p, s, card)] -= need - lc
     discard(state, p, card, need - lc)
@@ -484,7 +484,7 @@ def _spend(state, p, s, card, need, lc):
         discard(state, p, LC, lc)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def join_d(state, p, gid, r):
     """Put ``gid`` behind the last aircraft of runway r's D sequence (RB Position D); with
     the 'direct_to_takeoff' reading an empty sequence sends it to the takeoff position."""
@@ -496,7 +496,7 @@ def join_d(state, p, gid, r):
     compact(state, p, r)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_play(state, p, fleet, act, ev, evn):
     """Apply one legal play ``act`` (int32[4]) for the current seat; cards go to the
     discard pile (RB Playing cards)."""
@@ -555,7 +555,7 @@ def apply_play(state, p, fleet, act, ev, evn):
     log(ev, evn, state, E_PLAY, kind, gid, from_slot, to, lc * 16 + need)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def resolve_face_up(state, p, fleet, c, ev, evn):
     """RB Exchanging: a Weather card drawn face up resolves at once; FLR / DLY hit the
     drawer's most prepared aircraft (DLY: on A, B, C, VIP1 or VIP2 only), else discarded.
@@ -579,7 +579,7 @@ def resolve_face_up(state, p, fleet, c, ev, evn):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
     """RB Exchanging cards: discard 1-4 cards face up (``disc_counts`` int32[NCT]), then
     draw face up until as many cards are kept; weather / FLR / DLY drawn are resolved and
@@ -611,7 +611,7 @@ def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draw_face_down(state, p, rng, ev, evn):
     """RB 'draw cards from the deck, face-down' back to the hand size; every card kept.
     Returns how many cards short (starved draw)."""
@@ -630,7 +630,7 @@ def draw_face_down(state, p, rng, ev, evn):
 # =======================================================================================
 # end of turn: independent aircraft movement (RB "Independent aircraft movement")
 # =======================================================================================
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def takeoff_blocked(state, p, fleet, gid):
     """Reason code the weather in force stops ``gid`` taking off: 0 none, else the
     weather card type. FG / closed runway hold (the aircraft stays); SN / XW / ICE send it
@@ -653,7 +653,7 @@ def takeoff_blocked(state, p, fleet, gid):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
     """Independent movement of the current seat's aircraft, each from where it stood at
     the start of the turn: takeoff position -> airborne (weather permitting), front of D
@@ -729,7 +729,7 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
         log(ev, evn, state, E_AUTO, g, v1, v2, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def all_airborne(state, p, s):
     K = p[P_K]
     for k in range(K):
@@ -739,7 +739,7 @@ def all_airborne(state, p, s):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def finish_turn(state, p, ev, evn):
     """Record a finish (RB Welcome: the first airline with every aircraft airborne wins;
     play continues until one airline remains), then pass the turn clockwise to the next
@@ -780,7 +780,7 @@ def finish_turn(state, p, ev, evn):
 # =======================================================================================
 # invariants
 # =======================================================================================
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def check_invariants(state, p, fleet):
     """0 when the state is consistent, else a code: 1 card count (every card in exactly one
     place: hands, deck, discard, weather), 2 aircraft/slot mismatch, 3 slot occupied twice,

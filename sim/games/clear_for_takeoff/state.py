@@ -154,13 +154,20 @@ class GameState:
                 self.state[base + CARD[name]] += 1
 
     def stack_deck(self, names: list[str]) -> None:
-        """Make ``names`` the next cards drawn, first name first (taken from the deck)."""
-        for name in reversed(names):
-            self._take_from_deck(CARD[name])
-            d0 = int(self.p[R.P_OFF_DECK])
-            n = int(self.state[R.H_DECK_N])
-            self.state[d0 + n] = CARD[name]
-            self.state[R.H_DECK_N] = n + 1
+        """Make ``names`` the next cards drawn, first name first (taken from the deck; a
+        name may repeat)."""
+        d0 = int(self.p[R.P_OFF_DECK])
+        n = int(self.state[R.H_DECK_N])
+        rest = [int(c) for c in self.state[d0: d0 + n]]
+        for name in names:
+            c = CARD[name]
+            if c not in rest:
+                raise ValueError(f"no {name} card left in the deck")
+            rest.reverse()  # take the copy nearest the top
+            rest.remove(c)
+            rest.reverse()
+        top = [CARD[name] for name in names]
+        self.state[d0: d0 + n] = np.array(rest + top[::-1], np.int32)
 
     def empty_deck_into_discard(self, keep: int = 0) -> None:
         """Move all but the top ``keep`` deck cards to the discard pile."""
@@ -224,8 +231,13 @@ class GameState:
     def exchange(self, cards: dict[str, int]) -> int:
         """Exchange ``cards`` (names -> counts) face up; returns cards short (starved)."""
         disc = np.zeros(R.NCT, np.int32)
+        held = self.hand(self.cur)
         for name, k in cards.items():
+            if k < 0 or held.get(name, 0) < k:
+                raise ValueError(f"seat {self.cur} holds {held.get(name, 0)} {name}, cannot exchange {k}")
             disc[CARD[name]] = k
+        if not 1 <= int(disc.sum()) <= int(self.p[R.P_EXMAX]):
+            raise ValueError(f"an exchange is 1 to {int(self.p[R.P_EXMAX])} cards, got {int(disc.sum())}")
         return int(R.apply_exchange(self.state, self.p, self.fleet, disc, self.rng, self.ev, self.evn))
 
     def end_turn(self, vip_runway: int = 0, draw: bool = True) -> int:
