@@ -34,7 +34,7 @@ lint: setup
 	$(BIN)/ruff check sim tests
 
 playthroughs: warm
-	SIM_REGEN_GOLDEN=1 $(BIN)/python -m pytest -q -p no:cacheprovider -k golden tests
+	SIM_REGEN_GOLDEN=1 $(BIN)/python -m pytest -q -p no:cacheprovider -k "golden or regression" tests
 
 clean:
 	rm -rf $(VENV) reports/*/ .pytest_cache
