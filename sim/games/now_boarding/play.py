@@ -690,14 +690,6 @@ def write_row(st, spec, row):
         row[O_SEAT + n + p] = st[pb(p) + P_DELIV]
 
 
-@njit(cache=True)
-def run_game(spec, pol, w, seed, game_index, ev, check, st):
-    """Play game ``game_index`` of ``seed`` into ``st`` (int32[STATE_SIZE]), as play_batch does."""
-    rng = np.empty(2, np.uint64)
-    seed_streams(rng, seed, game_index)
-    playout(st, spec, pol, w, rng, ev, check)
-
-
 @njit(parallel=True, cache=True)
 def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
     """Games first_index .. first_index+count-1 into ``out`` int32[count, C] (the contract in
@@ -719,7 +711,7 @@ def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, coun
 
 OP_CHECK, OP_CAN_PICK, OP_PICK, OP_CAN_DROP, OP_DROP, OP_FLY, OP_ANGER, OP_MAINT, OP_DIST, OP_WEATHER, \
     OP_RELEN, OP_PAY, OP_PDIST, OP_GRANT, OP_BUY, OP_FLIGHT, OP_SETUP, OP_END, OP_DRAW, OP_STEP, \
-    OP_PRICE, OP_DELIVER_ALL = range(22)
+    OP_PRICE, OP_DELIVER_ALL, OP_PLAYOUT = range(23)
 
 
 @njit(cache=True)
@@ -787,4 +779,9 @@ def gs_op(op, st, spec, pol, w, rng, ev, a, b, c):
         return upgrade_price_(st, spec, a, b, st[pb(a) + P_SEATS], st[pb(a) + P_SPEED])
     if op == OP_DELIVER_ALL:
         return deliver_all(st, spec, a, ev)
+    if op == OP_PLAYOUT:
+        # game b of seed a, exactly as play_batch plays it (c = 1: check invariants every step)
+        seed_streams(rng, a, b)
+        playout(st, spec, pol, w, rng, ev, c == 1)
+        return st[S_VIOL]
     return -1

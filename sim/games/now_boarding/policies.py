@@ -88,6 +88,16 @@ def targeted_by_other(st, spec, p, c):
 
 
 @njit(cache=True)
+def handed_to_other(st, spec, p, c):
+    """True when card c was handed off for another plane that is at the same airport."""
+    a = st[C_WHERE + c]
+    for q in range(spec[K_NP]):
+        if q != p and st[pb(q) + P_TCARD] == c and st[pb(q) + P_AIR] == a:
+            return True
+    return False
+
+
+@njit(cache=True)
 def primary_dest(st, spec, p):
     """Nearest destination among the cards aboard plane p (-1 when empty)."""
     best = -1
@@ -144,6 +154,8 @@ def do_pickups(st, spec, p, pol, w, rng, ev):
             if st[C_PLACE + c] != PL_WAIT or st[C_WHERE + c] != a:
                 continue
             if can_pickup(st, spec, p, c) == 0:
+                continue
+            if handed_to_other(st, spec, p, c):
                 continue
             ang = st[C_ANGER + c]
             fare = spec[K_CFARE + c]

@@ -104,7 +104,9 @@ class GameState:
     def place(self, card: int, airport: str | int, anger: int = 0, vip: int = 0) -> int:
         """Put ``card`` waiting at ``airport`` (from wherever it was, pile excluded)."""
         st = self.st
-        assert st[L.C_PLACE + card] in (L.PL_BOX, L.PL_WAIT), "place a card from the box"
+        if st[L.C_PLACE + card] == L.PL_PILE:
+            self._unpile(card)
+        assert st[L.C_PLACE + card] in (L.PL_BOX, L.PL_WAIT), "place a card from the box or a pile"
         if st[L.C_PLACE + card] != L.PL_WAIT:
             st[L.ACTIVE + st[L.S_NACTIVE]] = card
             st[L.S_NACTIVE] += 1
@@ -114,18 +116,35 @@ class GameState:
         st[L.C_VIPK + card] = vip
         return card
 
+    def _unpile(self, card: int) -> None:
+        """Take ``card`` out of its pile (later cards shift down; the piles shrink by one)."""
+        st = self.st
+        i = [int(x) for x in st[L.PILE:L.PILE + L.NCARD]].index(card)
+        last = int(st[L.S_PILE_END + 2])
+        st[L.PILE + i:L.PILE + last - 1] = st[L.PILE + i + 1:L.PILE + last].copy()
+        for s in range(3):
+            if st[L.S_PILE_END + s] > i:
+                st[L.S_PILE_END + s] -= 1
+            if st[L.S_PILE_POS + s] > i:
+                st[L.S_PILE_POS + s] -= 1
+        st[L.C_PLACE + card] = L.PL_BOX
+
     def give_money(self, p: int, fares: list[int]) -> None:
-        """Put box cards with these fares into plane p's money pile."""
+        """Put box (or pile) cards with these fares into plane p's money pile."""
         st = self.st
         for f in fares:
-            for c in range(L.NCARD):
-                if st[L.C_PLACE + c] == L.PL_BOX and self.spec[L.K_CFARE + c] == f:
-                    st[L.C_PLACE + c] = L.PL_MONEY
-                    st[L.C_WHERE + c] = p
-                    st[self.pb(p) + L.P_MONEY + f] += 1
-                    break
+            cands = [c for c in range(L.NCARD) if self.spec[L.K_CFARE + c] == f and self.spec[L.K_CIN + c]
+                     and st[L.C_PLACE + c] in (L.PL_BOX, L.PL_PILE)]
+            cands.sort(key=lambda c: st[L.C_PLACE + c] != L.PL_BOX)
+            for c in cands:
+                if st[L.C_PLACE + c] == L.PL_PILE:
+                    self._unpile(c)
+                st[L.C_PLACE + c] = L.PL_MONEY
+                st[L.C_WHERE + c] = p
+                st[self.pb(p) + L.P_MONEY + f] += 1
+                break
             else:
-                raise ValueError(f"no box card with fare {f}")
+                raise ValueError(f"no free card with fare {f}")
 
     def set_plane(self, p: int, airport: str | int | None = None, route: tuple[str, str] | None = None,
                   offset: int = 0, seats: int | None = None, speed: int | None = None,

@@ -33,6 +33,7 @@ from sim.games.now_boarding.layout import (
     K_NP,
     K_RA,
     K_RB,
+    S_NEV,
     STATE_SIZE,
 )
 
@@ -110,15 +111,19 @@ def render(spec, ev: np.ndarray, n: int) -> list[str]:
 
 def replay_events(spec, entry_policy, entry_weights, seed, game_index, check=False):
     """Play one game with events on; returns (state int32[STATE_SIZE], events int32[n, EV_W])."""
-    from sim.games.now_boarding.play import run_game
-
     st = np.zeros(STATE_SIZE, np.int32)
-    ev = np.zeros((MAX_EVENTS, EV_W), np.int32)
-    w = np.ascontiguousarray(entry_weights[0], dtype=np.float64)
-    run_game(spec, np.int64(entry_policy[0]), w, np.int64(seed), np.int64(game_index), ev, check, st)
-    from sim.games.now_boarding.layout import S_NEV
-
+    ev = np.zeros((MAX_EVENTS if not check else 0, EV_W), np.int32)
+    _run(spec, entry_policy, entry_weights, seed, game_index, ev, check, st)
     return st, ev[: st[S_NEV]]
+
+
+def _run(spec, entry_policy, entry_weights, seed, game_index, ev, check, st):
+    from sim.games.now_boarding.play import OP_PLAYOUT, gs_op
+
+    w = np.ascontiguousarray(entry_weights[0], dtype=np.float64)
+    rng = np.zeros(2, np.uint64)
+    return int(gs_op(np.int64(OP_PLAYOUT), st, spec, np.int64(entry_policy[0]), w, rng, ev,
+                     np.int64(seed), np.int64(game_index), np.int64(1 if check else 0)))
 
 
 def trace(cfg, spec, entry_policy, entry_weights, perms, seed, game_index) -> TraceResult:
@@ -140,11 +145,6 @@ def check_playout(spec, entry_policy, entry_weights, perms, seed, game_index) ->
     """Play game ``game_index`` as play_batch does, checking invariants after every step; 0 or
     the first violation code (layout.V_*: 1 card place, 2 active list, 3 capacity, 4 money,
     5 plane position, 6 anger, 7 complaints, 8 tokens, 9 upgrade caps)."""
-    from sim.games.now_boarding.layout import S_VIOL
-    from sim.games.now_boarding.play import run_game
-
     st = np.zeros(STATE_SIZE, np.int32)
     ev = np.zeros((0, EV_W), np.int32)
-    w = np.ascontiguousarray(entry_weights[0], dtype=np.float64)
-    run_game(spec, np.int64(entry_policy[0]), w, np.int64(seed), np.int64(game_index), ev, True, st)
-    return int(st[S_VIOL])
+    return _run(spec, entry_policy, entry_weights, seed, game_index, ev, True, st)

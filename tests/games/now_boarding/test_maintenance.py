@@ -1,0 +1,171 @@
+"""RB "Fase de mantenimiento", "Salir de la aeronave", "Fuera del negocio", "Volando alto" and
+"Comprar actualizaciones" on rigged positions (4 players unless said)."""
+
+from __future__ import annotations
+
+from sim.games.now_boarding import layout as L
+
+
+def test_anger_on_every_waiting_passenger_not_aboard(make):
+    """RB "Poner enojo": 1 anger cube on every passenger card in the airports' passenger areas."""
+    g = make()
+    g.set_plane(0, airport="ATL", colours=["green"])
+    a = g.place(g.card("ATL", "MIA"), "ATL", anger=1)
+    b = g.place(g.card("DEN", "SFO"), "DEN")
+    c = g.place(g.card("ATL", "JFK"), "ATL", anger=2)
+    g.pickup(0, c)
+    assert not g.anger()
+    assert (g.anger_of(a), g.anger_of(b), g.anger_of(c)) == (2, 1, 0)
+
+
+def test_fourth_cube_files_a_complaint_by_origin(make):
+    """RB: a passenger receiving its 4th anger cube leaves to the complaint pile."""
+    g = make()
+    a = g.place(g.card("MIA", "ATL"), "DEN", anger=3)  # handed off at DEN: origin MIA
+    b = g.place(g.card("DEN", "SFO"), "DEN", anger=2)
+    assert not g.anger()
+    assert g.where(a)[0] == "complaint" and g.where(b) == ("waiting", g.airport("DEN"))
+    assert g["COMPL"] == 1 and g["C_ANGER"] == 1
+    assert g.st[L.ST_CAIR + g.airport("MIA")] == 1 and g.st[L.ST_CAIR + g.airport("DEN")] == 0
+    assert g.check() == 0
+
+
+def test_three_complaints_lose_at_once(make):
+    """RB "Fuera del negocio": with 3 cards in the complaint pile all players lose immediately."""
+    g = make()
+    g.st[L.S_ROUND] = 6
+    g.st[L.S_STAGE] = 1
+    for o, d in (("ATL", "MIA"), ("DEN", "SFO"), ("JFK", "ORD"), ("LAX", "SFO")):
+        g.place(g.card(o, d), o, anger=3)
+    assert g.anger()
+    assert g["COMPL"] == 3 and g["OVER"] == 1 and g["LOST_EARLY"] == 1
+    assert g["LOSS_STAGE"] == 1 and g["LOSS_ROUND"] == 6
+    assert len(g.active()) == 1  # the 4th card was not reached: the game ended at the 3rd
+
+
+def test_maintenance_draws_the_stage_draw(make):
+    """RB "Prepara la próxima ronda": draw 'draw per round' cards (4 players morning: 3) onto their
+    origin airports, after the anger step (new passengers start without cubes)."""
+    g = make()
+    left = g.st[L.S_PILE_END] - g.st[L.S_PILE_POS]
+    g.maintenance()
+    new = g.active()
+    assert len(new) == 3 and g.st[L.S_PILE_END] - g.st[L.S_PILE_POS] == left - 3
+    for c in new:
+        assert g.where(c) == ("waiting", int(g.spec[L.K_CORIG + c])) and g.anger_of(c) == 0
+
+
+def test_empty_pile_changes_stage_and_weather(make):
+    """RB "Pasando a la siguiente etapa": an empty pile at draw time moves to the next stage, removes
+    every weather token and places the next stage's; the draw comes from the new pile."""
+    g = make()
+    g.set_pile(0, [])
+    g.set_plane(1, route=("ATL", "DEN"), offset=1, colours=["purple"])
+    g.maintenance()
+    assert g["STAGE"] == 1
+    assert len(g.active()) == 4  # afternoon draw with 4 players
+    plan = [int(r) for r in g.st[L.WP_ROUTE + L.MAXTOK:L.WP_ROUTE + 2 * L.MAXTOK] if r >= 0]
+    types = g.st[L.W_TYPE:L.W_TYPE + g.spec[L.K_NR]]
+    assert sorted(int(r) for r in (types > 0).nonzero()[0]) == sorted(plan)
+    assert g.check() == 0
+
+
+def test_final_round_after_the_evening_pile(make):
+    """RB "Salir de la aeronave": evening pile empty at maintenance -> 1 final round, no new passengers,
+    no weather change; at its end 1 complaint per 2 undelivered passengers (rounded down)."""
+    g = make()
+    g.st[L.S_STAGE] = 2
+    g.set_pile(2, [])
+    weather = g.st[L.W_TYPE:L.W_TYPE + 18].copy()
+    for o, d in (("ATL", "MIA"), ("DEN", "SFO"), ("JFK", "ORD"), ("LAX", "SFO"), ("MIA", "ATL")):
+        g.place(g.card(o, d), o)
+    g.maintenance()
+    assert g["STAGE"] == 3 and g["OVER"] == 0 and len(g.active()) == 5
+    assert (g.st[L.W_TYPE:L.W_TYPE + 18] == weather).all()
+    g.maintenance()  # the final round's maintenance
+    assert g["OVER"] == 1 and g["LEFT"] == 5 and g["C_LEFT"] == 2 and g["COMPL"] == 2
+    assert g["LOSS_STAGE"] == -1  # 2 < 3: the team wins ("Volando alto")
+    assert g.check() == 0
+
+
+def test_end_count_can_lose(make):
+    """RB "Fuera del negocio": the end-count cards count: 1 anger complaint + 4 left over = 3, a loss."""
+    g = make()
+    g.st[L.S_STAGE] = 3
+    g.st[L.S_ROUND] = 17
+    g.place(g.card("SEA", "MIA"), "SEA", anger=3)
+    for o, d in (("ATL", "MIA"), ("DEN", "SFO"), ("JFK", "ORD"), ("LAX", "SFO")):
+        g.place(g.card(o, d), o)
+    g.maintenance()
+    assert g["C_ANGER"] == 1 and g["C_LEFT"] == 2 and g["COMPL"] == 3
+    assert g["LOSS_STAGE"] == 3 and g["LOSS_ROUND"] == 17 and g["LOST_EARLY"] == 0
+
+
+def test_prices_rise_with_the_count_reached(make):
+    """RB "Comprar actualizaciones": the 3rd seat costs $9, the 4th $13 (chart); speed 4 $5, 5 $7."""
+    g = make()
+    g.set_plane(0, seats=2, speed=3)
+    assert g.price(0, L.U_SEAT) == 9 and g.price(0, L.U_SPEED) == 5 and g.price(0, L.U_ROUTE) == 7
+    g.grant(0, L.U_SEAT)
+    g.grant(0, L.U_SPEED)
+    assert g.price(0, L.U_SEAT) == 13 and g.price(0, L.U_SPEED) == 7
+    g.set_plane(0, seats=5, speed=9)
+    assert g.price(0, L.U_SEAT) == -1 and g.price(0, L.U_SPEED) == -1
+
+
+def test_payment_gives_no_change_and_never_goes_negative(make):
+    """RB: pay with delivered cards' fares, no change; the least overpayment is chosen."""
+    g = make()
+    g.give_money(0, [4, 4])
+    assert g.pay(0, 5) == 8 and g.money(0) == 0 and g["WASTED"] == 3
+    g.give_money(1, [2, 3, 4])
+    assert g.pay(1, 5) == 5 and g.money(1) == 4
+    assert g.pay(1, 5) == -1 and g.money(1) == 4
+    assert g.check() == 0
+
+
+def test_greedy_buys_the_cheapest_and_spends_overpayment_on_temporary_tokens(make):
+    """RB: temporary upgrades use extra money when overspending; a bought token is unavailable
+    to others until used."""
+    g = make()
+    g.set_plane(0, seats=2, speed=3)
+    g.give_money(0, [4, 4])
+    g.st[L.S_ROUND] = 3
+    g.buy(0)
+    assert g.plane(0)["speed"] == 4 and g.plane(0)["seats"] == 2
+    assert g["TSEAT"] == 0 and g["TSPEED"] == 0 and g.money(0) == 0 and g["WASTED"] == 0
+    assert g.st[L.ST_UPG + L.U_SPEED] == 1 and g.st[L.ST_UPGR + 2] == 3
+    assert g.price(1, L.U_TSEAT) == -1
+
+
+def test_pooled_versus_separate_payment(make):
+    """Option pooled_payment (BGA pays a maintenance's purchases at once): $4+$4+$4 buys speed 4 ($5)
+    and speed 5 ($7) pooled, but only one speed when each upgrade is paid separately."""
+    g = make()
+    g.set_plane(0, seats=2, speed=3)
+    g.give_money(0, [4, 4, 4])
+    g.buy(0)
+    assert g.plane(0)["speed"] == 5 and g.money(0) == 0
+    g = make(pooled_payment=False)
+    g.set_plane(0, seats=2, speed=3)
+    g.give_money(0, [4, 4, 4])
+    g.buy(0)
+    assert g.plane(0)["speed"] == 4 and g.money(0) == 4 and g["TSEAT"] == 0 and g["TSPEED"] == 0
+
+
+def test_heuristic_upgrade_strategies(make):
+    """Heuristic weight 'strategy': 1 seats first, 2 speed first, 3 routes first (saves for it)."""
+    res = {}
+    for strat in (1, 2, 3):
+        raw = {"game": "now_boarding", "seats": [{"policy": "heuristic", "weights": {"strategy": strat}}] * 4}
+        from sim.games.now_boarding.state import GameState
+
+        g = GameState(raw)
+        g.clear()
+        g.set_plane(0, seats=2, speed=3, colours=["green"])
+        g.give_money(0, [5, 5])
+        g.buy(0)
+        res[strat] = (g.plane(0)["seats"], g.plane(0)["speed"], bin(g.plane(0)["mask"]).count("1"), g.money(0))
+    assert res[1] == (3, 3, 2, 0)  # 3rd seat $9 paid with $10
+    assert res[2] == (2, 4, 2, 5)  # speed 4 $5; speed 5 ($7) unaffordable, $5 kept
+    assert res[3] == (2, 3, 3, 0)  # a route colour $7
