@@ -69,8 +69,14 @@ def timed_run(cfg: RunConfig, gdef: GameDef, progress: bool = False) -> tuple[np
     if not progress:
         out = run_games(cfg, gdef, spec)
         return out, time.perf_counter() - t0
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     class Rate(TextColumn):
         def render(self, task):  # games per second so far

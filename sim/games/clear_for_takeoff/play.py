@@ -12,12 +12,51 @@ from numba import njit, prange
 from sim.games.base import Column
 from sim.games.clear_for_takeoff.policies import choose_runway, select
 from sim.games.clear_for_takeoff.rules import (
-    ACT_W, E_PASS, E_STALL, E_STARVED, E_TURN, EV_W, H_CUR, H_DONE, H_RESHUF, H_STALL,
-    H_STARVED, H_TURN, H_WEATHER, H_WINNER, H_WINNER_TURN, NCT, NSTAT, NWEATHER, P_CAP, P_K,
-    P_OFF_POS, P_OFF_RANK, P_OFF_START, P_OFF_STATS, P_OFF_WT, P_S, SC, ST_BLOCKED, ST_DLY,
-    ST_DLY_PLAYED, ST_EXCH, ST_FLR, ST_FLR_PLAYED, ST_TAKEOFFS, apply_exchange, apply_play,
-    check_invariants, draw_face_down, end_of_turn_moves, finish_turn, legal_plays, log,
-    max_actions, setup, state_size,
+    ACT_W,
+    E_PASS,
+    E_STALL,
+    E_STARVED,
+    E_TURN,
+    EV_W,
+    H_CUR,
+    H_DONE,
+    H_RESHUF,
+    H_STALL,
+    H_STARVED,
+    H_TURN,
+    H_WEATHER,
+    H_WINNER,
+    H_WINNER_TURN,
+    NCT,
+    NSTAT,
+    NWEATHER,
+    P_CAP,
+    P_K,
+    P_OFF_POS,
+    P_OFF_RANK,
+    P_OFF_START,
+    P_OFF_STATS,
+    P_OFF_WT,
+    P_S,
+    SC,
+    ST_BLOCKED,
+    ST_DLY,
+    ST_DLY_PLAYED,
+    ST_EXCH,
+    ST_FLR,
+    ST_FLR_PLAYED,
+    ST_TAKEOFFS,
+    apply_exchange,
+    apply_play,
+    check_invariants,
+    draw_face_down,
+    end_of_turn_moves,
+    finish_turn,
+    legal_plays,
+    log,
+    max_actions,
+    setup,
+    state_size,
 )
 from sim.rng import seed_streams
 
@@ -52,7 +91,6 @@ def play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, ev
     logged and ``snaps`` (int32[T, state_size]) gets the state at the start of each turn.
     With ``check`` the invariants are tested after every turn.
     """
-    S = p[P_S]
     K = p[P_K]
     acts = np.empty((max_actions(p), ACT_W), np.int32)
     disc = np.zeros(NCT, np.int32)

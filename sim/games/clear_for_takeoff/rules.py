@@ -743,9 +743,8 @@ def all_airborne(state, p, s):
 def finish_turn(state, p, ev, evn):
     """Record a finish (RB Welcome: the first airline with every aircraft airborne wins;
     play continues until one airline remains), then pass the turn clockwise to the next
-    airline still on the airfield and note where its aircraft start the turn."""
+    airline still on the airfield."""
     S = p[P_S]
-    K = p[P_K]
     s = state[H_CUR]
     state[H_TURN] += 1
     if state[p[P_OFF_RANK] + s] == 0 and all_airborne(state, p, s):
