@@ -1,0 +1,156 @@
+"""Now Boarding metrics (records for summary.json) and plots.
+
+The framework adds win_rate, loss_rate, stall_rate and turns (rounds) itself. Here:
+
+* ``complaints_mean``; ``complaints_share`` by {"complaints": k} (distribution); ``lost_early_rate``
+  (3 complaints before the end count);
+* ``loss_stage_share`` by {"stage": name} and ``loss_round_share`` by {"round": r}, among lost
+  games; ``loss_round_mean``;
+* ``complaints_by_cause_mean`` by {"cause": "anger" | "leftover" | "vip"};
+  ``complaints_by_airport_mean`` by {"airport": code} (anger complaints, by origin airport);
+* ``delivered_mean``, ``left_over_mean``, ``fares_mean``, ``spent_mean``, ``wasted_mean``;
+* ``upgrades_mean`` by {"kind": ...}; ``upgrades_by_round_mean`` by {"round": r};
+* ``rounds_per_stage_mean`` by {"stage": ...}; ``stage_reached_rate`` by {"stage": ...};
+* ``plane_fares_mean`` / ``plane_delivered_mean`` by {"seat": s}; ``vips_taken_mean`` (VIP variant).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.stats import mean_interval, wilson
+
+STAGE_NAMES = ["morning", "afternoon", "evening", "final"]
+CAUSES = (("anger", "complaints_anger"), ("leftover", "complaints_leftover"), ("vip", "complaints_vip"))
+KINDS = ("seat", "speed", "route", "temp_seat", "temp_speed")
+
+
+def _prop(metric, by, k, n, kind="proportion"):
+    lo, hi = wilson(k, n)
+    return {"metric": metric, "by": by, "value": (k / n) if n else float("nan"), "ci_low": float(lo),
+            "ci_high": float(hi), "n": int(n), "kind": kind, "successes": int(k)}
+
+
+def _mean(metric, by, values):
+    v = np.asarray(values, dtype=float)
+    n = v.size
+    m = float(v.mean()) if n else float("nan")
+    sd = float(v.std(ddof=1)) if n > 1 else float("nan")
+    lo, hi = mean_interval(m, sd, n)
+    return {"metric": metric, "by": by, "value": m, "ci_low": lo, "ci_high": hi, "n": int(n), "kind": "mean", "sd": sd}
+
+
+def _quantile(metric, by, values, q):
+    v = np.asarray(values, dtype=float)
+    return {"metric": metric, "by": by, "value": float(np.quantile(v, q)) if v.size else float("nan"),
+            "ci_low": None, "ci_high": None, "n": int(v.size), "kind": "quantile"}
+
+
+def metrics(df, cfg) -> list[dict]:
+    """Game-specific records (shape of summary.json) from the polars frame of a run."""
+    from sim.games.now_boarding.data import AIRPORTS
+    from sim.games.now_boarding.spec import routes_for
+
+    n = df.height
+    out: list[dict] = []
+    if n == 0:
+        return out
+    col = {c: df[c].to_numpy() for c in df.columns}
+    comp = col["complaints"]
+    out.append(_mean("complaints_mean", {}, comp))
+    for q, name in ((0.5, "complaints_p50"), (0.95, "complaints_p95")):
+        out.append(_quantile(name, {}, comp, q))
+    for k in range(int(comp.max()) + 1):
+        out.append(_prop("complaints_share", {"complaints": k}, int((comp == k).sum()), n, "share"))
+    out.append(_prop("lost_early_rate", {}, int(col["lost_early"].sum()), n))
+    lost = col["loss_stage"] >= 0
+    nl = int(lost.sum())
+    if nl:
+        for s, name in enumerate(STAGE_NAMES):
+            out.append(_prop("loss_stage_share", {"stage": name}, int((col["loss_stage"][lost] == s).sum()), nl, "share"))
+        lr = col["loss_round"][lost]
+        out.append(_mean("loss_round_mean", {}, lr))
+        for r in range(1, int(lr.max()) + 1):
+            out.append(_prop("loss_round_share", {"round": r}, int((lr == r).sum()), nl, "share"))
+    for cause, c in CAUSES:
+        out.append(_mean("complaints_by_cause_mean", {"cause": cause}, col[c]))
+    on_board = {a for r in routes_for(cfg.n_seats) for a in r[:2]}
+    for a in AIRPORTS:
+        if a in on_board:
+            out.append(_mean("complaints_by_airport_mean", {"airport": a}, col[f"complaints_{a}"]))
+    for name in ("delivered", "left_over", "fares", "spent", "wasted"):
+        out.append(_mean(f"{name}_mean", {}, col[name]))
+    for k in KINDS:
+        out.append(_mean("upgrades_mean", {"kind": k}, col[f"upg_{k}"]))
+    rounds = [c for c in df.columns if c.startswith("upgrades_r")]
+    last = max((int(c[10:]) for c in rounds if col[c].any()), default=0)
+    for c in rounds:
+        r = int(c[10:])
+        if r <= max(last, 1):
+            out.append(_mean("upgrades_by_round_mean", {"round": r}, col[c]))
+    for name in STAGE_NAMES:
+        v = col[f"rounds_{name}"]
+        out.append(_mean("rounds_per_stage_mean", {"stage": name}, v))
+        out.append(_prop("stage_reached_rate", {"stage": name}, int((v > 0).sum()), n))
+    for s in range(cfg.n_seats):
+        out.append(_mean("plane_fares_mean", {"seat": s}, col[f"plane_fares_s{s}"]))
+        out.append(_mean("plane_delivered_mean", {"seat": s}, col[f"plane_delivered_s{s}"]))
+    if getattr(cfg.section, "vip", False):
+        out.append(_mean("vips_taken_mean", {}, col["vips_taken"]))
+    return out
+
+
+def plots(df, records, folder) -> list[tuple[str, str]]:
+    """Complaint distribution, loss-round histogram, complaints by airport, upgrade timeline."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    made: list[tuple[str, str]] = []
+
+    def bar(metric, key, title, xlabel, ylabel, fname, scale=100.0, color="#4C72B0"):
+        rs = [r for r in records if r["metric"] == metric]
+        if not rs:
+            return
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        x = np.arange(len(rs))
+        v = np.array([r["value"] for r in rs]) * scale
+        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * scale
+        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * scale
+        ax.bar(x, v, color=color, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], capsize=2)
+        ax.set_xticks(x, [str(r["by"][key]) for r in rs])
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        fig.tight_layout()
+        fig.savefig(folder / fname, dpi=110)
+        plt.close(fig)
+        made.append((title, fname))
+
+    bar("complaints_share", "complaints", "Complaints per game", "complaints at the end", "share of games (%)",
+        "nb_complaints.png")
+    bar("loss_round_share", "round", "When losses happen", "round of the loss", "share of lost games (%)",
+        "nb_loss_round.png", color="#C44E52")
+    bar("complaints_by_airport_mean", "airport", "Anger complaints by origin airport", "airport",
+        "complaints per game", "nb_complaints_airport.png", scale=1.0, color="#DD8452")
+    ups = [r for r in records if r["metric"] == "upgrades_by_round_mean"]
+    kinds = [r for r in records if r["metric"] == "upgrades_mean"]
+    if ups:
+        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6), gridspec_kw={"width_ratios": [3, 2]})
+        ax.plot([r["by"]["round"] for r in ups], [r["value"] for r in ups], marker="o", color="#55A868")
+        ax.set_xlabel("round (maintenance)")
+        ax.set_ylabel("upgrades bought per game")
+        ax.set_title("Upgrade timeline")
+        ax2.bar([r["by"]["kind"] for r in kinds], [r["value"] for r in kinds], color="#8172B3")
+        ax2.set_title("Upgrades by kind")
+        ax2.tick_params(axis="x", labelrotation=30)
+        fig.tight_layout()
+        fig.savefig(folder / "nb_upgrades.png", dpi=110)
+        plt.close(fig)
+        made.append(("Upgrade timeline", "nb_upgrades.png"))
+    return made

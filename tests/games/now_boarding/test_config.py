@@ -1,0 +1,73 @@
+"""Bad input for the [now_boarding] section and the cooperative seat rule: ConfigError naming the key."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.config import load_dict
+from sim.errors import ConfigError
+
+
+def raw(section=None, seats=None, **top):
+    r = {"game": "now_boarding", "seats": seats or ["greedy"] * 4, "now_boarding": section or {}}
+    r.update(top)
+    return r
+
+
+@pytest.mark.parametrize("section,key", [
+    ({"colour": 3}, "now_boarding.colour"),
+    ({"planes": ["ATL", "XYZ", "LAX", "ORD"]}, "now_boarding.planes"),
+    ({"planes": ["ATL", "ATL", "LAX", "ORD"]}, "now_boarding.planes"),
+    ({"planes": ["ATL", "LAX"]}, "now_boarding.planes"),
+    ({"piles": [12, 20]}, "now_boarding.piles"),
+    ({"piles": [30, 30, 30]}, "now_boarding.piles"),
+    ({"draws": [0, 4, 5]}, "now_boarding.draws"),
+    ({"anger_limit": 0}, "now_boarding.anger_limit"),
+    ({"anger_reset": "never"}, "now_boarding.anger_reset"),
+    ({"free_upgrade": "route"}, "now_boarding.free_upgrade"),
+    ({"weather_tokens": 7}, "now_boarding.weather_tokens"),
+    ({"seat_prices": [5, 9, 13]}, "now_boarding.seat_prices"),
+    ({"speed_prices": [5, 7, -9, 11, 13, 15]}, "now_boarding.speed_prices"),
+    ({"max_seats": 0}, "now_boarding.max_seats"),
+    ({"action_budget": -1}, "now_boarding.action_budget"),
+    ({"vip": "yes please"}, "now_boarding.vip"),
+])
+def test_bad_section_values_name_the_key(section, key):
+    with pytest.raises(ConfigError) as e:
+        load_dict(raw(section), "x.toml")
+    assert e.value.key == key and e.value.file == "x.toml"
+
+
+def test_weather_tokens_need_enough_routes():
+    with pytest.raises(ConfigError) as e:
+        load_dict(raw({"weather_tokens": 6}, seats=["greedy"] * 3), "x.toml")
+    assert e.value.key == "now_boarding.weather_tokens"
+
+
+def test_planes_must_be_on_the_board_side():
+    with pytest.raises(ConfigError) as e:
+        load_dict(raw({"planes": ["SEA", "ATL"]}, seats=["greedy"] * 2), "x.toml")
+    assert e.value.key == "now_boarding.planes"
+
+
+def test_team_plays_one_policy():
+    with pytest.raises(ConfigError) as e:
+        load_dict(raw(seats=["greedy", "greedy", "random", "greedy"]), "x.toml")
+    assert e.value.key == "seats"
+    with pytest.raises(ConfigError) as e:
+        load_dict(raw(seats=[{"policy": "heuristic", "weights": {"anger": 1.0}}, "heuristic"]), "x.toml")
+    assert e.value.key == "seats"
+
+
+def test_seat_count_and_weights():
+    with pytest.raises(ConfigError) as e:
+        load_dict(raw(seats=["greedy"] * 6), "x.toml")
+    assert e.value.key == "seats"
+    with pytest.raises(ConfigError) as e:
+        load_dict(raw(seats=[{"policy": "heuristic", "weights": {"speed": 1.0}}] * 4), "x.toml")
+    assert e.value.key == "seats[0].weights.speed"
+
+
+def test_valid_variants_load():
+    cfg = load_dict(raw({"vip": True, "action_budget": 8, "anger_reset": "setdown"}), "x.toml")
+    assert cfg.section.vip and cfg.section.action_budget == 8
