@@ -17,6 +17,7 @@ from sim.games.now_boarding.layout import (
     C_VIPK,
     C_WHERE,
     K_AIRIN,
+    K_ANGER_LIMIT,
     K_CDEST,
     K_CFARE,
     K_MAX_SEATS,
@@ -31,6 +32,7 @@ from sim.games.now_boarding.layout import (
     P_NCARR,
     P_SEATS,
     P_SPEED,
+    P_SPLEFT,
     P_TAIR,
     P_TCARD,
     PL_PLANE,
@@ -249,9 +251,29 @@ def choose_target(st, spec, p, pol, w, rng):
             st[b + P_TAIR] = t
         return t
     n = st[S_NACTIVE]
+    last = spec[K_ANGER_LIMIT] - 1
+    left = st[b + P_SPLEFT]
     if pol == POL_GREEDY:
         tc = st[b + P_TCARD]
         if st[b + P_NCARR] > 0:
+            # a passenger at its last anger cube, reachable this round, with room aboard: divert
+            if tc >= 0 and st[C_PLACE + tc] == PL_WAIT and st[C_WHERE + tc] != here:
+                return st[C_WHERE + tc]
+            best = -1
+            bd = 1 << 30
+            for i in range(n):
+                c = st[ACTIVE + i]
+                if st[C_PLACE + c] != PL_WAIT or st[C_ANGER + c] < last or st[C_WHERE + c] == here:
+                    continue
+                if targeted_by_other(st, spec, p, c) or not fits(st, p, c):
+                    continue
+                x = plane_dist(st, spec, p, st[C_WHERE + c])
+                if x <= left and x < bd:
+                    bd = x
+                    best = c
+            if best >= 0:
+                st[b + P_TCARD] = best
+                return st[C_WHERE + best]
             st[b + P_TCARD] = -1
             best = -1
             bd = 1 << 30
@@ -277,7 +299,10 @@ def choose_target(st, spec, p, pol, w, rng):
                 continue
             if targeted_by_other(st, spec, p, c) or not fits(st, p, c):
                 continue
-            s = 10.0 * st[C_ANGER + c] + 2.0 * spec[K_CFARE + c] - plane_dist(st, spec, p, st[C_WHERE + c])
+            x = plane_dist(st, spec, p, st[C_WHERE + c])
+            s = 10.0 * st[C_ANGER + c] + 2.0 * spec[K_CFARE + c] - x
+            if st[C_ANGER + c] >= last and x > left:
+                s -= 40.0  # cannot be reached before it complains
             if s > bs:
                 bs = s
                 best = c
@@ -307,8 +332,11 @@ def choose_target(st, spec, p, pol, w, rng):
             if a == here or targeted_by_other(st, spec, p, c) or not fits(st, p, c):
                 continue
             ang = st[C_ANGER + c]
-            s = (w[W_ANGER] * ang * ang + w[W_FARE] * spec[K_CFARE + c] - w[W_DIST] * plane_dist(st, spec, p, a)
+            x = plane_dist(st, spec, p, a)
+            s = (w[W_ANGER] * ang * ang + w[W_FARE] * spec[K_CFARE + c] - w[W_DIST] * x
                  - w[W_TRIP] * airport_dist(st, p, a, spec[K_CDEST + c]))
+            if ang >= last and x > left:
+                s -= w[W_ANGER] * ang * ang  # hopeless: it complains before this plane arrives
             if c == tc:
                 s += 2.0
             if s > bs:
