@@ -63,7 +63,7 @@ class RunConfig(Strict):
     turn_cap: int = Field(2000, gt=0, description="a playout reaching this many turns is stopped and counted a stall")
     batch_size: int = Field(65_536, gt=0, description="games per kernel call (does not change results)")
     seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
-    checks: dict[str, Any] = Field(default_factory=dict, description="balance checks for `sim check` (see README)")
+    checks: __import__("sim.check", fromlist=["CheckConfig"]).CheckConfig = Field(default_factory=dict, validate_default=True, description="[checks] for `sim check`: sim.check.CheckConfig (imported lazily, sim.check imports this module)")
 
     source: str = Field("<memory>", exclude=True)
     section: Any = Field(None, exclude=True)

@@ -1,0 +1,773 @@
+"""Balance regression: statistics (sim.stats additions), sim.check logic and the
+baseline / check / compare commands (sim.cli_regress).
+
+Most tests use synthetic summaries drawn with a seeded numpy generator, and a fake game plus a
+fake ``sim.api.run_config`` so the CLI is exercised end to end without a kernel. The last tests
+run a real game through ``sim.api`` and skip until that module and a config exist.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import types
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+from pydantic import BaseModel, ConfigDict, ValidationError
+from typer.testing import CliRunner
+
+import sim.games
+from sim.check import (
+    IDENTICAL_MESSAGE,
+    CheckConfig,
+    Target,
+    check_summary,
+    check_to_json,
+    check_to_junit,
+    compare_summaries,
+    evaluate_targets,
+    load_baseline,
+    load_summary,
+    make_baseline,
+    metric_key,
+    metric_label,
+)
+from sim.errors import ConfigError
+from sim.games.base import GameDef, PolicyDef
+from sim.stats import (
+    games_for_change,
+    holm,
+    mean_difference_test,
+    min_detectable_change,
+    min_detectable_mean_change,
+    two_proportion_test,
+    wilson,
+)
+
+# --- synthetic summaries --------------------------------------------------------------------
+
+
+def _prop(metric, by, x, n, kind="proportion"):
+    lo, hi = wilson(x, n)
+    return {"metric": metric, "by": by, "value": x / n, "ci_low": float(lo), "ci_high": float(hi), "n": int(n),
+            "kind": kind}
+
+
+def _mean(metric, by, m, sd, n):
+    half = 1.959963984540054 * sd / math.sqrt(n)
+    return {"metric": metric, "by": by, "value": float(m), "ci_low": m - half, "ci_high": m + half, "n": int(n),
+            "kind": "mean", "sd": float(sd)}
+
+
+def synth_summary(seed=1, games=20_000, win=(0.26, 0.25, 0.25, 0.24), stall=0.002, turns=(60.0, 12.0),
+                  complaints=(1.2, 0.9), loss=None, config_hash="h0", run="fake", game="fakegame", draw_seed=None):
+    """A competitive 4-seat summary whose numbers are binomial / normal draws from the given truth.
+
+    ``draw_seed`` (default ``seed``) seeds the draws: equal seeds give equal numbers.
+    """
+    rng = np.random.default_rng(seed if draw_seed is None else draw_seed)
+    s = len(win)
+    probs = np.array([*[w * (1 - stall) for w in win], stall])
+    counts = rng.multinomial(games, probs / probs.sum())
+    recs = [_prop("win_rate", {"seat": i}, counts[i], games) for i in range(s)]
+    fpa = _prop("first_player_advantage", {}, counts[0], games)
+    fpa.update(kind="difference", value=counts[0] / games - 1 / s, ci_low=fpa["ci_low"] - 1 / s,
+               ci_high=fpa["ci_high"] - 1 / s)
+    recs.append(fpa)
+    recs.append(_prop("rank_share", {"seat": 0, "rank": 1}, counts[0], games, kind="share"))
+    recs.append(_prop("stall_rate", {}, counts[-1], games))
+    mu, sd = turns
+    recs.append(_mean("turns_mean", {}, rng.normal(mu, sd / math.sqrt(games)), sd * rng.uniform(0.99, 1.01), games))
+    recs.append({"metric": "turns_p50", "by": {}, "value": float(round(rng.normal(mu, 0.3))), "ci_low": None,
+                 "ci_high": None, "n": games, "kind": "quantile"})
+    cm, csd = complaints
+    recs.append(_mean("complaints_mean", {}, rng.normal(cm, csd / math.sqrt(games)), csd, games))
+    recs.append({"metric": "reshuffles_mean", "by": {}, "value": 0.5, "ci_low": None, "ci_high": None, "n": games,
+                 "kind": "mean"})
+    if loss is not None:
+        recs.append(_prop("loss_rate", {}, rng.binomial(games, loss), games))
+    return {"game": game, "title": "Fake", "run": run, "mode": "competitive", "seed": seed, "games": games,
+            "config_hash": config_hash, "seats": [f"p{i}" for i in range(s)], "metrics": recs}
+
+
+@pytest.fixture
+def fast_holm(monkeypatch):
+    """statsmodels' Holm calls gc.collect() on every call (~70 ms in a busy process); the
+    replicate tests below call it thousands of times, so skip the collection there."""
+    import gc
+
+    monkeypatch.setattr(gc, "collect", lambda *a: 0)
+
+
+def rows_by_label(report):
+    return {r.label: r for r in report.rows}
+
+
+# --- statistics -----------------------------------------------------------------------------
+
+
+def test_two_proportion_test_matches_statsmodels_and_closed_form():
+    from scipy.stats import norm
+    from statsmodels.stats.proportion import proportions_ztest
+
+    z, p = two_proportion_test(480, 1000, 520, 1000)
+    assert z == pytest.approx(0.04 / math.sqrt(0.25 * 2 / 1000))  # 1.78885...
+    assert p == pytest.approx(2 * norm.sf(1.7888543819998317))
+    assert p == pytest.approx(0.0736382701203024, rel=1e-9)
+    z2, p2 = proportions_ztest([300, 270], [2000, 1500])
+    assert two_proportion_test(270, 1500, 300, 2000) == pytest.approx((z2, p2))
+    assert two_proportion_test(0, 100, 0, 200) == (0.0, 1.0)  # degenerate: all failures
+    assert two_proportion_test(100, 100, 50, 50) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        two_proportion_test(5, 0, 1, 10)
+
+
+def test_mean_difference_test_matches_scipy():
+    from scipy.stats import ttest_ind_from_stats
+
+    t, p = mean_difference_test(60.0, 12.0, 10_000, 60.5, 11.0, 8_000)
+    t2, p2 = ttest_ind_from_stats(60.5, 11.0, 8_000, 60.0, 12.0, 10_000, equal_var=False)
+    assert (t, p) == pytest.approx((t2, p2))
+    assert t > 0 and p == pytest.approx(0.00353, abs=2e-4)
+    assert mean_difference_test(3.0, 0.0, 10, 3.0, 0.0, 10) == (0.0, 1.0)
+    assert mean_difference_test(3.0, 0.0, 10, 4.0, 0.0, 10)[1] == 0.0
+
+
+def test_holm_adjusts_step_down_and_keeps_order():
+    reject, adj = holm([0.01, 0.04, 0.03, 0.005], 0.05)
+    # sorted p: 0.005*4=0.02, 0.01*3=0.03, 0.03*2=0.06, 0.04*1=0.04 -> monotone 0.02, 0.03, 0.06, 0.06
+    assert adj == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert reject.tolist() == [True, False, False, True]
+    reject, adj = holm([np.nan, 0.001, 0.5])
+    assert reject.tolist() == [False, True, False]
+    assert math.isnan(adj[0]) and adj[1] == pytest.approx(0.002) and adj[2] == pytest.approx(0.5)
+
+
+def test_min_detectable_change_has_the_stated_power():
+    from statsmodels.stats.power import NormalIndPower
+
+    p, na, nb = 0.25, 20_000, 15_000
+    d = min_detectable_change(p, na, nb, alpha=0.05, power=0.8)
+    assert d == pytest.approx((1.959963984540054 + 0.8416212335729143) * math.sqrt(p * (1 - p) * (1 / na + 1 / nb)))
+    power = NormalIndPower().power(effect_size=d / math.sqrt(p * (1 - p)), nobs1=na, alpha=0.05, ratio=nb / na)
+    assert power == pytest.approx(0.8, abs=1e-3)
+    assert min_detectable_change(0.25, 4 * na, 4 * na) == pytest.approx(min_detectable_change(0.25, na, na) / 2)
+    assert 0 < min_detectable_change(0.0, 1000, 1000) < 0.01  # a never-seen rate still gets a finite answer
+    n = games_for_change(0.25, 0.01)
+    assert min_detectable_change(0.25, n, n) <= 0.01 < min_detectable_change(0.25, n - 50, n - 50)
+    assert min_detectable_mean_change(10.0, 10_000, 10.0, 10_000) == pytest.approx(2.8016 * math.sqrt(0.02), rel=1e-4)
+
+
+def rates_summary(rng, truth, n, seed=0):
+    """A summary of independent rates ``rate_i`` drawn Binomial(n, truth[i])."""
+    recs = [_prop(f"rate_{i}", {}, int(rng.binomial(n, p)), n) for i, p in enumerate(truth)]
+    return {"game": "g", "run": "r", "seed": seed, "games": n, "config_hash": "h", "seats": ["a", "b"],
+            "metrics": recs}
+
+
+def test_power_of_check_at_the_stated_detectable_change(fast_holm):
+    """A lone rate moved by the stated detectable change fails in about `power` of the checks
+    (Holm's first step is alpha/m, which is what the stated change assumes)."""
+    n, m, reps = 20_000, 10, 400
+    truth = np.full(m, 0.2)
+    d = min_detectable_change(0.2, n, n, 0.05 / m, 0.8)
+    moved = truth.copy()
+    moved[3] += d
+    rng = np.random.default_rng(99)
+    hits = 0
+    for _ in range(reps):
+        rep = check_summary(rates_summary(rng, truth, n), rates_summary(rng, moved, n, seed=1),
+                            CheckConfig(tolerance=0.0))
+        hits += [r.label for r in rep.regressions] == ["rate_3"]
+        assert rep.rows[3].detectable == pytest.approx(d, rel=0.05)
+    assert 0.74 <= hits / reps <= 0.88  # 0.8 ± 3 sd
+
+
+# --- config ---------------------------------------------------------------------------------
+
+
+def test_check_config_defaults_and_validation():
+    c = CheckConfig()
+    assert (c.alpha, c.tolerance, c.mean_tolerance, c.tolerances, c.targets, c.games) == (0.05, 0.01, 0.02, {}, [], None)
+    c = CheckConfig.model_validate({"tolerances": {"stall_rate": 0.001},
+                                    "targets": [{"metric": "win_rate", "by": {"seat": "*"}, "min": 0.22, "max": 0.28}]})
+    assert c.targets[0].by == {"seat": "*"}
+    for bad in ({"alpha": 1.5}, {"tolerance": -0.1}, {"tolerances": {"x": -1}}, {"bogus": 1},
+                {"targets": [{"metric": "win_rate"}]}, {"targets": [{"metric": "w", "min": 0.3, "max": 0.2}]},
+                {"games": 0}):
+        with pytest.raises(ValidationError):
+            CheckConfig.model_validate(bad)
+
+
+class FakeSection(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    flr_cards: int = 4
+    complaints_allowed: int = 3
+
+
+FAKE_GAME = GameDef(
+    name="fakegame", title="Fake game", rulebook="", mode="competitive", min_seats=2, max_seats=6,
+    section=FakeSection, policies=(PolicyDef("random", 0, "random"), PolicyDef("greedy", 1, "greedy")),
+    columns=(), compile=lambda cfg: None, play_batch=lambda *a: None, trace=lambda *a: None,
+    metrics=lambda df, cfg: [],
+)
+
+
+def fake_run_config(cfg, threads=None, progress=False):
+    """Stand-in for sim.api.run_config: deterministic in (config, seed, games).
+
+    No FLR cards moves 5 points of win rate from the last seat to seat 0; each extra complaint
+    allowed cuts the loss rate by 8 points and raises complaints_mean by 0.4.
+    """
+    sec = cfg.section
+    s = cfg.n_seats
+    win = [1.0 / s] * s
+    if sec.flr_cards == 0:
+        win[0] += 0.05
+        win[-1] -= 0.05
+    extra = sec.complaints_allowed - 3
+    summary = synth_summary(seed=cfg.seed, games=cfg.games, win=tuple(win), complaints=(1.2 + 0.4 * extra, 0.9),
+                            loss=0.35 - 0.08 * extra, config_hash=cfg.config_hash(), run=cfg.run_name)
+    summary["seats"] = [seat.name for seat in cfg.seats]
+    manifest = {"versions": {"sim": "0.1.0"}, "git_revision": "abc1234", "seed": cfg.seed,
+                "config_hash": cfg.config_hash(), "wall_s": 0.0}
+    return types.SimpleNamespace(df=None, summary=summary, manifest=manifest)
+
+
+@pytest.fixture
+def fake_game(monkeypatch):
+    mod = types.ModuleType("_fake_sim_game")
+    mod.GAME = FAKE_GAME
+    monkeypatch.setitem(sys.modules, "_fake_sim_game", mod)
+    monkeypatch.setitem(sim.games.GAMES, "fakegame", "_fake_sim_game")
+    api = types.ModuleType("sim.api")
+    api.run_config = fake_run_config
+    monkeypatch.setitem(sys.modules, "sim.api", api)
+    calls = []
+    plots = types.ModuleType("sim.report.compare_plots")
+
+    def compare_plots(a_summary, b_summary, a_label, b_label, folder, a_df=None, b_df=None):
+        calls.append((a_label, b_label, Path(folder)))
+        return []
+
+    plots.compare_plots = compare_plots
+    monkeypatch.setitem(sys.modules, "sim.report.compare_plots", plots)
+    return calls
+
+
+CONFIG = """game = "fakegame"
+games = {games}
+seed = {seed}
+seats = ["random", "random", "greedy", "greedy"]
+
+[fakegame]
+flr_cards = {flr}
+complaints_allowed = {complaints}
+
+[checks]
+tolerance = 0.01
+{extra}
+[[checks.targets]]
+metric = "win_rate"
+by = {{seat = "*"}}
+min = 0.15
+max = 0.35
+"""
+
+
+def write_config(folder: Path, name="fake", games=20_000, seed=7, flr=4, complaints=3, extra=""):
+    p = folder / f"{name}.toml"
+    p.write_text(CONFIG.format(games=games, seed=seed, flr=flr, complaints=complaints, extra=extra))
+    return p
+
+
+def test_config_load_validates_checks_with_dotted_keys(fake_game, tmp_path):
+    from sim.config import load
+
+    cfg = load(write_config(tmp_path))
+    assert isinstance(cfg.checks, CheckConfig)
+    assert cfg.checks.targets[0] == Target(metric="win_rate", by={"seat": "*"}, min=0.15, max=0.35)
+    for extra, key in (("alpha = 2", "checks.alpha"), ('mean_tolerance = "x"', "checks.mean_tolerance"),
+                       ("bogus = 1", "checks.bogus"), ("games = 0", "checks.games")):
+        with pytest.raises(ConfigError) as ei:
+            load(write_config(tmp_path, extra=extra))
+        assert ei.value.key == key, (extra, ei.value)
+    p = write_config(tmp_path)
+    p.write_text(p.read_text() + "\n[[checks.targets]]\nmetric = \"stall_rate\"\n")
+    with pytest.raises(ConfigError) as ei:
+        load(p)
+    assert ei.value.key.startswith("checks.targets.1")
+
+
+# --- check logic ----------------------------------------------------------------------------
+
+
+def test_unchanged_summary_is_identical_and_passes():
+    s = synth_summary()
+    base = make_baseline(s, {"git_revision": "abc", "versions": {"sim": "0.1.0"}})
+    rep = check_summary(base, json.loads(json.dumps(s)))
+    assert rep.identical and rep.passed and rep.exit_code == 0
+    assert IDENTICAL_MESSAGE in rep.notes
+    assert all(r.verdict in ("pass", "info") for r in rep.rows)
+    tested = [r for r in rep.rows if r.tested]
+    assert {r.label for r in tested} == {"win_rate[seat=0]", "win_rate[seat=1]", "win_rate[seat=2]",
+                                         "win_rate[seat=3]", "first_player_advantage", "rank_share[seat=0,rank=1]",
+                                         "stall_rate", "turns_mean", "complaints_mean"}
+    assert all(r.p_value == 1.0 and r.change == 0 for r in tested)
+    info = {r.label for r in rep.rows if r.verdict == "info"}
+    assert info == {"turns_p50", "reshuffles_mean"}
+
+
+def test_same_inputs_different_numbers_blames_the_code():
+    base = make_baseline(synth_summary(draw_seed=1), {"git_revision": "old"})
+    rep = check_summary(base, synth_summary(draw_seed=2), manifest={"git_revision": "new"})
+    assert not rep.identical and any("the code changed" in n and "old" in n and "new" in n for n in rep.notes)
+
+
+def test_real_shift_fails_naming_the_moved_metrics():
+    base = make_baseline(synth_summary(seed=1))
+    now = synth_summary(seed=2, win=(0.31, 0.25, 0.25, 0.19))
+    rep = check_summary(base, now)
+    failed = {r.label for r in rep.regressions}
+    assert failed == {"win_rate[seat=0]", "win_rate[seat=3]", "first_player_advantage", "rank_share[seat=0,rank=1]"}
+    assert rep.exit_code == 1
+    r = rows_by_label(rep)["win_rate[seat=0]"]
+    assert r.change == pytest.approx(0.05, abs=0.012) and r.p_holm < 1e-6 and r.tolerance == 0.01
+    assert rows_by_label(rep)["win_rate[seat=1]"].verdict == "pass"
+
+
+def test_significant_but_within_tolerance_passes_and_tolerances_override():
+    base = make_baseline(synth_summary(seed=1, games=2_000_000))
+    now = synth_summary(seed=2, games=2_000_000, win=(0.265, 0.25, 0.245, 0.24))  # seat 0 +0.5 pp, seat 2 -0.5 pp
+    rep = check_summary(base, now)
+    r0 = rows_by_label(rep)["win_rate[seat=0]"]
+    assert r0.significant and r0.verdict == "pass" and "within tolerance" in r0.note
+    assert rep.exit_code == 0
+    rep = check_summary(base, now, CheckConfig(tolerances={"win_rate": 0.002}))
+    assert {"win_rate[seat=0]", "win_rate[seat=2]"} <= {r.label for r in rep.regressions}
+    assert all(r.metric == "win_rate" or r.metric in ("first_player_advantage", "rank_share") or not r.failed
+               for r in rep.rows)
+
+
+def test_large_but_insignificant_change_passes():
+    base = make_baseline(synth_summary(seed=1, games=200))
+    now = synth_summary(seed=2, games=200, win=(0.28, 0.25, 0.25, 0.22))
+    rep = check_summary(base, now)
+    assert rep.exit_code == 0 and all(not r.failed for r in rep.rows)
+    assert any(r.games_needed for r in rep.rows)
+    assert any("cannot reliably detect" in n for n in rep.notes)
+
+
+def test_means_use_relative_tolerance():
+    base = make_baseline(synth_summary(seed=1))
+    now = synth_summary(seed=2, complaints=(1.5, 0.9), turns=(60.6, 12.0))  # complaints +25%, turns +1%
+    rep = check_summary(base, now)
+    rows = rows_by_label(rep)
+    assert rows["complaints_mean"].verdict == "FAIL"
+    assert rows["complaints_mean"].tolerance == pytest.approx(0.02 * rows["complaints_mean"].a)
+    assert rows["turns_mean"].significant and rows["turns_mean"].verdict == "pass"
+    rep = check_summary(base, now, CheckConfig(tolerances={"turns_mean": 0.005}))
+    assert rows_by_label(rep)["turns_mean"].verdict == "FAIL"
+
+
+def test_missing_metric_fails_new_metric_is_info():
+    s = synth_summary()
+    base = make_baseline(s)
+    now = json.loads(json.dumps(s))
+    now["metrics"] = [r for r in now["metrics"] if r["metric"] != "stall_rate"]
+    now["metrics"].append({"metric": "weather_share", "by": {}, "value": 0.1, "ci_low": None, "ci_high": None,
+                           "n": 10, "kind": "share"})
+    rep = check_summary(base, now)
+    rows = rows_by_label(rep)
+    assert rows["stall_rate"].verdict == "missing" and rows["weather_share"].verdict == "new"
+    assert [r.label for r in rep.regressions] == ["stall_rate"] and rep.exit_code == 1
+
+
+def test_baseline_of_another_game_is_bad_input():
+    with pytest.raises(ConfigError):
+        check_summary(make_baseline(synth_summary(game="other")), synth_summary())
+
+
+def test_targets_star_matching_and_bounds():
+    s = synth_summary(win=(0.30, 0.25, 0.25, 0.20), loss=0.45)
+    targets = [Target(metric="win_rate", by={"seat": "*"}, min=0.22, max=0.28),
+               Target(metric="loss_rate", max=0.40), Target(metric="stall_rate", max=0.001),
+               Target(metric="win_rate", by={"seat": 1}, min=0.2)]
+    rows = evaluate_targets(s, targets)
+    assert [(r.label, r.verdict) for r in rows] == [
+        ("win_rate[seat=0]", "FAIL"), ("win_rate[seat=1]", "pass"), ("win_rate[seat=2]", "pass"),
+        ("win_rate[seat=3]", "FAIL"), ("loss_rate", "FAIL"), ("stall_rate", "FAIL"), ("win_rate[seat=1]", "pass")]
+    assert rows[0].note == "above max" and rows[3].note == "below min"
+    rep = check_summary(make_baseline(s), s, CheckConfig(targets=targets))
+    assert rep.identical and rep.exit_code == 1 and len(rep.missed_targets) == 4
+    # a target naming nothing is a config error
+    rep = check_summary(make_baseline(s), s, CheckConfig(targets=[Target(metric="win_rate", by={"policy": "*"},
+                                                                         max=1)]))
+    assert rep.exit_code == 2 and rep.bad_targets[0].verdict == "no match"
+
+
+def test_target_interval_crossing_is_noted():
+    s = synth_summary(games=500, win=(0.28, 0.25, 0.25, 0.22))
+    rows = evaluate_targets(s, [Target(metric="win_rate", by={"seat": 0}, max=0.28)])
+    assert "interval crosses the bound" in rows[0].note
+
+
+def test_false_alarm_rate_is_at_most_alpha(fast_holm):
+    """500 null comparisons of 20 tested metrics (16 rates, 4 means): with zero tolerance the
+    familywise false-alarm rate is the statistics' alone and must be <= alpha (+ 3 sd slack);
+    with the default tolerance it is essentially zero."""
+    rng = np.random.default_rng(2026)
+    truth = rng.uniform(0.01, 0.6, 16)
+    n = 5_000
+
+    def draw(seed):
+        r = np.random.default_rng(seed)
+        recs = [_prop(f"rate_{i}", {}, int(r.binomial(n, p)), n) for i, p in enumerate(truth)]
+        recs += [_mean(f"mean_{i}", {}, r.normal(10 + i, 3 / math.sqrt(n)), 3.0 * r.uniform(0.98, 1.02), n)
+                 for i in range(4)]
+        return {"game": "g", "run": "r", "seed": seed, "games": n, "config_hash": "h", "seats": ["a", "b"],
+                "metrics": recs}
+
+    reps, alpha = 500, 0.05
+    alarms_stat = alarms_default = 0
+    for k in range(reps):
+        a, b = draw(2 * k + 1), draw(2 * k + 2)
+        rep = check_summary(a, b, CheckConfig(alpha=alpha, tolerance=0.0, mean_tolerance=0.0))
+        assert sum(r.tested for r in rep.rows) == 20
+        alarms_stat += rep.exit_code == 1
+        alarms_default += check_summary(a, b, CheckConfig(alpha=alpha)).exit_code == 1
+    rate = alarms_stat / reps
+    assert rate <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / reps)
+    assert rate >= 0.01  # the test is not vacuous: Holm at 0.05 does alarm now and then
+    # at 5,000 games a 1-point tolerance is below the noise Holm tolerates, so it rarely helps;
+    # it can only remove alarms
+    assert alarms_default <= alarms_stat
+
+
+def test_clustered_trials_are_capped_at_games(fast_holm):
+    """A share over many correlated trials per game (e.g. turns under a weather) is tested with
+    one trial per game: the false-alarm rate stays <= alpha, where the naive binomial test on
+    all trials would alarm far more often."""
+    rng = np.random.default_rng(7)
+    games, k, reps = 2_000, 40, 300
+
+    def draw():
+        p_game = rng.beta(2, 6, games)  # each game has its own rate: strong within-game correlation
+        x = int(rng.binomial(k, p_game).sum())
+        return {"game": "g", "run": "r", "seed": 0, "games": games, "config_hash": "h", "seats": ["a"],
+                "metrics": [{**_prop("weather_share", {"weather": "SC"}, x, games * k, kind="share"),
+                             "successes": x}]}
+
+    alarms = naive = 0
+    for _ in range(reps):
+        a, b = draw(), draw()
+        rep = check_summary(a, b, CheckConfig(tolerance=0.0))
+        row = rep.rows[0]
+        assert "one per game" in row.note
+        alarms += rep.exit_code == 1
+        ra, rb = a["metrics"][0], b["metrics"][0]
+        naive += two_proportion_test(ra["successes"], ra["n"], rb["successes"], rb["n"])[1] < 0.05
+    assert alarms / reps <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps)
+    assert naive / reps > 0.3  # why the cap is needed
+
+
+def test_rate_absent_on_one_side_reads_as_zero():
+    """Producers skip zero counts (rank 0 = stalled appears only when a game stalled)."""
+    s = synth_summary()
+    base = make_baseline(s)
+    now = json.loads(json.dumps(s))
+    extra = {**_prop("rank_share", {"seat": 1, "rank": 0}, 1, s["games"], kind="share")}
+    now["metrics"].append(extra)
+    rep = check_summary(base, now)
+    row = rows_by_label(rep)["rank_share[seat=1,rank=0]"]
+    assert row.a == 0.0 and row.tested and row.verdict == "pass" and "absent from the baseline" in row.note
+    rep = check_summary(make_baseline(now), s)
+    row = rows_by_label(rep)["rank_share[seat=1,rank=0]"]
+    assert row.b == 0.0 and row.verdict == "pass" and "absent from this run" in row.note
+    assert rep.exit_code == 0
+
+
+def test_changed_seed_passes_over_many_seeds_with_the_fake_game(fake_game, tmp_path, fast_holm):
+    """The same config on 200 other seeds: false alarms at most alpha (default tolerances)."""
+    from sim.config import load
+
+    cfg = load(write_config(tmp_path, games=5_000))
+    base = make_baseline(fake_run_config(cfg).summary)
+    fails = 0
+    for seed in range(100, 300):
+        now = fake_run_config(cfg.with_overrides(seed=seed)).summary
+        fails += check_summary(base, now, cfg.checks).exit_code != 0
+    assert fails / 200 <= 0.05
+
+
+def test_compare_summaries_crn_and_significance():
+    a = synth_summary(seed=5)
+    b = synth_summary(seed=5, draw_seed=6, win=(0.30, 0.25, 0.25, 0.20))
+    rep = compare_summaries(a, b, "A", "B")
+    assert rep.crn and any("common random numbers" in n for n in rep.notes)
+    sig = {r.label for r in rep.rows if r.verdict == "significant"}
+    assert {"win_rate[seat=0]", "win_rate[seat=3]"} <= sig and "win_rate[seat=1]" not in sig
+    rep = compare_summaries(a, synth_summary(seed=9))
+    assert not rep.crn
+    with pytest.raises(ConfigError):
+        compare_summaries(a, synth_summary(game="x"))
+
+
+# --- outputs --------------------------------------------------------------------------------
+
+
+def test_junit_parses_with_one_case_per_metric_and_target():
+    base = make_baseline(synth_summary(seed=1))
+    now = synth_summary(seed=2, win=(0.31, 0.25, 0.25, 0.19), loss=0.5)
+    checks = CheckConfig(targets=[Target(metric="win_rate", by={"seat": "*"}, min=0.22, max=0.28),
+                                  Target(metric="nope", max=1)])
+    rep = check_summary(base, now, checks)
+    root = ET.fromstring(check_to_junit(rep).split("?>", 1)[1])
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    assert len(cases) == len(rep.rows) + len(rep.targets) == len(rep.rows) + 5
+    failed = {c.get("name") for c in cases if c.find("failure") is not None}
+    assert "win_rate[seat=0]" in failed and "win_rate[seat=1]" not in failed
+    assert "win_rate[seat=*] in [0.22, 0.28]: win_rate[seat=0]" in failed
+    assert int(suite.get("failures")) == len(failed) and int(suite.get("errors")) == 1
+    assert int(suite.get("tests")) == len(cases)
+    d = check_to_json(rep)
+    json.dumps(d)
+    assert d["exit_code"] == 2 and "win_rate[seat=0]" in d["regressions"]
+
+
+def test_metric_identity_is_order_insensitive():
+    assert metric_key({"metric": "m", "by": {"a": 1, "b": 2}}) == metric_key({"metric": "m", "by": {"b": 2, "a": 1}})
+    assert metric_label("win_rate", {"seat": 0}) == "win_rate[seat=0]"
+
+
+# --- files ----------------------------------------------------------------------------------
+
+
+def test_load_baseline_errors(tmp_path):
+    good = make_baseline(synth_summary())
+    p = tmp_path / "b.json"
+    cases = {
+        "missing": None,
+        "not json": "{nope",
+        "not object": "[1, 2]",
+        "wrong format": json.dumps({**good, "format": "sim-baseline/9"}),
+        "no metrics": json.dumps({k: v for k, v in good.items() if k != "metrics"}),
+        "bad record": json.dumps({**good, "metrics": [{"metric": "x", "value": "high", "kind": "proportion"}]}),
+        "duplicate": json.dumps({**good, "metrics": good["metrics"] + good["metrics"][:1]}),
+    }
+    for what, text in cases.items():
+        if p.exists():
+            p.unlink()
+        if text is not None:
+            p.write_text(text)
+        with pytest.raises(ConfigError) as ei:
+            load_baseline(p)
+        assert str(p) in str(ei.value), what
+    p.write_text(json.dumps(good))
+    assert load_baseline(p)["metrics"][0]["metric"] == "win_rate"
+    with pytest.raises(ConfigError):
+        load_summary(tmp_path / "nowhere")
+
+
+# --- CLI ------------------------------------------------------------------------------------
+
+
+def make_app():
+    from sim.cli_regress import baseline, check, compare
+
+    app = typer.Typer()
+    app.command("baseline")(baseline)
+    app.command("check")(check)
+    app.command("compare")(compare)
+    return app
+
+
+def invoke(*args):
+    return CliRunner().invoke(make_app(), [str(a) for a in args])
+
+
+def test_cli_baseline_then_unchanged_check_passes(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path)
+    res = invoke("baseline", cfg)
+    assert res.exit_code == 0, res.output
+    path = tmp_path / "reports" / "baselines" / "fake.json"
+    data = json.loads(path.read_text())
+    assert data["format"] == "sim-baseline/1" and data["game"] == "fakegame" and data["games"] == 20_000
+    assert data["seed"] == 7 and data["git_revision"] == "abc1234" and data["package_version"] == "0.1.0"
+    assert "planning:" in res.output
+    res = invoke("check", cfg, "--junit", tmp_path / "out" / "j.xml", "--json", tmp_path / "out" / "c.json")
+    assert res.exit_code == 0, res.output
+    assert IDENTICAL_MESSAGE in res.output and "win_rate[seat=0]" in res.output
+    ET.parse(tmp_path / "out" / "j.xml")
+    assert json.loads((tmp_path / "out" / "c.json").read_text())["identical"] is True
+
+
+def test_cli_games_option_and_checks_games(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path, extra="games = 3000")
+    assert invoke("baseline", cfg, "--out", tmp_path / "b.json").exit_code == 0
+    assert json.loads((tmp_path / "b.json").read_text())["games"] == 3000
+    assert invoke("baseline", cfg, "--out", tmp_path / "b.json", "--games", 4000).exit_code == 0
+    assert json.loads((tmp_path / "b.json").read_text())["games"] == 4000
+
+
+def test_cli_changed_seed_passes_rules_change_fails(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "base.json"
+    assert invoke("baseline", write_config(tmp_path), "--out", base).exit_code == 0
+    res = invoke("check", write_config(tmp_path, seed=8), "--baseline", base)
+    assert res.exit_code == 0, res.output
+    assert IDENTICAL_MESSAGE not in res.output and "PASS" in res.output
+    res = invoke("check", write_config(tmp_path, flr=0), "--baseline", base, "--json", tmp_path / "c.json")
+    assert res.exit_code == 1, res.output
+    regressions = set(json.loads((tmp_path / "c.json").read_text())["regressions"])
+    assert {"win_rate[seat=0]", "win_rate[seat=3]", "first_player_advantage"} <= regressions
+    assert not {"loss_rate", "complaints_mean", "win_rate[seat=1]"} & regressions
+    assert "FAIL" in res.output
+    res = invoke("check", write_config(tmp_path, complaints=4), "--baseline", base, "--junit", tmp_path / "j.xml")
+    assert res.exit_code == 1, res.output
+    failed = {c.get("name") for c in ET.parse(tmp_path / "j.xml").getroot().iter("testcase")
+              if c.find("failure") is not None}
+    assert {"loss_rate", "complaints_mean"} <= failed and "win_rate[seat=0]" not in failed
+
+
+def test_cli_missed_target_exits_1(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    extra = '[[checks.targets]]\nmetric = "loss_rate"\nmax = 0.30\n'
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(write_config(tmp_path).read_text() + extra)
+    assert invoke("baseline", cfg).exit_code == 0
+    res = invoke("check", cfg)
+    assert res.exit_code == 1 and "loss_rate" in res.output and IDENTICAL_MESSAGE in res.output
+
+
+def test_cli_bad_baselines_exit_2(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path)
+    assert invoke("check", cfg).exit_code == 2  # no baseline recorded yet
+    good = make_baseline(fake_run_config(__import__("sim.config").config.load(cfg)).summary)
+    bad = {
+        "notjson.json": "not json at all",
+        "format.json": json.dumps({**good, "format": "other/1"}),
+        "othergame.json": json.dumps({**good, "game": "now_boarding"}),
+        "metrics.json": json.dumps({**good, "metrics": {"a": 1}}),
+        "empty.json": "",
+    }
+    for name, text in bad.items():
+        (tmp_path / name).write_text(text)
+        res = invoke("check", cfg, "--baseline", tmp_path / name)
+        assert res.exit_code == 2, (name, res.output)
+        assert "error" in res.output
+    assert invoke("check", cfg, "--baseline", tmp_path / "nowhere.json").exit_code == 2
+    assert invoke("check", tmp_path / "missing.toml").exit_code == 2
+    assert invoke("baseline", write_config(tmp_path, extra="alpha = 7")).exit_code == 2
+
+
+def test_cli_compare_configs_uses_common_random_numbers(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    a = write_config(tmp_path, name="a", seed=7)
+    b = write_config(tmp_path, name="b", seed=99, flr=0)
+    res = invoke("compare", a, b, "--games", 10_000, "--out", tmp_path / "cmp")
+    assert res.exit_code == 0, res.output
+    assert "common random numbers" in res.output and "seed 7" in res.output
+    data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    assert data["common_random_numbers"] and data["a"]["seed"] == data["b"]["seed"] == 7
+    assert data["a"]["games"] == data["b"]["games"] == 10_000
+    sig = {r["label"] for r in data["metrics"] if r["verdict"] == "significant"}
+    assert "win_rate[seat=0]" in sig and "loss_rate" not in sig
+    assert fake_game == [("a", "b", tmp_path / "cmp")]
+
+
+def test_cli_compare_report_folders(fake_game, tmp_path, monkeypatch):
+    from sim.config import load
+
+    monkeypatch.chdir(tmp_path)
+    for name, flr, seed in (("ra", 4, 1), ("rb", 4, 2)):
+        (tmp_path / name).mkdir()
+        s = fake_run_config(load(write_config(tmp_path, seed=seed, flr=flr))).summary
+        (tmp_path / name / "summary.json").write_text(json.dumps(s))
+    res = invoke("compare", tmp_path / "ra", tmp_path / "rb")
+    assert res.exit_code == 0, res.output
+    assert "independent runs" in res.output
+    assert (tmp_path / "reports" / "compare" / "ra_vs_rb" / "compare.json").is_file()
+    (tmp_path / "rc").mkdir()
+    (tmp_path / "rc" / "summary.json").write_text("{}")
+    assert invoke("compare", tmp_path / "ra", tmp_path / "rc").exit_code == 2
+    assert invoke("compare", tmp_path / "ra", tmp_path / "nothing.toml").exit_code == 2
+
+
+# --- real games through sim.api (skip until it exists) ---------------------------------------
+
+
+def _real_config():
+    pytest.importorskip("sim.api")
+    root = Path(__file__).resolve().parents[1] / "configs"
+    from sim.config import load
+    from sim.games import available
+
+    for p in sorted(root.glob("*.toml")):
+        try:
+            cfg = load(p)
+        except ConfigError:
+            continue
+        if cfg.game in available():
+            return p, cfg
+    pytest.skip("no loadable game config in configs/")
+
+
+def test_real_game_unchanged_passes_and_rules_changes_fail(tmp_path, monkeypatch):
+    import copy
+    import tomllib
+
+    from sim.api import run_config
+    from sim.config import load_dict
+
+    p, cfg = _real_config()
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "base.json"
+    res = invoke("baseline", p, "--games", 4000, "--out", base)
+    assert res.exit_code == 0, res.output
+    res = invoke("check", p, "--games", 4000, "--baseline", base, "--junit", tmp_path / "j.xml")
+    assert res.exit_code == 0 and IDENTICAL_MESSAGE in res.output, res.output
+    ET.parse(tmp_path / "j.xml")
+    data = load_baseline(base)
+    raw = tomllib.loads(p.read_text())
+    # a rule every game has: a turn cap far below the typical game length -> stalls
+    p50 = next(r["value"] for r in data["metrics"] if r["metric"] == "turns_p50")
+    capped = copy.deepcopy(raw)
+    capped["turn_cap"] = max(2, int(p50 * 0.6))
+    rep = check_summary(data, run_config(load_dict(capped, str(p)).with_overrides(games=4000)).summary, cfg.checks)
+    assert rep.exit_code == 1 and {"stall_rate", "turns_mean"} <= {r.label for r in rep.regressions}
+    if cfg.game == "clear_for_takeoff":  # no FLR cards: nobody suffers or plays FLR any more
+        no_flr = copy.deepcopy(raw)
+        no_flr["clear_for_takeoff"]["deck"]["FLR"] = 0
+        rep = check_summary(data, run_config(load_dict(no_flr, str(p)).with_overrides(games=4000)).summary,
+                            cfg.checks)
+        failed = {r.label for r in rep.regressions}
+        assert rep.exit_code == 1
+        assert {f"flr_suffered_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
+        assert {f"flr_played_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
+
+
+def test_real_game_changed_seed_passes():
+    """Six independent (baseline seed, check seed) pairs of the unchanged config: at most one
+    false alarm (P(>= 2) = 3% at alpha = 5%)."""
+    p, cfg = _real_config()
+    from sim.api import run_config
+
+    def summary(seed):
+        return run_config(cfg.with_overrides(games=4000, seed=seed)).summary
+
+    fails = []
+    for k in range(6):
+        rep = check_summary(make_baseline(summary(100 + 2 * k)), summary(101 + 2 * k), cfg.checks)
+        assert not rep.identical
+        fails += [[r.label for r in rep.regressions]] if rep.exit_code else []
+    assert len(fails) <= 1, fails
