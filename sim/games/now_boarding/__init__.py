@@ -97,7 +97,7 @@ def _columns() -> tuple[Column, ...]:
         "vips_taken": "VIP cards attached to passengers",
     }
     cols = []
-    from sim.games.now_boarding.play import COLUMN_NAMES
+    from sim.games.now_boarding.columns import COLUMN_NAMES
 
     for name in COLUMN_NAMES:
         if name.startswith("complaints_") and name[11:] in AIRPORTS:
