@@ -468,7 +468,7 @@ def test_clustered_trials_are_capped_at_games(fast_holm):
         a, b = draw(), draw()
         rep = check_summary(a, b, CheckConfig(tolerance=0.0))
         row = rep.rows[0]
-        assert "one per game" in row.note
+        assert "capped at 1 per game" in row.note
         alarms += rep.exit_code == 1
         ra, rb = a["metrics"][0], b["metrics"][0]
         naive += two_proportion_test(ra["successes"], ra["n"], rb["successes"], rb["n"])[1] < 0.05
@@ -701,6 +701,23 @@ def test_cli_compare_report_folders(fake_game, tmp_path, monkeypatch):
     (tmp_path / "rc" / "summary.json").write_text("{}")
     assert invoke("compare", tmp_path / "ra", tmp_path / "rc").exit_code == 2
     assert invoke("compare", tmp_path / "ra", tmp_path / "nothing.toml").exit_code == 2
+
+
+def test_cli_compare_folder_with_config_runs_on_the_folder_seed(fake_game, tmp_path, monkeypatch):
+    from sim.config import load
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ra").mkdir()
+    s = fake_run_config(load(write_config(tmp_path, seed=11, games=6000))).summary
+    (tmp_path / "ra" / "summary.json").write_text(json.dumps(s))
+    cfg = write_config(tmp_path, name="b", seed=99, games=50_000)
+    res = invoke("compare", tmp_path / "ra", cfg, "--out", tmp_path / "cmp")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    assert data["b"]["seed"] == 11 and data["b"]["games"] == 6000 and data["common_random_numbers"]
+    # same config, same seed and games: the numbers agree exactly, nothing is significant
+    assert all(r["change"] in (0, None) for r in data["metrics"])
+    assert not [r for r in data["metrics"] if r["verdict"] == "significant"]
 
 
 # --- real games through sim.api (skip until it exists) ---------------------------------------
