@@ -132,8 +132,8 @@ class CheckConfig(Strict):
     * ``alpha``: familywise error rate across all tested metrics of one check (Holm).
     * ``tolerance``: absolute change a rate may make without failing (0.01 = 1 point).
     * ``mean_tolerance``: relative change a mean may make (0.02 = 2% of the baseline mean).
-    * ``tolerances``: metric name -> tolerance overriding the default of its kind (absolute
-      for rates, relative for means).
+    * ``tolerances``: metric name (``win_rate``) or label (``"win_rate[seat=0]"``) ->
+      tolerance overriding the default of its kind (absolute for rates, relative for means).
     * ``power``: power at which the minimum detectable change is stated.
     * ``targets``: absolute bounds, see :class:`Target`.
     * ``games``: games per run for ``sim check`` / ``sim baseline`` when ``--games`` is not
@@ -212,7 +212,10 @@ class _BaselineFile(_SummaryFile):
 
 def _read_json(path: Path, what: str) -> Any:
     if not path.is_file():
-        raise ConfigError(str(path), "", f"no such {what} file" + (" (a folder)" if path.is_dir() else ""))
+        hint = " (a folder)" if path.is_dir() else ""
+        if what == "baseline" and not path.exists():
+            hint = "; record one with `sim baseline CONFIG`"
+        raise ConfigError(str(path), "", f"no such {what} file{hint}")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as e:
@@ -645,11 +648,18 @@ def _meta(d: dict) -> dict:
 
 
 def tolerance_for(row: MetricRow, checks: CheckConfig) -> float | None:
-    """Absolute threshold on |change| for ``row`` (None for untested kinds)."""
+    """Absolute threshold on |change| for ``row`` (None for untested kinds).
+
+    ``checks.tolerances`` is looked up by the row's label (``win_rate[seat=0]``), then by its
+    metric name (``win_rate``), then the kind's default applies.
+    """
+    def own(default: float) -> float:
+        return checks.tolerances.get(row.label, checks.tolerances.get(row.metric, default))
+
     if _is_rate(row.kind, row.metric):
-        return checks.tolerances.get(row.metric, checks.tolerance)
+        return own(checks.tolerance)
     if row.kind == "mean":
-        rel = checks.tolerances.get(row.metric, checks.mean_tolerance)
+        rel = own(checks.mean_tolerance)
         return rel * abs(row.a) if row.a else rel
     return None
 
@@ -713,7 +723,8 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
         )
     elif baseline.get("seed") == summary.get("seed"):
         report.notes.append("same seed as the baseline (common random numbers): the tests are conservative")
-    unknown = sorted(set(checks.tolerances) - {r["metric"] for r in summary["metrics"]})
+    known = {r["metric"] for r in summary["metrics"]} | {metric_label(r["metric"], r.get("by")) for r in summary["metrics"]}
+    unknown = sorted(set(checks.tolerances) - known)
     if unknown:
         report.notes.append(f"checks.tolerances names metrics this run does not produce: {', '.join(unknown)}")
     short = [r for r in rows if r.games_needed]
@@ -862,7 +873,7 @@ def render_check(report: CheckReport, console: Any) -> None:
                        f"[{style}]{x.verdict}[/]" + (f" [dim]({esc(x.note)})[/]" if x.note else ""))
         console.print(tt)
     for note in report.notes:
-        if note != IDENTICAL_MESSAGE:  # said on the verdict line
+        if not (note == IDENTICAL_MESSAGE and report.exit_code == 0):  # PASS line says it
             console.print(f"note: {note}", markup=False, highlight=False)
     if report.exit_code == 0:
         console.print("[bold green]PASS[/]" + (f": {IDENTICAL_MESSAGE}" if report.identical else ""))

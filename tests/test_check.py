@@ -36,6 +36,7 @@ from sim.check import (
     make_baseline,
     metric_key,
     metric_label,
+    tolerance_for,
 )
 from sim.errors import ConfigError
 from sim.games.base import GameDef, PolicyDef
@@ -373,6 +374,15 @@ def test_means_use_relative_tolerance():
     assert rows["turns_mean"].significant and rows["turns_mean"].verdict == "pass"
     rep = check_summary(base, now, CheckConfig(tolerances={"turns_mean": 0.005}))
     assert rows_by_label(rep)["turns_mean"].verdict == "FAIL"
+    # by label beats by name; a name the run does not produce is reported
+    rep = check_summary(base, now, CheckConfig(tolerances={"complaints_mean": 0.5, "turns_mean": 0.005,
+                                                           "turns_mean[]": 1.0, "complaint_mean": 0.1}))
+    rows = rows_by_label(rep)
+    assert rows["complaints_mean"].verdict == "pass" and rows["turns_mean"].verdict == "FAIL"
+    assert any("complaint_mean" in n and "turns_mean[]" in n for n in rep.notes)
+    r = CheckConfig(tolerances={"win_rate[seat=0]": 0.5, "win_rate": 0.2})
+    assert tolerance_for(rows_by_label(check_summary(base, now, r))["win_rate[seat=0]"], r) == 0.5
+    assert tolerance_for(rows_by_label(check_summary(base, now, r))["win_rate[seat=1]"], r) == 0.2
 
 
 def test_missing_metric_fails_new_metric_is_info():
