@@ -102,6 +102,10 @@ def _columns() -> tuple[Column, ...]:
     for name in COLUMN_NAMES:
         if name.startswith("complaints_") and name[11:] in AIRPORTS:
             d = f"anger complaints by passengers from {name[11:]}"
+        elif name.count("_") == 2 and name.startswith("upg_") and name.split("_")[2] in (
+                "morning", "afternoon", "evening"):
+            _, kind, stage = name.split("_")
+            d = f"{kind} upgrades bought in maintenances of {stage} rounds"
         elif name.startswith("upgrades_r"):
             r = name[10:]
             d = f"upgrades bought in the maintenance of round {r}" + (" or later" if int(r) == NRT else "")

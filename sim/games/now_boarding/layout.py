@@ -90,6 +90,7 @@ S_SUP_SEAT = 27  # seat tiles left in supply (supply_limits)
 S_SUP_SPEED = 28
 S_LOST_EARLY = 29  # 1 = 3 complaints during play (before the end count)
 S_PASSES = 30
+S_RSTAGE = 31  # stage of the current round's flight phase
 S_SUP_ROUTE = 32  # [6] route tiles left per colour
 S_NSCAL = 40
 
@@ -134,7 +135,8 @@ ST_UPG = V_STATE + NVIP  # [5] upgrades by kind
 ST_UPGR = ST_UPG + 5  # [NRT] upgrades bought in round r (index r-1)
 ST_CAIR = ST_UPGR + NRT  # [9] anger complaints by origin airport
 ST_RPS = ST_CAIR + NA  # [4] rounds played per stage
-DIST = ST_RPS + 4  # [5*2*81] plane p, mode m (0 all, 1 no weather routes): D[u*9+v]
+ST_UPGKS = ST_RPS + 4  # [3*3] permanent upgrades bought: kind (seat, speed, route) x stage of the round
+DIST = ST_UPGKS + 9  # [5*2*81] plane p, mode m (0 all, 1 no weather routes): D[u*9+v]
 NEXT = DIST + MAXP * 2 * NA * NA  # next airport on the shortest path
 STATE_SIZE = NEXT + MAXP * 2 * NA * NA
 

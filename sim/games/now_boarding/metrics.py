@@ -10,6 +10,7 @@ The framework adds win_rate, loss_rate, stall_rate and turns (rounds) itself. He
   ``complaints_by_airport_mean`` by {"airport": code} (anger complaints, by origin airport);
 * ``delivered_mean``, ``left_over_mean``, ``fares_mean``, ``spent_mean``, ``wasted_mean``;
 * ``upgrades_mean`` by {"kind": ...}; ``upgrades_by_round_mean`` by {"round": r};
+  ``upgrades_by_stage_mean`` by {"kind": seat|speed|route, "stage": ...};
 * ``rounds_per_stage_mean`` by {"stage": ...}; ``stage_reached_rate`` by {"stage": ...};
 * ``plane_fares_mean`` / ``plane_delivered_mean`` by {"seat": s}; ``vips_taken_mean`` (VIP variant).
 """
@@ -90,6 +91,9 @@ def metrics(df, cfg) -> list[dict]:
         r = int(c[10:])
         if r <= max(last, 1):
             out.append(_mean("upgrades_by_round_mean", {"round": r}, col[c]))
+    for k in ("seat", "speed", "route"):
+        for s in STAGE_NAMES[:3]:
+            out.append(_mean("upgrades_by_stage_mean", {"kind": k, "stage": s}, col[f"upg_{k}_{s}"]))
     for name in STAGE_NAMES:
         v = col[f"rounds_{name}"]
         out.append(_mean("rounds_per_stage_mean", {"stage": name}, v))
@@ -146,9 +150,18 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
         ax.set_xlabel("round (maintenance)")
         ax.set_ylabel("upgrades bought per game")
         ax.set_title("Upgrade timeline")
-        ax2.bar([r["by"]["kind"] for r in kinds], [r["value"] for r in kinds], color="#8172B3")
-        ax2.set_title("Upgrades by kind")
-        ax2.tick_params(axis="x", labelrotation=30)
+        bystage = [r for r in records if r["metric"] == "upgrades_by_stage_mean"]
+        if bystage:
+            kinds3 = ["seat", "speed", "route"]
+            bottom = np.zeros(3)
+            for s, colr in zip(STAGE_NAMES[:3], ("#8172B3", "#64B5CD", "#CCB974"), strict=True):
+                v = np.array([next(r["value"] for r in bystage if r["by"] == {"kind": k, "stage": s}) for k in kinds3])
+                ax2.bar(kinds3, v, bottom=bottom, color=colr, label=s)
+                bottom += v
+            ax2.legend(fontsize=8)
+        else:
+            ax2.bar([r["by"]["kind"] for r in kinds], [r["value"] for r in kinds], color="#8172B3")
+        ax2.set_title("Permanent upgrades by kind and stage")
         fig.tight_layout()
         fig.savefig(folder / "nb_upgrades.png", dpi=110)
         plt.close(fig)

@@ -29,6 +29,7 @@ from sim.games.now_boarding.columns import (  # noqa: E402
     O_STARVED,
     O_TURNS,
     O_UPG,
+    O_UPGKS,
     O_UPGR,
     O_VIPS,
     O_WASTED,
@@ -161,6 +162,8 @@ from sim.games.now_boarding.layout import (
     WP_SPACE,
 )
 from sim.games.now_boarding.layout import R_LEN as R_LEN_
+from sim.games.now_boarding.layout import S_RSTAGE as S_RSTAGE_
+from sim.games.now_boarding.layout import ST_UPGKS as ST_UPGKS_
 from sim.games.now_boarding.layout import W_TYPE as W_TYPE_
 from sim.games.now_boarding.policies import (
     POL_RANDOM,
@@ -629,6 +632,7 @@ def playout(st, spec, pol, w, rng, ev, check):
             break
         st[S_ROUND] += 1
         st[ST_RPS + st[S_STAGE]] += 1
+        st[S_RSTAGE_] = st[S_STAGE]
         for i in range(n):
             order[i] = i
         shuffle(order, 0, n, rng, CHANCE)
@@ -687,6 +691,8 @@ def write_row(st, spec, row):
         if st[V_STATE + i] == 2:
             t += 1
     row[O_VIPS] = t
+    for k in range(9):
+        row[O_UPGKS + k] = st[ST_UPGKS_ + k]
     for p in range(n):
         row[O_SEAT + p] = st[pb(p) + P_FARES]
         row[O_SEAT + n + p] = st[pb(p) + P_DELIV]

@@ -114,6 +114,7 @@ from sim.games.now_boarding.layout import (
     S_PILE_END,
     S_PILE_POS,
     S_ROUND,
+    S_RSTAGE,
     S_SPENT,
     S_STAGE,
     S_SUP_ROUTE,
@@ -124,6 +125,7 @@ from sim.games.now_boarding.layout import (
     S_WASTED,
     ST_CAIR,
     ST_UPG,
+    ST_UPGKS,
     ST_UPGR,
     U_ROUTE,
     U_SEAT,
@@ -818,6 +820,9 @@ def grant_upgrade(st, spec, p, kind, colour, ev, price):
     r = st[S_ROUND]
     if r >= 1:
         st[ST_UPG + kind] += 1
+        if kind <= U_ROUTE:
+            rs = st[S_RSTAGE] if st[S_RSTAGE] < 3 else 2
+            st[ST_UPGKS + kind * 3 + rs] += 1
         st[b + P_NUPG] += 1
         idx = r - 1 if r - 1 < NRT else NRT - 1
         st[ST_UPGR + idx] += 1

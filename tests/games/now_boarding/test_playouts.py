@@ -100,6 +100,10 @@ def test_completed_games_follow_the_preflight_chart(players, rounds):
     assert (col["complaints_leftover"] == col["left_over"] // 2).all()
     assert (col["fares"] == sum(col[f"plane_fares_s{s}"] for s in range(players))).all()
     assert (col["spent"] - col["wasted"] <= col["fares"]).all()
+    for k in ("seat", "speed", "route"):  # upgrades by kind and stage add up to the kind's total
+        assert (sum(col[f"upg_{k}_{s}"] for s in ("morning", "afternoon", "evening")) == col[f"upg_{k}"]).all()
+    assert (sum(col[f"upgrades_r{r}"] for r in range(1, 21)) == sum(
+        col[f"upg_{k}"] for k in ("seat", "speed", "route", "temp_seat", "temp_speed"))).all()
 
 
 def test_stall_when_the_turn_cap_is_reached():
@@ -119,7 +123,8 @@ def test_metrics_and_plots(tmp_path):
     names = {r["metric"] for r in recs}
     for m in ("complaints_mean", "complaints_share", "complaints_by_cause_mean", "complaints_by_airport_mean",
               "delivered_mean", "left_over_mean", "fares_mean", "upgrades_mean", "rounds_per_stage_mean",
-              "loss_round_share", "loss_stage_share", "upgrades_by_round_mean", "vips_taken_mean"):
+              "loss_round_share", "loss_stage_share", "upgrades_by_round_mean", "upgrades_by_stage_mean",
+              "vips_taken_mean"):
         assert m in names, m
     assert not names & {"win_rate", "loss_rate", "stall_rate", "turns_mean"}
     share = sum(r["value"] for r in recs if r["metric"] == "complaints_share")
