@@ -20,7 +20,11 @@ COMPARE_DIR = Path("reports") / "compare"
 
 GamesOpt = Annotated[
     int | None,
-    typer.Option("--games", min=1, help="games to play (default: [checks] games, else the config's games)"),
+    typer.Option("--games", min=1, help="games to play (default: \\[checks] games, else the config's games)"),
+]
+CompareGamesOpt = Annotated[
+    int | None,
+    typer.Option("--games", min=1, help="games for each config run (default: A's games, or the report's)"),
 ]
 ThreadsOpt = Annotated[int | None, typer.Option("--threads", min=1, help="worker threads (default: all cores)")]
 
@@ -163,7 +167,7 @@ def _read_df(folder: Path | None):
 def compare(
     a: Annotated[Path, typer.Argument(help="config file or report folder (with summary.json)")],
     b: Annotated[Path, typer.Argument(help="config file or report folder to compare with A")],
-    games: GamesOpt = None,
+    games: CompareGamesOpt = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="folder for compare.json and plots (default: reports/compare/A_vs_B)")
     ] = None,
