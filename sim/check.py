@@ -548,7 +548,8 @@ def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8) -
 
 @dataclass
 class TargetRow:
-    """One target applied to one matching record (``record`` None: nothing matched)."""
+    """One target applied to one matching record; a target matching nothing gives one row
+    with verdict "no match" and no value. ``value``/``ci_*`` in the metric's units."""
 
     target: str
     metric: str
