@@ -290,11 +290,25 @@ def make_baseline(summary: dict, manifest: dict | None = None, created: str | No
 
 
 def write_json(data: dict, path: str | Path) -> Path:
-    """Write ``data`` as indented JSON (creating folders); returns the path."""
+    """Write ``data`` as indented, strict JSON (NaN and infinities become null, so jq and CI
+    tools can read it; keys starting with "_" are dropped); creates folders; returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, default=_json_default) + "\n", encoding="utf-8")
+    text = json.dumps(_strict_json(data), indent=2, default=_json_default, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
     return path
+
+
+def _strict_json(o: Any) -> Any:
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: _strict_json(v) for k, v in o.items() if not (isinstance(k, str) and k.startswith("_"))}
+    if isinstance(o, list | tuple):
+        return [_strict_json(v) for v in o]
+    if hasattr(o, "item") and not isinstance(o, str | bytes):
+        return _strict_json(o.item())
+    return o
 
 
 def _json_default(o: Any) -> Any:
@@ -711,8 +725,8 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
                          now, rows, evaluate_targets(summary, checks.targets))
     same_inputs = all(baseline.get(k) == summary.get(k) for k in ("config_hash", "seed", "games"))
     same_values = (
-        {metric_key(r): r.get("value") for r in baseline["metrics"]}
-        == {metric_key(r): r.get("value") for r in summary["metrics"]}
+        {metric_key(r): _strict_json(r.get("value")) for r in baseline["metrics"]}
+        == {metric_key(r): _strict_json(r.get("value")) for r in summary["metrics"]}
     )
     if same_inputs and same_values:
         report.identical = True

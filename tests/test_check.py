@@ -324,6 +324,20 @@ def test_unchanged_summary_is_identical_and_passes():
     assert info == {"turns_p50", "reshuffles_mean"}
 
 
+def test_nan_values_are_written_as_null_and_still_identical(tmp_path):
+    from sim.check import write_json
+
+    s = synth_summary()
+    s["metrics"].append({"metric": "winner_turn_mean", "by": {}, "value": float("nan"), "ci_low": float("nan"),
+                         "ci_high": float("nan"), "n": 0, "kind": "mean", "sd": float("nan")})
+    p = write_json(make_baseline(s), tmp_path / "b.json")
+    text = p.read_text()
+    assert "NaN" not in text and json.loads(text)["metrics"][-1]["value"] is None
+    rep = check_summary(load_baseline(p), s)
+    assert rep.identical and rep.exit_code == 0
+    assert rows_by_label(rep)["winner_turn_mean"].verdict == "info"
+
+
 def test_same_inputs_different_numbers_blames_the_code():
     base = make_baseline(synth_summary(draw_seed=1), {"git_revision": "old"})
     rep = check_summary(base, synth_summary(draw_seed=2), manifest={"git_revision": "new"})
