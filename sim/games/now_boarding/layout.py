@@ -138,7 +138,12 @@ ST_RPS = ST_CAIR + NA  # [4] rounds played per stage
 ST_UPGKS = ST_RPS + 4  # [3*3] permanent upgrades bought: kind (seat, speed, route) x stage of the round
 DIST = ST_UPGKS + 9  # [5*2*81] plane p, mode m (0 all, 1 no weather routes): D[u*9+v]
 NEXT = DIST + MAXP * 2 * NA * NA  # next airport on the shortest path
-STATE_SIZE = NEXT + MAXP * 2 * NA * NA
+SCR = NEXT + MAXP * 2 * NA * NA  # scratch space (no allocation in the hot loop); not game state
+SCR_BABY = SCR  # [9] anger phase: a Crying Baby waits here
+SCR_BUY = SCR + 16  # [3*24] buy phase basket: kinds, colours, prices
+SCR_REACH = SCR + 128  # [NFARE * (hi+1)] payment subset-sum table
+SCR_REACH_SIZE = 1920
+STATE_SIZE = SCR + 128 + SCR_REACH_SIZE
 
 # card places
 PL_BOX, PL_PILE, PL_WAIT, PL_PLANE, PL_MONEY, PL_DISCARD, PL_COMPLAINT, PL_LEFTOVER = range(8)

@@ -163,6 +163,7 @@ from sim.games.now_boarding.layout import (
 )
 from sim.games.now_boarding.layout import R_LEN as R_LEN_
 from sim.games.now_boarding.layout import S_RSTAGE as S_RSTAGE_
+from sim.games.now_boarding.layout import SCR_BUY as SCR_BUY_
 from sim.games.now_boarding.layout import ST_UPGKS as ST_UPGKS_
 from sim.games.now_boarding.layout import W_TYPE as W_TYPE_
 from sim.games.now_boarding.policies import (
@@ -524,9 +525,7 @@ def buy_phase(st, spec, p, pol, w, rng, ev):
     seats = st[b + P_SEATS]
     speed = st[b + P_SPEED]
     mask = st[b + P_MASK]
-    kinds = np.empty(24, np.int64)
-    cols = np.empty(24, np.int64)
-    prices = np.empty(24, np.int64)
+    K = SCR_BUY_  # basket in scratch: kinds [0:24], colours [24:48], prices [48:72]
     nk = 0
     total = 0
     pooled = spec[K_POOLED] == 1
@@ -544,9 +543,9 @@ def buy_phase(st, spec, p, pol, w, rng, ev):
             spend_slack(st, spec, p, paid - price, ev)
             budget = money(st, p)
         else:
-            kinds[nk] = k
-            cols[nk] = col
-            prices[nk] = price
+            st[K + nk] = k
+            st[K + 24 + nk] = col
+            st[K + 48 + nk] = price
             nk += 1
             total += price
         if k == U_SEAT:
@@ -559,7 +558,7 @@ def buy_phase(st, spec, p, pol, w, rng, ev):
         paid = pay(st, spec, p, total, ev)
         if paid >= 0:
             for i in range(nk):
-                grant_upgrade(st, spec, p, kinds[i], cols[i], ev, prices[i])
+                grant_upgrade(st, spec, p, st[K + i], st[K + 24 + i], ev, st[K + 48 + i])
             spend_slack(st, spec, p, paid - total, ev)
 
 

@@ -123,6 +123,9 @@ from sim.games.now_boarding.layout import (
     S_TSEAT,
     S_TSPEED,
     S_WASTED,
+    SCR_BABY,
+    SCR_REACH,
+    SCR_REACH_SIZE,
     ST_CAIR,
     ST_UPG,
     ST_UPGKS,
@@ -570,19 +573,20 @@ def anger_phase(st, spec, ev):
     """RB "Poner enojo y presentar quejas": +1 anger on every waiting passenger (+2 at an airport
     where a Crying Baby VIP waits, for the others); the card reaching the limit (4th cube)
     leaves to the complaint pile. Returns True when the game is lost."""
-    baby = np.zeros(NA, np.int64)
+    for a in range(NA):
+        st[SCR_BABY + a] = 0
     n = st[S_NACTIVE]
     for i in range(n):
         c = st[ACTIVE + i]
         if st[C_PLACE + c] == PL_WAIT and st[C_VIPK + c] == VIP_BABY:
-            baby[st[C_WHERE + c]] = 1
+            st[SCR_BABY + st[C_WHERE + c]] = 1
     limit = spec[K_ANGER_LIMIT]
     for i in range(n - 1, -1, -1):
         c = st[ACTIVE + i]
         if st[C_PLACE + c] != PL_WAIT:
             continue
         inc = 1
-        if baby[st[C_WHERE + c]] == 1 and st[C_VIPK + c] != VIP_BABY:
+        if st[SCR_BABY + st[C_WHERE + c]] == 1 and st[C_VIPK + c] != VIP_BABY:
             inc = 2
         st[C_ANGER + c] += inc
         emit(st, ev, EV_ANGER, c, st[C_WHERE + c], st[C_ANGER + c], 0, 0)
@@ -713,22 +717,27 @@ def pay(st, spec, p, amount, ev):
     hi = amount + NFARE  # a minimal cover never exceeds amount + max fare - 1
     if hi > total:
         hi = total
-    # reach[v, s]: sum s reachable using fare values 1..v
-    reach = np.zeros((NFARE, hi + 1), np.bool_)
-    reach[0, 0] = True
+    # reach[v, s] (scratch, row stride hi+1): sum s reachable using fare values 1..v
+    W = hi + 1
+    if NFARE * W > SCR_REACH_SIZE:
+        return -1
+    R = SCR_REACH
+    for i in range(NFARE * W):
+        st[R + i] = 0
+    st[R] = 1
     for v in range(1, NFARE):
         cnt = st[b + P_MONEY + v]
-        for s in range(hi + 1):
-            if not reach[v - 1, s]:
+        for s in range(W):
+            if st[R + (v - 1) * W + s] == 0:
                 continue
             for k in range(cnt + 1):
                 t = s + k * v
                 if t > hi:
                     break
-                reach[v, t] = True
+                st[R + v * W + t] = 1
     best = -1
     for s in range(amount, hi + 1):
-        if reach[NFARE - 1, s]:
+        if st[R + (NFARE - 1) * W + s] == 1:
             best = s
             break
     if best < 0:
@@ -741,7 +750,7 @@ def pay(st, spec, p, amount, ev):
             t = s - k * v
             if t < 0:
                 break
-            if reach[v - 1, t]:
+            if st[R + (v - 1) * W + t] == 1:
                 # discard k cards of fare v (lowest card ids first)
                 left = k
                 for c in range(NCARD):
