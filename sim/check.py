@@ -44,35 +44,25 @@ Under common random numbers (same seed on both sides) the two runs are positivel
 and the independent-sample tests above overstate the variance of the change: their p-values
 are conservative (a "significant" change is real; a real change may be missed).
 
-This module imports only pydantic and numpy at import time (:mod:`sim.config` imports it for
-:class:`CheckConfig`); scipy, statsmodels and rich load inside the functions that use them.
+The ``[checks]`` table's models (:class:`CheckConfig`, :class:`Target`) live in
+:mod:`sim.config` with the rest of the schema. This module imports only pydantic and numpy at
+import time; scipy, statsmodels and rich load inside the functions that use them.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
 
-def __getattr__(name: str):
-    # Import-cycle guard. sim.config resolves ``RunConfig.checks`` by importing this module;
-    # when this module is imported first, sim.config runs while this module is half-built. A
-    # NameError (not AttributeError) for the models makes pydantic defer that annotation and
-    # resolve it on first use, when the module is complete. Removed at the end of the module.
-    if name in ("CheckConfig", "Target"):
-        raise NameError(name)
-    raise AttributeError(name)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-
-import datetime as _dt  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-from dataclasses import asdict, dataclass, field  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any, Literal  # noqa: E402
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator  # noqa: E402
-
-from sim.config import Strict  # noqa: E402
-from sim.errors import ConfigError  # noqa: E402
-from sim.stats import (  # noqa: E402,F401  (min_detectable_change re-exported for reports)
+from sim.config import CheckConfig, Target  # noqa: F401  (re-exported)
+from sim.errors import ConfigError
+from sim.stats import (  # noqa: F401  (min_detectable_change re-exported for reports)
     games_for_change,
     holm,
     mean_difference_test,
@@ -88,72 +78,6 @@ RATE_KINDS = ("proportion", "share")
 IDENTICAL_MESSAGE = "identical to baseline (same config, seed and code)"
 
 # --- config ---------------------------------------------------------------------------------
-
-
-class Target(Strict):
-    """An absolute balance target on this run's point estimates.
-
-    ``by``: the record's grouping keys; ``"*"`` matches any value (``{seat="*"}`` = every
-    seat). ``min`` / ``max``: inclusive bounds in the metric's units (rates as fractions:
-    0.25 = 25%); at least one is required.
-    """
-
-    metric: str = Field(description="metric name, e.g. win_rate, stall_rate, loss_rate")
-    by: dict[str, str | int | float | bool] = Field(default_factory=dict, description='grouping; "*" = any value')
-    min: float | None = Field(None, description="lowest allowed value (inclusive)")
-    max: float | None = Field(None, description="highest allowed value (inclusive)")
-
-    @model_validator(mode="after")
-    def _bounds(self) -> Target:
-        if self.min is None and self.max is None:
-            raise ValueError("a target needs min, max or both")
-        if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"min ({self.min}) is above max ({self.max})")
-        return self
-
-    def label(self) -> str:
-        lo = "-inf" if self.min is None else f"{self.min:g}"
-        hi = "inf" if self.max is None else f"{self.max:g}"
-        return f"{metric_label(self.metric, self.by)} in [{lo}, {hi}]"
-
-    def matches(self, rec: dict) -> bool:
-        """True when ``rec`` (a metric record) is one this target constrains."""
-        if rec.get("metric") != self.metric:
-            return False
-        by = rec.get("by") or {}
-        if set(by) != set(self.by):
-            return False
-        return all(v == "*" or _same_value(by[k], v) for k, v in self.by.items())
-
-
-class CheckConfig(Strict):
-    """The ``[checks]`` table of a config: how ``sim check`` decides.
-
-    * ``alpha``: familywise error rate across all tested metrics of one check (Holm).
-    * ``tolerance``: absolute change a rate may make without failing (0.01 = 1 point).
-    * ``mean_tolerance``: relative change a mean may make (0.02 = 2% of the baseline mean).
-    * ``tolerances``: metric name (``win_rate``) or label (``"win_rate[seat=0]"``) ->
-      tolerance overriding the default of its kind (absolute for rates, relative for means).
-    * ``power``: power at which the minimum detectable change is stated.
-    * ``targets``: absolute bounds, see :class:`Target`.
-    * ``games``: games per run for ``sim check`` / ``sim baseline`` when ``--games`` is not
-      given (keeps CI fast); default: the config's ``games``.
-    """
-
-    alpha: float = Field(0.05, gt=0, lt=1, description="familywise error rate (Holm) of one check")
-    tolerance: float = Field(0.01, ge=0, le=1, description="default absolute tolerance for rates")
-    mean_tolerance: float = Field(0.02, ge=0, description="default relative tolerance for means")
-    tolerances: dict[str, float] = Field(default_factory=dict, description="per-metric tolerance overrides")
-    power: float = Field(0.8, gt=0, lt=1, description="power for the stated minimum detectable change")
-    targets: list[Target] = Field(default_factory=list, description="absolute balance targets")
-    games: int | None = Field(None, gt=0, description="games for check/baseline when --games is not given")
-
-    @model_validator(mode="after")
-    def _nonneg(self) -> CheckConfig:
-        for k, v in self.tolerances.items():
-            if not v >= 0:
-                raise ValueError(f"tolerances.{k} must be >= 0, got {v}")
-        return self
 
 
 def checks_of(cfg: Any) -> CheckConfig:
@@ -979,5 +903,3 @@ def render_compare(rep: CompareReport, console: Any) -> None:
     for note in rep.notes:
         console.print(f"note: {note}", markup=False, highlight=False)
 
-
-del __getattr__

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.errors import ConfigError
 
@@ -49,6 +49,77 @@ class SeatConfig(Strict):
         return self.label or self.policy
 
 
+class Target(Strict):
+    """An absolute balance target on this run's point estimates.
+
+    ``by``: the record's grouping keys; ``"*"`` matches any value (``{seat="*"}`` = every
+    seat). ``min`` / ``max``: inclusive bounds in the metric's units (rates as fractions:
+    0.25 = 25%); at least one is required.
+    """
+
+    metric: str = Field(description="metric name, e.g. win_rate, stall_rate, loss_rate")
+    by: dict[str, str | int | float | bool] = Field(default_factory=dict, description='grouping; "*" = any value')
+    min: float | None = Field(None, description="lowest allowed value (inclusive)")
+    max: float | None = Field(None, description="highest allowed value (inclusive)")
+
+    @model_validator(mode="after")
+    def _bounds(self) -> Target:
+        if self.min is None and self.max is None:
+            raise ValueError("a target needs min, max or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is above max ({self.max})")
+        return self
+
+    def label(self) -> str:
+        from sim.check import metric_label
+
+        lo = "-inf" if self.min is None else f"{self.min:g}"
+        hi = "inf" if self.max is None else f"{self.max:g}"
+        return f"{metric_label(self.metric, self.by)} in [{lo}, {hi}]"
+
+    def matches(self, rec: dict) -> bool:
+        """True when ``rec`` (a metric record) is one this target constrains."""
+        from sim.check import _same_value
+
+        if rec.get("metric") != self.metric:
+            return False
+        by = rec.get("by") or {}
+        if set(by) != set(self.by):
+            return False
+        return all(v == "*" or _same_value(by[k], v) for k, v in self.by.items())
+
+
+class CheckConfig(Strict):
+    """The ``[checks]`` table of a config: how ``sim check`` decides.
+
+    * ``alpha``: familywise error rate across all tested metrics of one check (Holm).
+    * ``tolerance``: absolute change a rate may make without failing (0.01 = 1 point).
+    * ``mean_tolerance``: relative change a mean may make (0.02 = 2% of the baseline mean).
+    * ``tolerances``: metric name (``win_rate``) or label (``"win_rate[seat=0]"``) ->
+      tolerance overriding the default of its kind (absolute for rates, relative for means).
+    * ``power``: power at which the minimum detectable change is stated.
+    * ``targets``: absolute bounds, see :class:`Target`.
+    * ``games``: games per run for ``sim check`` / ``sim baseline`` when ``--games`` is not
+      given (keeps CI fast); default: the config's ``games``.
+    """
+
+    alpha: float = Field(0.05, gt=0, lt=1, description="familywise error rate (Holm) of one check")
+    tolerance: float = Field(0.01, ge=0, le=1, description="default absolute tolerance for rates")
+    mean_tolerance: float = Field(0.02, ge=0, description="default relative tolerance for means")
+    tolerances: dict[str, float] = Field(default_factory=dict, description="per-metric tolerance overrides")
+    power: float = Field(0.8, gt=0, lt=1, description="power for the stated minimum detectable change")
+    targets: list[Target] = Field(default_factory=list, description="absolute balance targets")
+    games: int | None = Field(None, gt=0, description="games for check/baseline when --games is not given")
+
+    @model_validator(mode="after")
+    def _nonneg(self) -> CheckConfig:
+        for k, v in self.tolerances.items():
+            if not v >= 0:
+                raise ValueError(f"tolerances.{k} must be >= 0, got {v}")
+        return self
+
+
+
 class RunConfig(Strict):
     """A validated run: the common keys plus ``section``, the game's validated model.
 
@@ -63,7 +134,7 @@ class RunConfig(Strict):
     turn_cap: int = Field(2000, gt=0, description="a playout reaching this many turns is stopped and counted a stall")
     batch_size: int = Field(65_536, gt=0, description="games per kernel call (does not change results)")
     seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
-    checks: __import__("sim.check", fromlist=["CheckConfig"]).CheckConfig = Field(default_factory=dict, validate_default=True, description="[checks] for `sim check`: sim.check.CheckConfig (imported lazily, sim.check imports this module)")
+    checks: CheckConfig = Field(default_factory=CheckConfig, description="[checks] table for `sim check` / `sim baseline`")
 
     source: str = Field("<memory>", exclude=True)
     section: Any = Field(None, exclude=True)
