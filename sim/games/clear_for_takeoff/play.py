@@ -32,12 +32,14 @@ from sim.games.clear_for_takeoff.rules import (
     NWEATHER,
     P_CAP,
     P_K,
+    P_OFF_OCC,
     P_OFF_POS,
     P_OFF_RANK,
     P_OFF_START,
     P_OFF_STATS,
     P_OFF_WT,
     P_S,
+    P_VIP2,
     SC,
     ST_BLOCKED,
     ST_DLY,
@@ -126,7 +128,9 @@ def play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, ev
         if short > 0:
             state[H_STARVED] += 1
             log(ev, evn, state, E_STARVED, short, 0, 0, 0, 0)
-        vr = choose_runway(state, p, pids[s], rng)
+        vr = 0
+        if state[p[P_OFF_OCC] + p[P_VIP2]] >= 0:  # someone's aircraft waits on VIP2
+            vr = choose_runway(state, p, pids[s], rng)
         end_of_turn_moves(state, p, fleet, vr, ev, evn)
         finish_turn(state, p, ev, evn)
         if check:

@@ -616,15 +616,15 @@ def draw_face_down(state, p, rng, ev, evn):
     """RB 'draw cards from the deck, face-down' back to the hand size; every card kept.
     Returns how many cards short (starved draw)."""
     s = state[H_CUR]
-    short = 0
-    while hand_total(state, p, s) < p[P_HAND]:
+    have = hand_total(state, p, s)
+    while have < p[P_HAND]:
         c = draw_card(state, p, rng, ev, evn)
         if c < 0:
-            short = p[P_HAND] - hand_total(state, p, s)
-            break
+            return p[P_HAND] - have
         state[hand_at(p, s, c)] += 1
+        have += 1
         log(ev, evn, state, E_DRAW_DOWN, c, 0, 0, 0, 0)
-    return short
+    return 0
 
 
 # =======================================================================================
