@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 CONFIG ?= configs/clear_for_takeoff.toml
 
-.PHONY: setup run test bench lint playthroughs warm clean
+.PHONY: setup run test bench lint playthroughs warm clean check-baselines baselines
 
 setup: $(STAMP)
 
@@ -24,8 +24,24 @@ warm: setup
 run: setup
 	$(BIN)/sim run $(CONFIG)
 
-test: warm
+# the balance checks first, so pytest's summary is the last line CI prints
+test: warm check-baselines
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
+
+# dogfood: every shipped config against its committed baseline (games from its [checks] table)
+check-baselines: warm
+	@mkdir -p reports/ci
+	@for c in configs/*.toml; do \
+	  n=$$(basename $$c .toml); \
+	  echo "== sim check $$c"; \
+	  $(BIN)/sim check $$c --junit reports/ci/$$n.xml > reports/ci/$$n.txt 2>&1; rc=$$?; \
+	  tail -n 3 reports/ci/$$n.txt; \
+	  if [ $$rc -ne 0 ]; then cat reports/ci/$$n.txt; exit $$rc; fi; \
+	done
+
+# record reports/baselines/<config>.json for every shipped config (after an intended change)
+baselines: warm
+	@for c in configs/*.toml; do $(BIN)/sim baseline $$c || exit 1; done
 
 bench: warm
 	$(BIN)/python -m sim.bench
