@@ -347,9 +347,7 @@ def setup(st, spec, pol, w, rng, ev):
                         cap[s] -= 1
                         break
                     j -= 1
-    # step 15: morning weather; step 12: the first morning draw
-    for p in range(n):
-        compute_dist(st, spec, p)
+    # step 15: morning weather (computes every plane's distances); step 12: the first morning draw
     apply_weather(st, spec, 0, ev)
     draw_passengers(st, spec, 0, -1, ev)
 

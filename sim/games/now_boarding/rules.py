@@ -63,6 +63,7 @@ from sim.games.now_boarding.layout import (
     K_SUPPLY,
     K_TSEAT_PRICE,
     K_TSPEED_PRICE,
+    K_VIP,
     MAXP,
     MAXTOK,
     NA,
@@ -234,12 +235,12 @@ def phys_to_off(t, ws, i):
 def compute_dist(st, spec, p):
     """All-pairs move points for plane p (its route colours, current weather), Floyd-Warshall.
 
-    Fills DIST/NEXT for mode 0 (every route it may use) and mode 1 (avoiding routes with a
-    weather token: a plane carrying the Nervous VIP). INF when unreachable.
+    Fills DIST/NEXT for mode 0 (every route it may use) and, in the VIP variant, mode 1 (avoiding
+    routes with a weather token: a plane carrying the Nervous VIP). INF when unreachable.
     """
     mask = st[pb(p) + P_MASK]
     nr = spec[K_NR]
-    for m in range(2):
+    for m in range(2 if spec[K_VIP] == 1 else 1):  # mode 1 only matters with the Nervous VIP
         D = DIST + (p * 2 + m) * NA * NA
         X = NEXT + (p * 2 + m) * NA * NA
         for i in range(NA):
@@ -441,7 +442,7 @@ def can_pickup(st, spec, p, c):
         return 0
     if vip == VIP_CELEBRITY and st[b + P_NCARR] > 0:
         return 0
-    if vip != VIP_FIRST:
+    if vip != VIP_FIRST and spec[K_VIP] == 1:
         for i in range(st[S_NACTIVE]):
             x = st[ACTIVE + i]
             if x != c and st[C_VIPK + x] == VIP_FIRST and st[C_PLACE + x] == PL_WAIT and st[C_WHERE + x] == a:
