@@ -83,7 +83,7 @@ class Section(Strict):
     play_out_ranks: bool = Field(True, description="RB: play on until one airline remains (full finishing order)")
     direct_to_takeoff: bool = Field(False, description="reading of 'goes to the closest takeoff position' (RULES.md D6)")
     finished_hand: Literal["out_of_play", "discard"] = Field(
-        "out_of_play", description="what happens to a finished airline's hand (RULES.md D12)")
+        "discard", description="what happens to a finished airline's hand (RULES.md D12)")
     dly_own_aircraft: bool = Field(False, description="allow a played DLY on one's own aircraft (RULES.md D9)")
     deck: Deck = Field(default_factory=Deck)
     airlines: list[Airline] = Field(default_factory=_default_airlines, min_length=1,

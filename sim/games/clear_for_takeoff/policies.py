@@ -74,12 +74,12 @@ RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 HEURISTIC_WEIGHTS = {
     "progress": 1.0,   # value of one step of progress (hangar -> A -> B/C -> D -> takeoff)
     "lead": 0.5,       # times the stage an aircraft already reached: push the leader first
-    "wild_cost": 0.4,  # cost of each Lucky Captain spent
+    "wild_cost": 0.4,  # cost of paying a whole step with Lucky Captains (pro rata per LC)
     "attack": 0.6,     # value of an FLR / DLY per stage and size of the victim
     "leader_focus": 1.0,  # extra attack value per share of the victim airline already airborne
     "weather": 2.0,    # value per own aircraft a weather / anti-ice play lets take off
     "vip": 1.0,        # value of a VIP play per 3 movement cards it saves
-    "exchange": 0.8,   # an exchange is made when no play scores above this
+    "exchange": 0.3,   # an exchange is made when no play scores above this
 }
 
 POLICIES = (
@@ -285,7 +285,7 @@ def score_play(state, p, fleet, kind, gid, arg, lc, pid, w):
     if pid == GREEDY:
         base = 300.0 if kind == K_TO_D else (200.0 if kind == K_ADVANCE else 100.0)
         return base + 3.0 * size - 10.0 * lc - runway + 4.0 * fit
-    return w[0] + w[1] * u - w[2] * lc - runway + 0.2 * fit
+    return w[0] + w[1] * u - w[2] * lc / (p[P_MOVE1 + size - 1] + 1.0) - runway + 0.2 * fit
 
 
 @njit(cache=True, error_model="numpy")
