@@ -64,7 +64,7 @@ def test_first_all_airborne_wins_and_leaves_turn_order():
     assert gs.cur == 2
     gs.end_turn()
     assert gs.cur == 1                               # seat 0 is skipped
-    assert sum(gs.hand(0).values()) == 9             # D12 default: hand stays out of play
+    assert gs.hand(0) == {}                          # D12 default: the hand went to the discard pile
     assert gs.invariants() == 0
 
 
@@ -124,15 +124,27 @@ def test_play_out_ranks_false_stops_at_first_finisher():
     assert int(gs.state[R.H_WINNER]) == 0
 
 
-def test_finished_hand_discard_option():
-    """D12 option finished_hand = "discard": a finished airline's hand goes to the discard
-    pile (default "out_of_play": it stays in the hand, see the first test)."""
-    gs = new(seats=3, seed=6, finished_hand="discard")
+def test_finished_hand_discard_default():
+    """D12 default finished_hand = "discard": a finished airline's hand goes to the discard
+    pile, so its cards come back into play at the next reshuffle."""
+    gs = new(seats=3, seed=6)
     last_one_on_takeoff(gs, 0)
     before = gs.discard_size()
     gs.end_turn()
     assert gs.hand(0) == {}
     assert gs.discard_size() == before + 9
+    assert gs.invariants() == 0
+
+
+def test_finished_hand_out_of_play_option():
+    """D12 option finished_hand = "out_of_play": a finished airline keeps its hand, out of
+    play for the rest of the game (the discard pile does not grow)."""
+    gs = new(seats=3, seed=6, finished_hand="out_of_play")
+    last_one_on_takeoff(gs, 0)
+    before = gs.discard_size()
+    gs.end_turn()
+    assert sum(gs.hand(0).values()) == 9
+    assert gs.discard_size() == before
     assert gs.invariants() == 0
 
 
