@@ -178,6 +178,20 @@ def seat_policies(entry_policy, entry_weights, perms, g):
     return pids, W
 
 
+@njit(cache=True, error_model="numpy")
+def play_index(p, deck_cards, fleet, entry_policy, entry_weights, perms, seed, g, check):
+    """Play game ``g`` untraced with its seats' policies; returns (state, invariant code)."""
+    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
+    state = np.zeros(state_size(p), np.int32)
+    rng = np.zeros(2, np.uint64)
+    ev = np.zeros((1, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    snaps = np.zeros((1, 1), np.int32)
+    preset = np.full(1, -1, np.int32)
+    code = play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, evn, snaps, check)
+    return state, code
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
     """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]).
@@ -186,23 +200,13 @@ def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, coun
     ``sim.games.base`` for the other arguments. Each game seeds its own streams.
     """
     p, deck_cards, fleet = spec
-    nstate = state_size(p)
     for i in prange(count):
         ii = np.int64(i)
-        g = first_index + ii
-        pids, W = seat_policies(entry_policy, entry_weights, perms, g)
-        state = np.zeros(nstate, np.int32)
-        rng = np.zeros(2, np.uint64)
-        ev = np.zeros((1, EV_W), np.int32)
-        evn = np.zeros(1, np.int64)
-        snaps = np.zeros((1, 1), np.int32)
-        preset = np.full(1, -1, np.int32)
         # thread-private copies of the shared read-only arrays: no refcount traffic on
         # memory the other threads touch
         pp = p.copy()
-        fl = fleet.copy()
-        dk = deck_cards.copy()
-        play_game(pp, dk, fl, pids, W, seed, g, preset, state, rng, ev, evn, snaps, False)
+        state, _ = play_index(pp, deck_cards.copy(), fleet.copy(), entry_policy, entry_weights, perms, seed,
+                              first_index + ii, False)
         fill_row(state, pp, out[ii])
 
 
@@ -212,17 +216,8 @@ def check_batch(spec, entry_policy, entry_weights, perms, seed, first_index, cou
     codes (0 = every invariant held; see ``rules.check_invariants``)."""
     p, deck_cards, fleet = spec
     codes = np.zeros(count, np.int64)
-    nstate = state_size(p)
     for i in range(count):
-        g = first_index + i
-        pids, W = seat_policies(entry_policy, entry_weights, perms, g)
-        state = np.zeros(nstate, np.int32)
-        rng = np.zeros(2, np.uint64)
-        ev = np.zeros((1, EV_W), np.int32)
-        evn = np.zeros(1, np.int64)
-        snaps = np.zeros((1, 1), np.int32)
-        preset = np.full(1, -1, np.int32)
-        codes[i] = play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, evn, snaps, True)
+        _, codes[i] = play_index(p, deck_cards, fleet, entry_policy, entry_weights, perms, seed, first_index + i, True)
     return codes
 
 

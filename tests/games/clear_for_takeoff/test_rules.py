@@ -18,22 +18,6 @@ NO_DECK = {k: 0 for k in ("A", "B", "C", "D", "LC", "VIP", "AI", "FLR", "DLY", "
                           "31L", "31R", "SN", "XW", "ICE")}
 
 
-@pytest.fixture(autouse=True)
-def _invariants_hold_after_each_scenario(monkeypatch):
-    """Every GameState a test builds must end consistent (rules.check_invariants == 0)."""
-    made = []
-    init = GameState.__init__
-
-    def tracked(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        made.append(self)
-
-    monkeypatch.setattr(GameState, "__init__", tracked)
-    yield
-    for gs in made:
-        assert gs.invariants() == 0
-
-
 def new(seats: int = 2, seed: int = 0, **section) -> GameState:
     """A fresh game whose other seats hold only B, C and D cards (so stacked Weather / FLR /
     DLY cards are in the deck)."""

@@ -18,22 +18,6 @@ SIZE = {SMALL: 1, MED: 2, MED2: 2, WIDE: 3}
 AC0 = 3  # first A-C stand
 
 
-@pytest.fixture(autouse=True)
-def _invariants_hold_after_each_scenario(monkeypatch):
-    """Every GameState a test builds must end consistent (rules.check_invariants == 0)."""
-    made = []
-    init = GameState.__init__
-
-    def tracked(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        made.append(self)
-
-    monkeypatch.setattr(GameState, "__init__", tracked)
-    yield
-    for gs in made:
-        assert gs.invariants() == 0
-
-
 def new(seats: int = 2, seed: int = 0, **section) -> GameState:
     gs = GameState(seats=seats, seed=seed, **section)
     for s in range(1, seats):
