@@ -112,8 +112,9 @@ def units(p, slot):
 @njit(cache=True, error_model="numpy")
 def card_needs(state, p, fleet, s, need):
     """Fill ``need`` (int32[NCT]) with how many of each card the seat's fleet still uses
-    (movement cards by remaining steps at base cost; B/C unknown for aircraft in the
-    hangar count for both; VIP for aircraft not yet past B/C; AI up to the largest cost)."""
+    (movement cards by remaining steps at base cost; an aircraft in the hangar counts half
+    its cost for each of B and C, since its stand decides which; VIP for aircraft not yet
+    past B/C; AI up to the largest cost)."""
     K = p[P_K]
     need[:] = 0
     for k in range(K):
@@ -123,9 +124,10 @@ def card_needs(state, p, fleet, s, need):
         slot = state[pos_at(p, s, k)]
         cost = p[P_MOVE1 + size - 1]
         if slot == POS_HANGAR:
+            # which of B or C it will need depends on the stand it gets: half of each
             need[CA] += cost
-            need[CB] += cost
-            need[CC] += cost
+            need[CB] += (cost + 1) // 2
+            need[CC] += (cost + 1) // 2
             need[CD] += cost
             need[VIP] += 1
         elif slot >= 0 and slot < p[P_VIP1]:
