@@ -87,12 +87,13 @@ def versions() -> dict[str, str]:
     return out
 
 
-def manifest(cfg: RunConfig, wall_s: float, threads: int) -> dict:
+def manifest(cfg: RunConfig, wall_s: float, threads: int, backend: str = "local", workers: int | None = None) -> dict:
     """manifest.json content: versions, git revision, source hash, seed, config hash,
     wall time (s), games/s, threads, host."""
     return {
         "run": cfg.run_name, "game": cfg.game, "config": str(cfg.source), "config_hash": cfg.config_hash(),
         "seed": cfg.seed, "games": cfg.games, "threads": threads, "batch_size": cfg.batch_size,
+        "backend": backend, "workers": workers,
         "wall_s": round(wall_s, 4), "games_per_s": round(cfg.games / wall_s, 1) if wall_s > 0 else None,
         "versions": versions(), "git_revision": git_revision(), "source_hash": sim.source_hash(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -100,15 +101,19 @@ def manifest(cfg: RunConfig, wall_s: float, threads: int) -> dict:
     }
 
 
-def run_config(cfg: RunConfig, threads: int | None = None, progress: bool = False) -> RunOutput:
-    """Play every game of ``cfg`` and summarise it (no files written)."""
+def run_config(cfg: RunConfig, threads: int | None = None, progress: bool = False, backend: str = "local",
+               workers: int = 2) -> RunOutput:
+    """Play every game of ``cfg`` on ``backend`` ("local" numba threads, or "dask" with
+    ``workers`` processes; identical results) and summarise it (no files written)."""
     from sim.runner import set_threads, timed_run
 
     gdef = get_game(cfg.game)
     nthreads = set_threads(threads)
-    matrix, wall = timed_run(cfg, gdef, progress=progress)
+    matrix, wall = timed_run(cfg, gdef, progress=progress, backend=backend, workers=workers)
     df = games_frame(cfg, gdef, matrix)
-    return RunOutput(cfg, gdef, df, summarize(cfg, gdef, df), manifest(cfg, wall, nthreads), matrix)
+    man = manifest(cfg, wall, nthreads if backend == "local" else 1, backend,
+                   workers if backend == "dask" else None)
+    return RunOutput(cfg, gdef, df, summarize(cfg, gdef, df), man, matrix)
 
 
 def replay(cfg: RunConfig, game_index: int):

@@ -54,14 +54,21 @@ def run(
     out: Annotated[Optional[Path], typer.Option("--out", help="report folder (default reports/<config name>)")] = None,
     threads: ThreadsOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
+    workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
 ) -> None:
     """Play the config's games and write the report (html, md, json, parquet, plots)."""
     cfg = load_config(config, games=games, seed=seed)
     check_threads(threads)
+    if backend not in ("local", "dask"):
+        fail(f"--backend: must be local or dask, got {backend!r}")
+    if workers < 1:
+        fail(f"--workers: must be >= 1, got {workers}")
     from sim.api import run_config
     from sim.report import write_report
 
-    result = run_config(cfg, threads=threads, progress=not quiet and sys.stderr.isatty())
+    result = run_config(cfg, threads=threads, progress=not quiet and sys.stderr.isatty(), backend=backend,
+                        workers=workers)
     dest = out or Path("reports") / cfg.run_name
     path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
     print_summary(result.summary, result.manifest)
@@ -97,8 +104,9 @@ def print_summary(summary: dict, manifest: dict) -> None:
     t.add_row("turns p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
     t.add_row("reshuffles per game", fmt_interval(find(recs, "reshuffles_mean")))
     gps = manifest.get("games_per_s")
-    t.add_row("speed", f"{gps:,.0f} games/s on {manifest['threads']} threads ({manifest['wall_s']:.1f} s)"
-              if gps else "-")
+    where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"
+             else f"{manifest['threads']} thread(s)")
+    t.add_row("speed", f"{gps:,.0f} games/s on {where} ({manifest['wall_s']:.1f} s)" if gps else "-")
     Console().print(t)
 
 

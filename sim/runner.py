@@ -61,13 +61,26 @@ def run_games(
     return out
 
 
-def timed_run(cfg: RunConfig, gdef: GameDef, progress: bool = False) -> tuple[np.ndarray, float]:
-    """:func:`run_games` over the whole run with an optional rich progress bar (games/s,
+def timed_run(cfg: RunConfig, gdef: GameDef, progress: bool = False, backend: str = "local",
+              workers: int = 2) -> tuple[np.ndarray, float]:
+    """Play the whole run on ``backend`` ("local": numba threads here; "dask": ``workers``
+    processes, see :mod:`sim.backends.dask`) with an optional rich progress bar (games/s,
     ETA). Returns (matrix, wall seconds)."""
     spec = gdef.compile(cfg)
     t0 = time.perf_counter()
+
+    def play(on_batch=None):
+        if backend == "dask":
+            from sim.backends.dask import run_games_dask
+
+            return run_games_dask(cfg, workers=workers, on_chunk=on_batch)
+        # the first batch also compiles (or loads) the kernel: keep batches small enough
+        # that a progress bar moves
+        return run_games(cfg, gdef, spec, batch_size=min(cfg.batch_size, 16384) if on_batch else None,
+                         on_batch=on_batch)
+
     if not progress:
-        out = run_games(cfg, gdef, spec)
+        out = play()
         return out, time.perf_counter() - t0
     from rich.progress import (
         BarColumn,
@@ -85,11 +98,9 @@ def timed_run(cfg: RunConfig, gdef: GameDef, progress: bool = False) -> tuple[np
             from rich.text import Text
             return Text(f"{rate:,.0f} games/s")
 
-    # the first batch also compiles (or loads) the kernel: keep it small so the bar moves
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   Rate(""), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                   transient=False) as bar:
         task = bar.add_task(cfg.run_name, total=cfg.games)
-        out = run_games(cfg, gdef, spec, batch_size=min(cfg.batch_size, 16384),
-                        on_batch=lambda n: bar.advance(task, n))
+        out = play(lambda n: bar.advance(task, n))
     return out, time.perf_counter() - t0
