@@ -32,9 +32,11 @@ from sim.errors import ConfigError
 
 
 class Strict(BaseModel):
-    """Base model: unknown keys are errors, values are not coerced across types loosely."""
+    """Base model: unknown keys are errors and values are not coerced across types (a
+    string "9" is not an int, 0 is not a bool; an int is still accepted where a float is
+    expected)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class SeatConfig(Strict):
@@ -170,11 +172,20 @@ class RunConfig(Strict):
 
 
 def _fmt_loc(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc)
+    out = ""
+    for p in loc:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif not str(p).startswith("function-") and p not in ("str", "int", "float", "bool", "dict", "list"):
+            out += f".{p}" if out else str(p)
+    return out
 
 
 def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_keys: set[str] | None = None):
-    err = e.errors()[0]
+    errors = e.errors()
+    # an unknown key explains a missing one next to it (a typo): report it first
+    errors.sort(key=lambda x: x["type"] != "extra_forbidden")
+    err = errors[0]
     key = _fmt_loc(err["loc"])
     if prefix:
         key = f"{prefix}.{key}" if key else prefix

@@ -302,7 +302,7 @@ def test_config_load_validates_checks_with_dotted_keys(fake_game, tmp_path):
     p.write_text(p.read_text() + "\n[[checks.targets]]\nmetric = \"stall_rate\"\n")
     with pytest.raises(ConfigError) as ei:
         load(p)
-    assert ei.value.key.startswith("checks.targets.1")
+    assert ei.value.key.startswith("checks.targets[1]")
 
 
 # --- check logic ----------------------------------------------------------------------------

@@ -116,3 +116,20 @@ def test_console_script_runs_in_a_subprocess(tmp_path):
     bad.write_text("game = 'clear_for_takeoff'\nseats = []\n")
     r = subprocess.run([sys.executable, "-m", "sim.cli", "run", str(bad)], capture_output=True, text=True)
     assert r.returncode == 2 and "key 'seats'" in r.stderr
+
+
+@pytest.mark.parametrize("line,replacement,key", [
+    ("seed = 20261129", 'seed = "20261129"', "seed"),
+    ("rotate_seats = true", 'rotate_seats = "yes"', "rotate_seats"),
+    ("hand_size = 9 ", "hand_size = 9.0 ", "clear_for_takeoff.hand_size"),
+    ("A = 17", 'A = "17"', "clear_for_takeoff.deck.A"),
+    ("direct_to_takeoff = false", "direct_to_takeoff = 0", "clear_for_takeoff.direct_to_takeoff"),
+    ('{ policy = "random" }', '{ polcy = "random" }', "seats[3].polcy"),
+])
+def test_values_are_not_coerced_across_types(tmp_path, line, replacement, key):
+    """A string where a number belongs, 0 for a boolean, a float count: exit 2, not a silent
+    conversion (a quoted seed would also change the config hash)."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(cft_text(**{line: replacement}))
+    r = runner.invoke(app, ["validate", str(cfg)])
+    assert r.exit_code == 2 and f"key '{key}'" in r.output, r.output
