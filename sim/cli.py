@@ -64,12 +64,15 @@ def run(
         fail(f"--backend: must be local or dask, got {backend!r}")
     if workers < 1:
         fail(f"--workers: must be >= 1, got {workers}")
+    dest = out or Path("reports") / cfg.run_name
+    if dest.exists() and (not dest.is_dir() or (any(dest.iterdir()) and not (dest / "manifest.json").is_file())):
+        # the report replaces its folder: never a folder that holds something else
+        fail(f"--out: {dest} exists and is not a sim report folder; choose a new or empty folder")
     from sim.api import run_config
     from sim.report import write_report
 
     result = run_config(cfg, threads=threads, progress=not quiet and sys.stderr.isatty(), backend=backend,
                         workers=workers)
-    dest = out or Path("reports") / cfg.run_name
     path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
     print_summary(result.summary, result.manifest)
     typer.echo(f"report: {path / 'report.html'}")
@@ -88,9 +91,10 @@ def print_summary(summary: dict, manifest: dict) -> None:
     t.add_column("metric")
     t.add_column("value [95% interval]", justify="right")
     if summary["mode"] == "competitive":
+        rotated = summary.get("rotate_seats", False)
         for s, label in enumerate(summary["seats"]):
             r = find(recs, "win_rate", seat=s)
-            t.add_row(f"win rate seat {s} ({label})", fmt_interval(r))
+            t.add_row(f"win rate seat {s}" + ("" if rotated else f" ({label})"), fmt_interval(r))
         for r in recs:
             if r["metric"] == "win_rate" and "policy" in r["by"]:
                 t.add_row(f"win rate policy {r['by']['policy']}", fmt_interval(r))
@@ -123,6 +127,9 @@ def replay(
         fail("--game: must be >= 0")
     from sim.api import replay as do_replay
 
+    if game >= cfg.games:
+        typer.echo(f"note: the config plays games 0..{cfg.games - 1}; game {game} is replayed from the same "
+                   "seed but has no row in its report", err=True)
     res = do_replay(cfg, game)
     typer.echo("\n".join(res.lines))
 

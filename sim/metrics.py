@@ -18,9 +18,28 @@ from sim.stats import mean_interval, wilson
 def proportion(metric: str, by: dict, successes: int, n: int) -> dict[str, Any]:
     """A proportion record with its Wilson 95 % interval."""
     lo, hi = wilson(successes, n)
-    return {"metric": metric, "by": by, "value": successes / n if n else float("nan"),
+    value = successes / n if n else float("nan")
+    if n:  # float rounding can put a bound a hair beyond a rate of exactly 0 or 1
+        lo, hi = min(float(lo), value), max(float(hi), value)
+    return {"metric": metric, "by": by, "value": value,
             "ci_low": float(lo), "ci_high": float(hi), "n": int(n), "kind": "proportion",
             "successes": int(successes)}
+
+
+def ratio(metric: str, by: dict, num, den) -> dict[str, Any]:
+    """A share of summed per-game counts, ``sum(num) / sum(den)`` (e.g. turns under fog /
+    all turns), with a 95 % interval that treats the game, not the turn, as the unit
+    (delta method: turns of one game are not independent). ``n`` is the number of games."""
+    x = np.asarray(num, dtype=float)
+    t = np.asarray(den, dtype=float)
+    n = x.size
+    total = t.sum()
+    r = float(x.sum() / total) if total > 0 else float("nan")
+    lo = hi = float("nan")
+    if n > 1 and total > 0:
+        se = float(np.std(x - r * t, ddof=1) / np.sqrt(n) / t.mean())
+        lo, hi = max(0.0, r - 1.959963984540054 * se), min(1.0, r + 1.959963984540054 * se)
+    return {"metric": metric, "by": by, "value": r, "ci_low": lo, "ci_high": hi, "n": int(n), "kind": "share"}
 
 
 def mean(metric: str, by: dict, values: pl.Series | np.ndarray) -> dict[str, Any]:
@@ -30,6 +49,8 @@ def mean(metric: str, by: dict, values: pl.Series | np.ndarray) -> dict[str, Any
     m = float(v.mean()) if n else float("nan")
     sd = float(v.std(ddof=1)) if n > 1 else float("nan")
     lo, hi = mean_interval(m, sd, n)
+    if n and v.min() >= 0 and lo < 0:  # counts: the normal interval must not leave [0, inf)
+        lo = 0.0
     return {"metric": metric, "by": by, "value": m, "ci_low": lo, "ci_high": hi, "n": int(n),
             "kind": "mean", "sd": sd}
 

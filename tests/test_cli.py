@@ -107,6 +107,10 @@ def test_bad_flags_exit_2_and_touch_nothing(tmp_path):
     r = runner.invoke(app, ["run", str(tmp_path / "missing.toml"), "--out", str(out)])
     assert r.exit_code == 2 and "no such file" in r.output
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    # a good config must not replace a folder that is not a report either
+    r = runner.invoke(app, ["run", str(CFT), "--games", "50", "--out", str(out)])
+    assert r.exit_code == 2 and "not a sim report folder" in r.output
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
 
 
 def test_console_script_runs_in_a_subprocess(tmp_path):

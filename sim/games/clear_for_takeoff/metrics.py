@@ -1,11 +1,13 @@
 """Clear for Takeoff metrics beyond the common ones, and their plots.
 
-* ``weather_share`` by {"weather": code}: share of all turns begun under each weather
-  (a proportion of turns, Wilson interval over turns; turns within a game are not
-  independent, so the interval is optimistic: read it as a size, not a test).
-* ``flr_suffered_mean`` / ``dly_suffered_mean`` by seat: aircraft sent back per game.
+* ``weather_share`` by {"weather": code}: share of all turns begun under each weather, with
+  an interval that counts games, not turns, as the unit (``sim.metrics.ratio``).
+* ``flr_suffered_mean`` / ``dly_suffered_mean`` by seat: aircraft of that seat sent back to
+  the hangar per game, by a card an opponent played or by one the seat itself drew face up
+  in an exchange (which hits the drawer's most prepared aircraft).
 * ``flr_played_mean`` / ``dly_played_mean`` by seat: attack cards played per game.
-* ``takeoffs_blocked_mean`` by {} and by seat: takeoff attempts stopped by the weather.
+* ``takeoffs_blocked_mean`` by seat, and by {} for all seats together: takeoff attempts
+  stopped by the weather per game.
 * ``exchanges_mean`` by seat: turns per game a seat spent exchanging cards.
 * ``winner_turn_mean``: player turns until the first airline finished.
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.clear_for_takeoff.play import WEATHER_KEYS
-from sim.metrics import mean, proportion
+from sim.metrics import mean, ratio
 
 WEATHER_LABELS = {"sc": "SC", "fg": "FG", "31l": "31L", "31r": "31R", "sn": "SN", "xw": "XW", "ice": "ICE"}
 
@@ -26,10 +28,9 @@ def game_metrics(df, cfg) -> list[dict]:
     """Records (summary.json shape) of the game-specific metrics listed above."""
     S = cfg.n_seats
     out: list[dict] = []
-    total_turns = int(df["turns"].sum())
+    turns = df["turns"].to_numpy()
     for w in WEATHER_KEYS:
-        k = int(df[f"weather_turns_{w}"].sum())
-        out.append({**proportion("weather_share", {"weather": WEATHER_LABELS[w]}, k, total_turns), "kind": "share"})
+        out.append(ratio("weather_share", {"weather": WEATHER_LABELS[w]}, df[f"weather_turns_{w}"].to_numpy(), turns))
     for s in range(S):
         for col, name in (("flr_suffered", "flr_suffered_mean"), ("dly_suffered", "dly_suffered_mean"),
                           ("flr_played", "flr_played_mean"), ("dly_played", "dly_played_mean"),
@@ -83,10 +84,10 @@ def game_plots(df, records, folder: Path) -> list[tuple[str, str]]:
             ax.bar(x + (i - 1) * wdt, v, wdt, yerr=[lo, hi], capsize=2, label=lab)
         ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in fl])
         ax.set_ylabel("per game (mean, 95% interval)")
-        ax.set_title("Setbacks per seat")
+        ax.set_title("Setbacks per seat (FLR / DLY: played on it or drawn face up)")
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(folder / "setbacks_by_seat.png", dpi=110)
         plt.close(fig)
-        made.append(("Setbacks per seat: FLR, DLY, weather", "setbacks_by_seat.png"))
+        made.append(("Setbacks per seat: FLR and DLY suffered, takeoffs blocked by weather", "setbacks_by_seat.png"))
     return made
