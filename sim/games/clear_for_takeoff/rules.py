@@ -68,7 +68,7 @@ ACT_W = 4
 # ---- trace events (rows of EV_W int32: turn, seat, code, a, b, c, d, e) ---------------
 EV_W = 8
 (E_TURN, E_EXCHANGE, E_DRAW_KEEP, E_WEATHER, E_HIT, E_PLAY, E_DEICE, E_TAKEOFF, E_BLOCKED,
- E_AUTO, E_RESHUFFLE, E_STARVED, E_FINISH, E_PASS, E_STALL, E_DRAW_DOWN, E_PROMOTE) = range(17)
+ E_AUTO, E_RESHUFFLE, E_STARVED, E_FINISH, E_PASS, E_STALL, E_DRAW_DOWN, E_DISCARD) = range(17)
 
 
 # =======================================================================================
@@ -587,13 +587,15 @@ def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
     s = state[H_CUR]
     need = 0
     for c in range(NCT):
+        need += disc_counts[c]
+    state[stat_at(p, s, ST_EXCH)] += 1
+    log(ev, evn, state, E_EXCHANGE, need, 0, 0, 0, 0)
+    for c in range(NCT):
         k = disc_counts[c]
         if k > 0:
             state[hand_at(p, s, c)] -= k
             discard(state, p, c, k)
-            need += k
-    state[stat_at(p, s, ST_EXCH)] += 1
-    log(ev, evn, state, E_EXCHANGE, need, 0, 0, 0, 0)
+            log(ev, evn, state, E_DISCARD, c, k, 0, 0, 0)
     kept = 0
     guard = 0
     limit = 2 * p[P_NCARDS]

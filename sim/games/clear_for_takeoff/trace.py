@@ -70,7 +70,9 @@ def board_text(state, p, fleet) -> list[str]:
 def _event_line(e, p, fleet, labels) -> str:
     code, a, b, c, d, x = (int(v) for v in e[2:8])
     if code == R.E_EXCHANGE:
-        return f"  exchange: discards {a} card(s) face up, draws {a} face up"
+        return f"  exchange: discards {a} card(s) face up, then draws face up until {a} are kept"
+    if code == R.E_DISCARD:
+        return f"    discards {b}x{R.CARD_NAMES[a]}"
     if code == R.E_DRAW_KEEP:
         return f"    draws {R.CARD_NAMES[a]} face up: to hand"
     if code == R.E_DRAW_DOWN:
@@ -90,7 +92,8 @@ def _event_line(e, p, fleet, labels) -> str:
             return (f"  plays VIP: {aircraft_name(p, fleet, b)} {slot_name(p, c)} -> VIP1 "
                     f"(VIP1 and VIP2 were free; one VIP card for any size)")
         card = {R.K_PLACE: "A", R.K_ADVANCE: "B" if "A-B" in slot_name(p, d) else "C", R.K_TO_D: "D"}[kind]
-        return (f"  plays {need - lc}x{card}{' + ' + str(lc) + 'xLC' if lc else ''}: {aircraft_name(p, fleet, b)} "
+        paid = " + ".join(x for x in (f"{need - lc}x{card}" if need > lc else "", f"{lc}xLC" if lc else "") if x)
+        return (f"  plays {paid}: {aircraft_name(p, fleet, b)} "
                 f"{slot_name(p, c)} -> {slot_name(p, d)} ({need} card(s) for this size and weather; the place was free)")
     if code == R.E_DEICE:
         return f"  plays {b}xAI: de-ices {aircraft_name(p, fleet, a)} on its takeoff position"
