@@ -285,6 +285,8 @@ def fmt_change(d: float | None, kind: str, metric: str = "", base: float | None 
         return "-"
     if _is_rate(kind, metric):
         return f"{100 * d:+.2f} pp"
+    if kind == "p_value":
+        return f"{d:+.2g}"
     if base:
         return f"{d:+.4g} ({100 * d / abs(base):+.1f}%)"
     return f"{d:+.4g}"
@@ -396,7 +398,7 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict) -> None:
         row.p_value = two_proportion_test(xa, ta, xb, tb)[1]
         row._power_args = ("rate", pa, ta, tb)
         if ca or cb:
-            row.note = "trials capped at 1 per game (conservative)"
+            row.note = "n capped at games"
     elif kind == "mean":
         sa, sb = ra.get("sd"), rb.get("sd")
         if sa is None or sb is None or math.isnan(sa) or math.isnan(sb) or not na or not nb:
@@ -410,7 +412,7 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict) -> None:
         row.p_value = mean_difference_test(va, sa, ta, vb, sb, tb)[1]
         row._power_args = ("mean", sa, ta, sb, tb)
         if ca or cb:
-            row.note = "n capped at games (conservative)"
+            row.note = "n capped at games"
 
 
 def _implied_zero(rec: dict, other: dict) -> dict | None:
@@ -672,7 +674,7 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
         report.notes.append(
             f"{len(short)} metric(s) marked '!' under 'detectable' cannot reliably detect a change as "
             f"large as their tolerance at {summary.get('games')} games ({100 * checks.power:.0f}% power, "
-            f"α/{m} per metric); about {worst:,} games per run would"
+            f"α/{m} per metric); about {worst:,} games per run would be needed for all of them"
         )
     return report
 
