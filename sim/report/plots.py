@@ -319,7 +319,8 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
 def _pct_fmt(top: float):
     from matplotlib.ticker import PercentFormatter
 
-    return PercentFormatter(xmax=1.0, decimals=0 if top >= 0.05 else 1)
+    # decimals=None lets the formatter show as many as the tick spacing needs (2.5%, not 2%)
+    return PercentFormatter(xmax=1.0, decimals=None if top < 0.5 else 0)
 
 
 def plot_reshuffles(df, folder: Path, only_if_any: bool = False) -> tuple[str, str] | None:
