@@ -4,6 +4,7 @@ Nothing here exits the process; errors are exceptions (ConfigError for bad input
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import platform
 import subprocess
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ def manifest(cfg: RunConfig, wall_s: float, threads: int, backend: str = "local"
         "wall_s": round(wall_s, 4), "games_per_s": round(cfg.games / wall_s, 1) if wall_s > 0 else None,
         "versions": versions(), "git_revision": git_revision(), "source_hash": sim.source_hash(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpus": __import__("os").cpu_count()},
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
     }
 
 

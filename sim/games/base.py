@@ -41,6 +41,17 @@ class Column:
     per_seat: bool = False
 
 
+def expand_columns(columns: tuple[Column, ...], n_seats: int) -> list[str]:
+    """Column names in matrix order: a per-seat column becomes ``<name>_s0 .. _s<n-1>``."""
+    names: list[str] = []
+    for c in columns:
+        if c.per_seat:
+            names.extend(f"{c.name}_s{i}" for i in range(n_seats))
+        else:
+            names.append(c.name)
+    return names
+
+
 @dataclass(frozen=True)
 class PolicyDef:
     """A built-in policy: integer id used by the kernel, named weights with defaults."""
@@ -107,10 +118,4 @@ class GameDef:
 
     def column_names(self, n_seats: int) -> list[str]:
         """Result matrix column names for ``n_seats`` seats, in matrix order."""
-        names: list[str] = []
-        for c in self.columns:
-            if c.per_seat:
-                names.extend(f"{c.name}_s{i}" for i in range(n_seats))
-            else:
-                names.append(c.name)
-        return names
+        return expand_columns(self.columns, n_seats)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.games.base import Column
+from sim.games.base import Column, expand_columns
 from sim.games.clear_for_takeoff.policies import choose_runway, select
 from sim.games.clear_for_takeoff.rules import (
     ACT_W,
@@ -241,10 +241,7 @@ def run_traced(spec, entry_policy, entry_weights, perms, seed, game_index, prese
     pre = np.full(1, -1, np.int32) if preset is None else np.asarray(preset, np.int32)
     play_game(p, deck_cards, fleet, pids, W, np.int64(seed), np.int64(game_index), pre, state, rng, ev, evn, snaps, False)
     S = int(p[P_S])
-    row = np.zeros(n_columns(S), np.int32)
+    row = np.zeros(len(expand_columns(COLUMNS, S)), np.int32)
     fill_row(state, p, row)
     return state, ev[: evn[0]], snaps[: int(state[H_TURN]) + 1], row
 
-
-def n_columns(S: int) -> int:
-    return sum(S if c.per_seat else 1 for c in COLUMNS)

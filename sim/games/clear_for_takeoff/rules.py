@@ -35,7 +35,6 @@ from sim.rng import CHANCE, shuffle
 CA, CB, CC, CD, LC, VIP, AI, FLR, DLY, SC, FG, C31L, C31R, SN, XW, ICE = range(16)
 NCT = 16
 CARD_NAMES = ("A", "B", "C", "D", "LC", "VIP", "AI", "FLR", "DLY", "SC", "FG", "31L", "31R", "SN", "XW", "ICE")
-FIRST_WEATHER = SC
 NWEATHER = 7
 
 # ---- aircraft sizes -------------------------------------------------------------------
@@ -62,7 +61,6 @@ ST_FLR, ST_DLY, ST_BLOCKED, ST_EXCH, ST_PLAYS, ST_FLR_PLAYED, ST_DLY_PLAYED, ST_
 
 # ---- action kinds (an action is a row of 4 int32: kind, aircraft gid, arg, lc used) ---
 K_PLACE, K_ADVANCE, K_TO_D, K_VIP, K_WEATHER, K_FLR, K_DLY, K_AI = range(8)
-KIND_NAMES = ("place", "advance", "taxi to D", "VIP", "weather", "FLR", "DLY", "anti-ice")
 ACT_W = 4
 
 # ---- trace events (rows of EV_W int32: turn, seat, code, a, b, c, d, e) ---------------

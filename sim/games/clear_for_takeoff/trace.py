@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.base import TraceResult
+from sim.games.base import TraceResult, expand_columns
 from sim.games.clear_for_takeoff import rules as R
 from sim.games.clear_for_takeoff.play import COLUMNS, run_traced
 
@@ -141,10 +141,7 @@ def trace(cfg, spec, entry_policy, entry_weights, perms, seed, game_index) -> Tr
             lines.extend(board_text(snap, p, fleet))
         else:
             lines.append(_event_line(e, p, fleet, labels))
-    names = []
-    for c in COLUMNS:
-        names.extend([f"{c.name}_s{i}" for i in range(S)] if c.per_seat else [c.name])
-    rowd = {n: int(v) for n, v in zip(names, row)}
+    rowd = {n: int(v) for n, v in zip(expand_columns(COLUMNS, S), row)}
     ranks = ", ".join(f"seat {s}: {rowd[f'rank_s{s}'] or '-'}" for s in range(S))
     lines.append("")
     lines.append(f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, stalled {rowd['stalled']}, "
