@@ -325,6 +325,17 @@ def airport_dist(st, p, u, v):
     return st[DIST + (p * 2 + dist_mode(st, p)) * NA * NA + u * NA + v]
 
 
+
+@njit(cache=True)
+def _via_ends(st, spec, r, o, D, t):
+    """Move points from offset ``o`` on route ``r`` to airport ``t`` via the route's end A
+    (back over ``o`` spaces) and via its end B (on over ``L - o``); D: the distance table."""
+    L = st[R_LEN + r]
+    da = o + st[D + spec[K_RA + r] * NA + t]
+    db = L - o + st[D + spec[K_RB + r] * NA + t]
+    return da, db
+
+
 @njit(cache=True)
 def plane_dist(st, spec, p, t):
     """Move points from plane p's position (airport or route offset) to airport t."""
@@ -333,13 +344,7 @@ def plane_dist(st, spec, p, t):
     a0 = st[b + P_AIR]
     if a0 >= 0:
         return st[D + a0 * NA + t]
-    r = st[b + P_ROUTE]
-    o = st[b + P_OFF]
-    L = st[R_LEN + r]
-    A = spec[K_RA + r]
-    B = spec[K_RB + r]
-    da = o + st[D + A * NA + t]
-    db = L - o + st[D + B * NA + t]
+    da, db = _via_ends(st, spec, st[b + P_ROUTE], st[b + P_OFF], D, t)
     return da if da <= db else db
 
 
@@ -388,8 +393,7 @@ def fly_hop(st, spec, p, t, ev):
         L = st[R_LEN + r]
         A = spec[K_RA + r]
         B = spec[K_RB + r]
-        da = o + st[D + A * NA + t]
-        db = L - o + st[D + B * NA + t]
+        da, db = _via_ends(st, spec, r, o, D, t)
         if da >= INF and db >= INF:
             return 0
         if da <= db:
