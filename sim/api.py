@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 import sim
-from sim.config import RunConfig, seat_tables
-from sim.games import get_game
+from sim.compile import CompiledRun
+from sim.config import RunConfig
 from sim.games.base import GameDef
 
 
@@ -25,20 +25,27 @@ class RunOutput:
     """A finished run: ``df`` (polars, one row per game), ``summary`` (summary.json),
     ``manifest`` (manifest.json), ``matrix`` (int32[games, C] kernel output)."""
 
-    cfg: RunConfig
-    gdef: GameDef
+    run: CompiledRun
     df: Any
     summary: dict
     manifest: dict
     matrix: np.ndarray
 
+    @property
+    def cfg(self) -> RunConfig:
+        return self.run.cfg
 
-def games_frame(cfg: RunConfig, gdef: GameDef, matrix: np.ndarray, first_index: int = 0):
+    @property
+    def gdef(self) -> GameDef:
+        return self.run.game
+
+
+def games_frame(run: CompiledRun, matrix: np.ndarray, first_index: int = 0):
     """polars DataFrame of a result matrix: ``game_index`` (int64), ``policy_s<i>`` (the
     label of the seat entry playing seat i in that game), then the game's columns."""
     import polars as pl
 
-    _, _, perms, labels = seat_tables(cfg, gdef)
+    cfg, gdef, perms, labels = run.cfg, run.game, run.perms, run.labels
     n = matrix.shape[0]
     gi = np.arange(first_index, first_index + n, dtype=np.int64)
     cols: dict[str, Any] = {"game_index": gi}
@@ -51,14 +58,15 @@ def games_frame(cfg: RunConfig, gdef: GameDef, matrix: np.ndarray, first_index: 
     return pl.DataFrame(cols)
 
 
-def summarize(cfg: RunConfig, gdef: GameDef, df) -> dict:
+def summarize(run: CompiledRun, df) -> dict:
     """summary.json content: run facts and every metric record (common + game's)."""
     from sim.metrics import common_metrics
 
+    cfg, gdef = run.cfg, run.game
     labels = [s.name for s in cfg.seats]
     records = common_metrics(df, gdef.mode, cfg.n_seats, labels) + list(gdef.metrics(df, cfg))
     return {
-        "game": gdef.name, "title": gdef.title, "run": cfg.run_name, "mode": gdef.mode,
+        "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "run": cfg.run_name, "mode": gdef.mode,
         "seed": cfg.seed, "games": cfg.games, "config_hash": cfg.config_hash(),
         "seats": labels, "rotate_seats": cfg.rotate_seats, "metrics": records,
     }
@@ -88,11 +96,12 @@ def versions() -> dict[str, str]:
     return out
 
 
-def manifest(cfg: RunConfig, wall_s: float, threads: int, backend: str = "local", workers: int | None = None) -> dict:
+def manifest(run: CompiledRun, wall_s: float, threads: int, backend: str = "local", workers: int | None = None) -> dict:
     """manifest.json content: versions, git revision, source hash, seed, config hash,
     wall time (s), games/s, threads, host."""
+    cfg = run.cfg
     return {
-        "run": cfg.run_name, "game": cfg.game, "config": str(cfg.source), "config_hash": cfg.config_hash(),
+        "run": cfg.run_name, "game": cfg.game, "rules_version": run.game.version, "config": str(cfg.source), "config_hash": cfg.config_hash(),
         "seed": cfg.seed, "games": cfg.games, "threads": threads, "batch_size": cfg.batch_size,
         "backend": backend, "workers": workers,
         "wall_s": round(wall_s, 4), "games_per_s": round(cfg.games / wall_s, 1) if wall_s > 0 else None,
@@ -102,24 +111,20 @@ def manifest(cfg: RunConfig, wall_s: float, threads: int, backend: str = "local"
     }
 
 
-def run_config(cfg: RunConfig, threads: int | None = None, progress: bool = False, backend: str = "local",
+def run_config(run: CompiledRun, threads: int | None = None, progress: bool = False, backend: str = "local",
                workers: int = 2) -> RunOutput:
-    """Play every game of ``cfg`` on ``backend`` ("local" numba threads, or "dask" with
+    """Play every game of ``run`` on ``backend`` ("local" numba threads, or "dask" with
     ``workers`` processes; identical results) and summarise it (no files written)."""
     from sim.runner import set_threads, timed_run
 
-    gdef = get_game(cfg.game)
     nthreads = set_threads(threads)
-    matrix, wall = timed_run(cfg, gdef, progress=progress, backend=backend, workers=workers)
-    df = games_frame(cfg, gdef, matrix)
-    man = manifest(cfg, wall, nthreads if backend == "local" else 1, backend,
+    matrix, wall = timed_run(run, progress=progress, backend=backend, workers=workers)
+    df = games_frame(run, matrix)
+    man = manifest(run, wall, nthreads if backend == "local" else 1, backend,
                    workers if backend == "dask" else None)
-    return RunOutput(cfg, gdef, df, summarize(cfg, gdef, df), man, matrix)
+    return RunOutput(run, df, summarize(run, df), man, matrix)
 
 
-def replay(cfg: RunConfig, game_index: int):
-    """The trace of game ``game_index`` of ``cfg``: a :class:`sim.games.base.TraceResult`."""
-    gdef = get_game(cfg.game)
-    spec = gdef.compile(cfg)
-    entry_policy, entry_weights, perms, _ = seat_tables(cfg, gdef)
-    return gdef.trace(cfg, spec, entry_policy, entry_weights, perms, cfg.seed, game_index)
+def replay(run: CompiledRun, game_index: int):
+    """The trace of game ``game_index`` of ``run``: a :class:`sim.games.base.TraceResult`."""
+    return run.game.trace(run, game_index)

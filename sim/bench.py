@@ -8,8 +8,9 @@ import argparse
 import time
 from pathlib import Path
 
+from sim.compile import compile_run
 from sim.config import load
-from sim.games import available, get_game
+from sim.games import available
 from sim.runner import run_games, set_threads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,18 +23,16 @@ def bench(games: int, repeats: int = 3) -> list[tuple[str, str, int, float]]:
         if not path.is_file():
             continue
         base = load(path)
-        gdef = get_game(name)
         for policy in ("random", "greedy"):
             seats = [policy] * base.n_seats
-            cfg = base.with_overrides(seats=seats, games=games)
-            spec = gdef.compile(cfg)
-            run_games(cfg, gdef, spec, count=64)  # compile / load
+            run = compile_run(base.with_overrides(seats=seats, games=games))
+            run_games(run, count=64)  # compile / load
             for threads in (1, 2):
                 set_threads(threads)
                 best = float("inf")
                 for _ in range(repeats):
                     t0 = time.perf_counter()
-                    run_games(cfg, gdef, spec)
+                    run_games(run)
                     best = min(best, time.perf_counter() - t0)
                 rows.append((name, policy, threads, games / best))
                 print(f"{name:20s} {policy:8s} {threads} thread(s): {games / best:12,.0f} games/s "

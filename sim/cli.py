@@ -28,13 +28,13 @@ def fail(msg: str, code: int = 2) -> None:
 
 
 def load_config(path: Path, **overrides):
-    """Load and validate a config with CLI overrides; exits 2 with one message on bad input."""
-    from sim.config import load
+    """Load, validate (with CLI overrides) and compile a config: a
+    :class:`sim.compile.CompiledRun`; exits 2 with one message on bad input."""
+    from sim.compile import load_run
     from sim.errors import ConfigError
 
     try:
-        cfg = load(path)
-        return cfg.with_overrides(**overrides)
+        return load_run(path, **overrides)
     except ConfigError as e:
         fail(str(e))
 
@@ -58,7 +58,8 @@ def run(
     workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
 ) -> None:
     """Play the config's games and write the report (html, md, json, parquet, plots)."""
-    cfg = load_config(config, games=games, seed=seed)
+    run_ = load_config(config, games=games, seed=seed)
+    cfg = run_.cfg
     check_threads(threads)
     if backend not in ("local", "dask"):
         fail(f"--backend: must be local or dask, got {backend!r}")
@@ -71,7 +72,7 @@ def run(
     from sim.api import run_config
     from sim.report import write_report
 
-    result = run_config(cfg, threads=threads, progress=not quiet and sys.stderr.isatty(), backend=backend,
+    result = run_config(run_, threads=threads, progress=not quiet and sys.stderr.isatty(), backend=backend,
                         workers=workers)
     path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
     print_summary(result.summary, result.manifest)
@@ -122,7 +123,8 @@ def replay(
 ) -> None:
     """Print the turn-by-turn log of one game of the config (same seed, same game index:
     the same game as row N of `sim run`)."""
-    cfg = load_config(config, seed=seed)
+    run_ = load_config(config, seed=seed)
+    cfg = run_.cfg
     if game < 0:
         fail("--game: must be >= 0")
     from sim.api import replay as do_replay
@@ -130,14 +132,14 @@ def replay(
     if game >= cfg.games:
         typer.echo(f"note: the config plays games 0..{cfg.games - 1}; game {game} is replayed from the same "
                    "seed but has no row in its report", err=True)
-    res = do_replay(cfg, game)
+    res = do_replay(run_, game)
     typer.echo("\n".join(res.lines))
 
 
 @app.command()
 def validate(config: ConfigArg) -> None:
     """Check a config (syntax, keys, types, feasibility) without playing."""
-    cfg = load_config(config)
+    cfg = load_config(config).cfg
     typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "
                f"config hash {cfg.config_hash()})")
 

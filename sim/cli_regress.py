@@ -47,25 +47,25 @@ def default_baseline_path(cfg: Any) -> Path:
     return BASELINE_DIR / f"{cfg.run_name}.json"
 
 
-def _run(cfg: Any, threads: int | None):
-    """Run a config through :func:`sim.api.run_config`; returns its RunOutput."""
+def _run(run: Any, threads: int | None):
+    """Play a CompiledRun through :func:`sim.api.run_config`; returns its RunOutput."""
     from sim.api import run_config
 
-    return run_config(cfg, threads=threads, progress=sys.stderr.isatty())
+    return run_config(run, threads=threads, progress=sys.stderr.isatty())
 
 
 def _load_for_run(config: Path, games: int | None, **overrides: Any):
     """Load ``config`` and apply ``--games`` (or ``[checks] games``) and ``overrides``.
 
-    Returns (cfg, checks). Raises ConfigError.
+    Returns (CompiledRun, checks). Raises ConfigError.
     """
     from sim.check import checks_of
+    from sim.compile import compile_run
     from sim.config import load
 
     cfg = load(config)
     checks = checks_of(cfg)
-    cfg = cfg.with_overrides(games=games or checks.games, **overrides)
-    return cfg, checks
+    return compile_run(cfg.with_overrides(games=games or checks.games, **overrides)), checks
 
 
 def baseline(
@@ -81,10 +81,11 @@ def baseline(
     from sim.errors import ConfigError
 
     try:
-        cfg, checks = _load_for_run(config, games)
+        run, checks = _load_for_run(config, games)
     except ConfigError as e:
         raise _fail_input(e) from None
-    result = _run(cfg, threads)
+    cfg = run.cfg
+    result = _run(run, threads)
     data = make_baseline(result.summary, result.manifest)
     path = write_json(data, out or default_baseline_path(cfg))
     con = _console()
@@ -126,13 +127,14 @@ def check(
     from sim.errors import ConfigError
 
     try:
-        cfg, checks = _load_for_run(config, games)
+        run, checks = _load_for_run(config, games)
+        cfg = run.cfg
         base = load_baseline(baseline or default_baseline_path(cfg))
         if base["game"] != cfg.game:
             raise ConfigError(base["_path"], "game", f"baseline is for {base['game']!r}, {config} plays {cfg.game!r}")
     except ConfigError as e:
         raise _fail_input(e) from None
-    result = _run(cfg, threads)
+    result = _run(run, threads)
     try:
         report = check_summary(base, result.summary, checks, result.manifest)
     except ConfigError as e:
@@ -176,6 +178,7 @@ def compare(
     """Side-by-side table of every metric of A and B with its change and significance, plus
     overlaid plots. Configs are played on the same seed (common random numbers)."""
     from sim.check import CRN_NOTE, compare_summaries, compare_to_json, render_compare, write_json
+    from sim.compile import compile_run
     from sim.errors import ConfigError
 
     con = _console()
@@ -195,7 +198,7 @@ def compare(
         runs = {}
         for key, kind, x in (("a", ka, xa), ("b", kb, xb)):
             if kind == "config":
-                runs[key] = x.with_overrides(games=n, seed=seed)
+                runs[key] = compile_run(x.with_overrides(games=n, seed=seed))
     except ConfigError as e:
         raise _fail_input(e) from None
 
@@ -207,7 +210,7 @@ def compare(
         else:
             result = _run(runs[key], threads)
             summaries[key], dfs[key] = result.summary, result.df
-            labels[key] = runs[key].run_name
+            labels[key] = runs[key].cfg.run_name
     if labels["a"] == labels["b"]:
         labels = {"a": f"A:{labels['a']}", "b": f"B:{labels['b']}"}
     try:

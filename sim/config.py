@@ -19,13 +19,11 @@ the reason; the CLI turns them into exit code 2.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import tomllib
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.errors import ConfigError
@@ -236,9 +234,9 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
                     source, f"seats[{i}].weights.{w}",
                     f"policy {pdef.name!r} has no weight {w!r}; its weights are {list(pdef.weights) or 'none'}",
                 )
-    cfg = cfg.model_copy(update={"source": source, "section": section, "raw": raw})
-    gdef.compile(cfg)  # impossible set-ups (a deck too small to deal, ...) raise ConfigError here
-    return cfg
+    # validation only: impossible set-ups (a deck too small to deal, ...) are found when the
+    # run is compiled (sim.compile.compile_run)
+    return cfg.model_copy(update={"source": source, "section": section, "raw": raw})
 
 
 def load(path: str | Path) -> RunConfig:
@@ -255,27 +253,3 @@ def load(path: str | Path) -> RunConfig:
     except UnicodeDecodeError as e:
         raise ConfigError(source, "", f"not UTF-8 text: {e}") from None
     return load_dict(raw, source)
-
-
-def seat_tables(cfg: RunConfig, gdef) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-    """Arrays the kernel takes for the seats of ``cfg``.
-
-    Returns ``entry_policy`` int64[E], ``entry_weights`` float64[E, W] (defaults overlaid
-    with the seat's weights, in the policy's declared order), ``perms`` int64[P, E] (every
-    permutation when ``rotate_seats``, else the identity) and the entry labels.
-    """
-    n = len(cfg.seats)
-    entry_policy = np.zeros(n, dtype=np.int64)
-    entry_weights = np.zeros((n, gdef.n_weights), dtype=np.float64)
-    labels = []
-    for i, seat in enumerate(cfg.seats):
-        p = gdef.policy(seat.policy)
-        entry_policy[i] = p.id
-        for j, (wname, wdef) in enumerate(p.weights.items()):
-            entry_weights[i, j] = seat.weights.get(wname, wdef)
-        labels.append(seat.name)
-    if cfg.rotate_seats:
-        perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
-    else:
-        perms = np.arange(n, dtype=np.int64)[None, :]
-    return entry_policy, entry_weights, perms, labels

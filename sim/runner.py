@@ -9,8 +9,7 @@ from typing import Callable
 
 import numpy as np
 
-from sim.config import RunConfig, seat_tables
-from sim.games.base import GameDef
+from sim.compile import CompiledRun
 
 
 def set_threads(threads: int | None) -> int:
@@ -30,9 +29,7 @@ def set_threads(threads: int | None) -> int:
 
 
 def run_games(
-    cfg: RunConfig,
-    gdef: GameDef,
-    spec=None,
+    run: CompiledRun,
     first_index: int = 0,
     count: int | None = None,
     batch_size: int | None = None,
@@ -40,20 +37,19 @@ def run_games(
 ) -> np.ndarray:
     """Play games ``first_index .. first_index + count - 1`` of ``cfg``.
 
-    Returns the result matrix int32[count, C] (columns ``gdef.column_names(n_seats)``).
+    Returns the result matrix int32[count, C] (columns ``run.game.column_names(n_seats)``).
     ``on_batch(n)`` is called after each batch with the number of games it played.
     """
-    if spec is None:
-        spec = gdef.compile(cfg)
+    cfg, gdef = run.cfg, run.game
     count = cfg.games if count is None else count
     batch = batch_size or cfg.batch_size
-    entry_policy, entry_weights, perms, _ = seat_tables(cfg, gdef)
+    play_batch = gdef.play_batch
     ncol = len(gdef.column_names(cfg.n_seats))
     out = np.zeros((count, ncol), dtype=np.int32)
     start = 0
     while start < count:
         n = min(batch, count - start)
-        gdef.play_batch(spec, entry_policy, entry_weights, perms, np.int64(cfg.seed),
+        play_batch(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(cfg.seed),
                         np.int64(first_index + start), np.int64(n), out[start:start + n])
         start += n
         if on_batch is not None:
@@ -61,22 +57,22 @@ def run_games(
     return out
 
 
-def timed_run(cfg: RunConfig, gdef: GameDef, progress: bool = False, backend: str = "local",
+def timed_run(run: CompiledRun, progress: bool = False, backend: str = "local",
               workers: int = 2) -> tuple[np.ndarray, float]:
     """Play the whole run on ``backend`` ("local": numba threads here; "dask": ``workers``
     processes, see :mod:`sim.backends.dask`) with an optional rich progress bar (games/s,
     ETA). Returns (matrix, wall seconds)."""
-    spec = gdef.compile(cfg)
+    cfg = run.cfg
     t0 = time.perf_counter()
 
     def play(on_batch=None):
         if backend == "dask":
             from sim.backends.dask import run_games_dask
 
-            return run_games_dask(cfg, workers=workers, on_chunk=on_batch)
+            return run_games_dask(run, workers=workers, on_chunk=on_batch)
         # the first batch also compiles (or loads) the kernel: keep batches small enough
         # that a progress bar moves
-        return run_games(cfg, gdef, spec, batch_size=min(cfg.batch_size, 16384) if on_batch else None,
+        return run_games(run, batch_size=min(cfg.batch_size, 16384) if on_batch else None,
                          on_batch=on_batch)
 
     if not progress:

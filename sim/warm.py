@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from sim.config import load_dict, seat_tables
+from sim.compile import run_from_dict
 from sim.games import available, get_game
 from sim.runner import run_games
 
@@ -20,12 +20,9 @@ def warm() -> None:
             seats.append(seats[-1])
         if gdef.mode == "cooperative":
             seats = [seats[0]] * gdef.min_seats
-        cfg = load_dict({"game": name, "games": 4, "seed": 1, "seats": seats}, f"<warm {name}>")
-        spec = gdef.compile(cfg)
-        run_games(cfg, gdef, spec)
-        if gdef.check_playout is not None:
-            ep, ew, perms, _ = seat_tables(cfg, gdef)
-            gdef.check_playout(spec, ep, ew, perms, 1, 0)
+        run = run_from_dict({"game": name, "games": 4, "seed": 1, "seats": seats}, f"<warm {name}>")
+        run_games(run)
+        gdef.check_playout(run, 0)
         print(f"warm: {name} ready in {time.perf_counter() - t0:.1f} s", flush=True)
 
 

@@ -16,19 +16,17 @@ def _play_chunk(raw: dict, source: str, first_index: int, count: int) -> np.ndar
     """Worker task: validate the config again, compile, play ``count`` games from
     ``first_index`` on one thread; returns int32[count, C]."""
     import sim  # noqa: F401  (numba cache folder before numba loads)
-    from sim.config import load_dict
-    from sim.games import get_game
+    from sim.compile import run_from_dict
     from sim.runner import run_games, set_threads
 
-    cfg = load_dict(raw, source)
-    gdef = get_game(cfg.game)
+    run = run_from_dict(raw, source)
     set_threads(1)
-    return run_games(cfg, gdef, first_index=first_index, count=count)
+    return run_games(run, first_index=first_index, count=count)
 
 
-def run_games_dask(cfg, workers: int = 2, chunk: int | None = None, address: str | None = None,
+def run_games_dask(run, workers: int = 2, chunk: int | None = None, address: str | None = None,
                    on_chunk=None) -> np.ndarray:
-    """Play every game of ``cfg`` on dask workers; returns int32[games, C].
+    """Play every game of ``run`` (a CompiledRun) on dask workers; returns int32[games, C].
 
     Raises ImportError with an install hint when dask.distributed is missing.
     """
@@ -36,6 +34,7 @@ def run_games_dask(cfg, workers: int = 2, chunk: int | None = None, address: str
         from distributed import Client, LocalCluster, as_completed
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("the dask backend needs `pip install 'sim[dask]'` (dask[distributed])") from e
+    cfg = run.cfg
     chunk = chunk or max(1000, min(cfg.batch_size, -(-cfg.games // (4 * workers))))
     starts = list(range(0, cfg.games, chunk))
     cluster = None

@@ -1,19 +1,39 @@
-"""The game contract: what every game module offers so that the runner, CLI, statistics
-and reports never special-case a game.
+"""The game contract: what every game package offers so that the runner, CLI, statistics
+and reports never special-case a game. The recipe for adding one is ``docs/adding-a-game.md``.
 
-A game lives in ``sim/games/<name>/`` and its ``__init__.py`` exposes ``GAME``, a
-:class:`GameDef`. The numba kernel side of the contract is one function::
+A game lives in ``sim/games/<name>/`` with one fixed file list (``__init__.py``, ``RULES.md``,
+``data.py``, ``config.py``, ``layout.py``, ``spec.py``, ``rules.py``, ``policies.py``,
+``play.py``, ``trace.py``, ``state.py``, ``metrics.py``). Its ``__init__.py`` holds only
+``GAME = GameDef(...)``; the kernels are loaded by module and function *name* when first used
+(:class:`GameDef` properties), so ``sim --help``, ``sim games`` and ``sim policies`` never
+import numba, and every game names the same concept the same way:
+
+=====================  =========================================================================
+``GameDef`` attribute  loaded from ``sim.games.<name>.``
+=====================  =========================================================================
+``compile``            ``spec.compile_spec(cfg) -> spec`` (tuple of numpy arrays; raises ConfigError)
+``play_batch``         ``play.play_batch`` (the numba kernel below)
+``trace``              ``trace.trace(run, game_index) -> TraceResult``
+``check_playout``      ``trace.check_playout(run, game_index) -> int`` (0 or an invariant code)
+``metrics``            ``metrics.metrics(df, cfg) -> list[dict]`` (records built with sim.metrics)
+``plots``              ``metrics.plots(df, records, folder) -> list[(title, file name)]``
+``GameState``          ``state.GameState`` (a :class:`GameStateBase`)
+=====================  =========================================================================
+
+The numba kernel::
 
     play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out)
 
-* ``spec``: whatever ``compile`` returned (a tuple of numpy arrays and ints, numba-friendly).
+* ``spec``: whatever ``compile_spec`` returned (a tuple of numpy arrays, numba-friendly).
 * ``entry_policy``: int64[E], policy id of each seat entry of the config (``[[seats]]``).
-* ``entry_weights``: float64[E, W], weight vector of each entry (W = the game's max weights).
+* ``entry_weights``: float64[E, W], weight vector of each entry (W = ``GameDef.n_weights``),
+  in the order of the policy's ``weights`` dict (that order *is* the kernel's index order).
 * ``perms``: int64[P, S]; game ``g`` seats entry ``perms[g % P, s]`` at seat ``s``
-  (P = 1 and the identity without ``rotate_seats``; every permutation with it).
+  (P = 1 and the identity without ``rotate_seats``; every permutation with it); read it with
+  :func:`sim.games.engine.seat_policies`.
 * ``seed``: int64 >= 0; ``first_index``: int64, the game index of row 0; ``count``: int64.
 * ``out``: int32[count, C] result matrix, one row per game, columns as ``GameDef.columns``
-  with per-seat columns expanded to ``<name>_s<i>`` for i < S.
+  with per-seat columns expanded to ``<name>_s<i>`` for i < S (offsets: :func:`column_offsets`).
 
 Every game draws from its own streams seeded by ``sim.rng.seed_streams(rng, seed, g)``.
 
@@ -28,8 +48,13 @@ Common result columns (the generic metrics read them):
 
 from __future__ import annotations
 
+import abc
+import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sim.compile import CompiledRun
 
 
 @dataclass(frozen=True)
@@ -41,7 +66,7 @@ class Column:
     per_seat: bool = False
 
 
-def expand_columns(columns: tuple[Column, ...], n_seats: int) -> list[str]:
+def expand_columns(columns: Sequence[Column], n_seats: int) -> list[str]:
     """Column names in matrix order: a per-seat column becomes ``<name>_s0 .. _s<n-1>``."""
     names: list[str] = []
     for c in columns:
@@ -52,9 +77,41 @@ def expand_columns(columns: tuple[Column, ...], n_seats: int) -> list[str]:
     return names
 
 
+def column_offsets(columns: Sequence[Column]) -> dict[str, tuple[int, int]]:
+    """Where each declared column sits in a result row, for any seat count.
+
+    Returns ``name -> (fixed, per_seat)``: the column starts at ``fixed + per_seat * S`` in a
+    row of S seats (a per-seat column's seat ``s`` at that offset ``+ s``), where ``fixed`` is
+    the number of plain columns and ``per_seat`` the number of per-seat columns declared
+    before it. Layouts derive their ``O_*`` constants from this, never by hand; the kernel
+    reads them with :func:`sim.games.engine.col_at`.
+    """
+    out: dict[str, tuple[int, int]] = {}
+    fixed = per = 0
+    for c in columns:
+        if c.name in out:
+            raise ValueError(f"column {c.name!r} declared twice")
+        out[c.name] = (fixed, per)
+        if c.per_seat:
+            per += 1
+        else:
+            fixed += 1
+    return out
+
+
+def index_constants(names: Sequence[str]) -> tuple[int, ...]:
+    """``0 .. len(names) - 1``: unpack into ``W_*`` / ``E_*`` constants so that an index is
+    derived from its list (``W_ANGER, W_FARE = index_constants(WEIGHTS)``), never typed."""
+    return tuple(range(len(names)))
+
+
 @dataclass(frozen=True)
 class PolicyDef:
-    """A built-in policy: integer id used by the kernel, named weights with defaults."""
+    """A built-in policy: integer id used by the kernel, named weights with defaults.
+
+    The order of ``weights`` is the kernel's weight index order (``W_*`` in the game's
+    ``layout.py`` are derived from the same list).
+    """
 
     name: str
     id: int
@@ -64,7 +121,7 @@ class PolicyDef:
 
 @dataclass(frozen=True)
 class TraceResult:
-    """What ``GameDef.trace`` returns: the rendered log and the game's result row."""
+    """What ``trace`` returns: the rendered log and the game's result row (name -> value)."""
 
     lines: list[str]
     row: dict[str, int]
@@ -72,42 +129,70 @@ class TraceResult:
 
 @dataclass(frozen=True)
 class GameDef:
-    """Everything the framework needs from one game.
+    """Everything the framework needs from one game (see the module docstring for the
+    functions it loads by name from ``package``).
 
-    Callables:
-
-    * ``compile(cfg) -> spec``: ``cfg`` is a :class:`sim.config.RunConfig` whose
-      ``section`` is this game's validated pydantic model; raises
-      :class:`sim.errors.ConfigError` for impossible set-ups (a deck too small to deal...).
-    * ``play_batch``: the njit kernel described in the module docstring.
-    * ``trace(cfg, spec, entry_policy, entry_weights, perms, seed, game_index) -> TraceResult``.
-    * ``metrics(df, cfg) -> list[dict]``: game-specific metric records (same record shape
-      as ``summary.json``); ``df`` is the polars frame of the run.
-    * ``plots(df, records, folder) -> list[tuple[str, str]]``: writes game-specific PNGs into
-      ``folder`` and returns (title, file name) pairs.
-    * ``check_playout(spec, entry_policy, entry_weights, perms, seed, game_index) -> int``:
-      plays one game exactly as ``play_batch`` would, running the game's invariant check
-      (every card / piece in exactly one place, no slot over capacity, ...) after every
-      step; returns 0, or the code of the first violated invariant (documented by the game).
+    ``version`` is the rules version: bump it whenever a rule, a default or a policy changes
+    what a seeded game plays; it is written into baselines, goldens and the manifest.
+    ``overrides`` replaces loaded functions by name (test doubles only).
     """
 
     name: str
     title: str
     rulebook: str
+    version: str
     mode: Literal["competitive", "cooperative"]
     min_seats: int
     max_seats: int
     section: type
     policies: tuple[PolicyDef, ...]
     columns: tuple[Column, ...]
-    compile: Callable[[Any], Any]
-    play_batch: Callable[..., None]
-    trace: Callable[..., TraceResult]
-    metrics: Callable[..., list[dict]]
-    plots: Callable[..., list[tuple[str, str]]] | None = None
-    check_playout: Callable[..., int] | None = None
+    package: str = ""
     n_weights: int = 8
     rules_doc: str = "RULES.md"
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+    def _load(self, module: str, attr: str) -> Any:
+        if attr in self.overrides:
+            return self.overrides[attr]
+        return getattr(importlib.import_module(f"{self.package}.{module}"), attr)
+
+    @property
+    def compile(self) -> Callable[[Any], Any]:
+        """``spec.compile_spec(cfg) -> spec``; raises :class:`sim.errors.ConfigError`."""
+        return self._load("spec", "compile_spec")
+
+    @property
+    def play_batch(self) -> Callable[..., None]:
+        """``play.play_batch``: the numba kernel of the module docstring."""
+        return self._load("play", "play_batch")
+
+    @property
+    def trace(self) -> Callable[..., TraceResult]:
+        """``trace.trace(run, game_index) -> TraceResult`` (``sim replay``)."""
+        return self._load("trace", "trace")
+
+    @property
+    def check_playout(self) -> Callable[..., int]:
+        """``trace.check_playout(run, game_index) -> int``: game ``game_index`` played exactly
+        as ``play_batch`` plays it, with the invariants checked after every step; 0, or the
+        code of the first violated invariant (``layout.V_*``)."""
+        return self._load("trace", "check_playout")
+
+    @property
+    def metrics(self) -> Callable[..., list[dict]]:
+        """``metrics.metrics(df, cfg) -> list[dict]``: game-specific records."""
+        return self._load("metrics", "metrics")
+
+    @property
+    def plots(self) -> Callable[..., list[tuple[str, str]]]:
+        """``metrics.plots(df, records, folder) -> [(title, file name)]``."""
+        return self._load("metrics", "plots")
+
+    @property
+    def GameState(self) -> type[GameStateBase]:  # noqa: N802  (a class)
+        """``state.GameState``, the scenario API over one position."""
+        return self._load("state", "GameState")
 
     def policy(self, name: str) -> PolicyDef:
         """The policy called ``name``; raises KeyError."""
@@ -119,3 +204,59 @@ class GameDef:
     def column_names(self, n_seats: int) -> list[str]:
         """Result matrix column names for ``n_seats`` seats, in matrix order."""
         return expand_columns(self.columns, n_seats)
+
+
+@dataclass(frozen=True)
+class Rig:
+    """Chance fixed by a scenario test (the kernel's rigging hook, see ``sim.games.engine``).
+
+    ``deck``: the draw pile in draw order (first = drawn first), in the game's own card ids
+    (a game documents which pile it rigs); ``dice``: die faces in the order they are rolled.
+    ``None`` leaves that part to the chance stream. A game that has no deck or no dice
+    raises ValueError when asked to rig it.
+    """
+
+    deck: Sequence[int] | None = None
+    dice: Sequence[int] | None = None
+
+
+class GameStateBase(abc.ABC):
+    """The scenario side of the contract: one position of one game, driven by the *same*
+    ``@njit`` rule functions the kernel uses (a facade never re-implements a rule).
+
+    Every game's ``state.GameState`` offers at least these methods, with these names; the
+    contract test drives every registered game through them. An action is a tuple of ints in
+    the kernel's own action encoding (documented in the game's ``layout.py``).
+    """
+
+    @classmethod
+    @abc.abstractmethod
+    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameStateBase:
+        """The position at the start of game ``game_index`` of ``run`` (set up exactly as
+        ``play_batch`` sets it up, chance optionally rigged)."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        """The actions the player to move (the plane to act, ...) may take now."""
+
+    @abc.abstractmethod
+    def apply(self, action: Sequence[int]) -> None:
+        """Apply one action; raises ValueError when it is not legal here."""
+
+    @abc.abstractmethod
+    def end_turn(self) -> None:
+        """End the current turn (competitive games) or round (simultaneous games) with the
+        automatic steps the rulebook runs then (draws, automatic moves, maintenance ...)."""
+
+    @property
+    @abc.abstractmethod
+    def over(self) -> bool:
+        """True when the game has ended (a winner, a team result or the turn cap)."""
+
+    @abc.abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The position read back as plain Python values (for assertions and messages)."""
+
+    @abc.abstractmethod
+    def invariants(self) -> int:
+        """0, or the code of the first violated invariant (the kernel's check_invariants)."""

@@ -1,0 +1,102 @@
+"""One compilation per run: a validated config, its game, the game's spec and the seat
+tables, made once and handed to every consumer (runner, backends, replay, warm-up,
+``GameState``). Nothing downstream compiles a spec again.
+
+``sim.config`` only validates; feasibility (a deck too small to deal, an impossible board)
+is the game's ``compile_spec``, so :func:`compile_run` is where those errors are raised.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.config import RunConfig, load, load_dict
+from sim.games import get_game
+from sim.games.base import GameDef
+
+
+@dataclass(frozen=True)
+class CompiledRun:
+    """A run ready to play.
+
+    ``spec``: the game's compiled spec; ``entry_policy`` int64[E], ``entry_weights``
+    float64[E, W], ``perms`` int64[P, E] and ``labels`` (E names) are the seat tables of the
+    kernel contract (:mod:`sim.games.base`).
+    """
+
+    cfg: RunConfig
+    game: GameDef
+    spec: Any
+    entry_policy: np.ndarray
+    entry_weights: np.ndarray
+    perms: np.ndarray
+    labels: list[str]
+
+    @property
+    def seed(self) -> int:
+        return self.cfg.seed
+
+    @property
+    def n_seats(self) -> int:
+        return self.cfg.n_seats
+
+    def seat_labels(self, game_index: int) -> list[str]:
+        """Label of the entry playing each seat in game ``game_index``."""
+        row = self.perms[game_index % self.perms.shape[0]]
+        return [self.labels[int(i)] for i in row]
+
+    def with_overrides(self, **kw: Any) -> CompiledRun:
+        """The same run with common keys overridden (``games``, ``seed`` ...), compiled again
+        only when they change the game."""
+        cfg = self.cfg.with_overrides(**kw)
+        if cfg is self.cfg:
+            return self
+        return compile_run(cfg)
+
+
+def seat_tables(cfg: RunConfig, gdef: GameDef) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """Arrays the kernel takes for the seats of ``cfg``.
+
+    Returns ``entry_policy`` int64[E], ``entry_weights`` float64[E, W] (defaults overlaid
+    with the seat's weights, in the policy's declared order), ``perms`` int64[P, E] (every
+    permutation when ``rotate_seats``, else the identity) and the entry labels.
+    """
+    n = len(cfg.seats)
+    entry_policy = np.zeros(n, dtype=np.int64)
+    entry_weights = np.zeros((n, gdef.n_weights), dtype=np.float64)
+    labels = []
+    for i, seat in enumerate(cfg.seats):
+        p = gdef.policy(seat.policy)
+        entry_policy[i] = p.id
+        for j, (wname, wdef) in enumerate(p.weights.items()):
+            entry_weights[i, j] = seat.weights.get(wname, wdef)
+        labels.append(seat.name)
+    if cfg.rotate_seats:
+        perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    else:
+        perms = np.arange(n, dtype=np.int64)[None, :]
+    return entry_policy, entry_weights, perms, labels
+
+
+def compile_run(cfg: RunConfig) -> CompiledRun:
+    """Compile ``cfg`` once: game, spec, seat tables. Raises :class:`sim.errors.ConfigError`
+    for a set-up the game cannot play."""
+    gdef = get_game(cfg.game)
+    spec = gdef.compile(cfg)
+    ep, ew, perms, labels = seat_tables(cfg, gdef)
+    return CompiledRun(cfg, gdef, spec, ep, ew, perms, labels)
+
+
+def load_run(path: str | Path, **overrides: Any) -> CompiledRun:
+    """Read, validate (with overrides) and compile a config file; raises ConfigError."""
+    return compile_run(load(path).with_overrides(**overrides))
+
+
+def run_from_dict(raw: dict[str, Any], source: str = "<memory>") -> CompiledRun:
+    """Validate and compile a parsed config dict; raises ConfigError."""
+    return compile_run(load_dict(raw, source))

@@ -1,0 +1,123 @@
+"""The shared engine: ``@njit`` helpers every game's kernel uses, so seats, the turn cap,
+events, result columns and chance rigging work the same way in every game.
+
+* **Seats** (``perms`` of the contract in :mod:`sim.games.base`): game ``g`` seats config
+  entry ``perms[g % P, s]`` at seat ``s``; :func:`seat_policies` gives the policy id and
+  weights of every seat of game ``g``.
+* **Turn cap and stall**: :func:`capped` is the one test of the cap (a game that reaches
+  ``turn_cap`` turns, or rounds, stops there and is a stall, never an infinite loop).
+* **Event buffer** (``sim replay``): ``ev`` int32[E, EV_W] rows ``[turn, seat, code, a, b,
+  c, d, e]`` and ``evn`` int64[1], the rows written; :func:`emit` appends one row and does
+  nothing when the buffer is full or has no rows (the untraced batch passes E = 0).
+* **Result columns**: :func:`col_at` reads the offsets that
+  :func:`sim.games.base.column_offsets` derives from the ``Column`` declarations.
+* **Chance rigging** (scenario tests): ``rig_deck`` int32[n] is a preset draw order (n = 0:
+  shuffle with the chance stream); ``rig_dice`` int32[1 + m] is a die script whose slot 0 is
+  the read position (m = 0: roll with the chance stream). :func:`no_rig` gives the empty
+  arrays the batch kernel passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rng import randint, shuffle
+
+EV_W = 8
+EV_TURN, EV_SEAT, EV_CODE, EV_A, EV_B, EV_C, EV_D, EV_E = range(EV_W)
+
+
+# ---- seats -------------------------------------------------------------------------------
+@njit(cache=True)
+def seat_policies(entry_policy, entry_weights, perms, g):
+    """Policy ids int64[S] and weights float64[S, W] of the seats of game ``g`` (entry
+    ``perms[g % P, s]`` plays seat ``s``)."""
+    prow = perms[g % perms.shape[0]]
+    S = prow.shape[0]
+    pids = np.empty(S, np.int64)
+    W = np.empty((S, entry_weights.shape[1]), np.float64)
+    for s in range(S):
+        pids[s] = entry_policy[prow[s]]
+        W[s, :] = entry_weights[prow[s]]
+    return pids, W
+
+
+# ---- turn cap ----------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def capped(turns, cap):
+    """True when a game that has played ``turns`` turns (or rounds) must stop as a stall."""
+    return turns >= cap
+
+
+# ---- events ------------------------------------------------------------------------------
+def event_buffer(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """An empty event buffer: ``ev`` int32[rows, EV_W] and ``evn`` int64[1] (rows = 0: off)."""
+    return np.zeros((rows, EV_W), np.int32), np.zeros(1, np.int64)
+
+
+@njit(cache=True)
+def emit(ev, evn, turn, seat, code, a, b, c, d, e):
+    """Append the event ``[turn, seat, code, a, b, c, d, e]`` when the buffer has room."""
+    n = evn[0]
+    if n < ev.shape[0]:
+        ev[n, 0] = turn
+        ev[n, 1] = seat
+        ev[n, 2] = code
+        ev[n, 3] = a
+        ev[n, 4] = b
+        ev[n, 5] = c
+        ev[n, 6] = d
+        ev[n, 7] = e
+        evn[0] = n + 1
+
+
+# ---- result columns ----------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def col_at(fixed, per_seat, n_seats, seat):
+    """Offset in a result row of ``seat``'s cell of a column at (``fixed``, ``per_seat``)
+    (see :func:`sim.games.base.column_offsets`; ``seat`` = 0 for a plain column)."""
+    return fixed + per_seat * n_seats + seat
+
+
+# ---- chance rigging ----------------------------------------------------------------------
+def no_rig() -> tuple[np.ndarray, np.ndarray]:
+    """The unrigged ``(rig_deck, rig_dice)``: int32[0] and int32[1] (chance decides all)."""
+    return np.zeros(0, np.int32), np.zeros(1, np.int32)
+
+
+def make_rig(deck=None, dice=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(rig_deck, rig_dice)`` arrays for a scenario: ``deck`` the preset draw order in the
+    game's card ids (first = drawn first; the game maps it to its pile), ``dice`` the faces
+    in roll order. Either may be None."""
+    rd = np.zeros(0, np.int32) if deck is None else np.asarray(list(deck), np.int32)
+    rs = np.zeros(1, np.int32) if dice is None else np.asarray([0] + list(dice), np.int32)
+    return rd, rs
+
+
+@njit(cache=True)
+def rigged(rig_deck):
+    """True when a preset draw order is given."""
+    return rig_deck.shape[0] > 0
+
+
+@njit(cache=True)
+def shuffle_or_rig(arr, start, stop, rng, stream, rig_deck):
+    """Shuffle ``arr[start:stop]`` with ``stream``, or, when ``rig_deck`` is given, copy it
+    there instead (the caller validates that it holds the same cards)."""
+    if rig_deck.shape[0] > 0:
+        for i in range(stop - start):
+            arr[start + i] = rig_deck[i]
+    else:
+        shuffle(arr, start, stop, rng, stream)
+
+
+@njit(cache=True)
+def roll(rng, stream, sides, rig_dice):
+    """A die face 1..``sides``: the next scripted face while ``rig_dice`` has one, else a
+    roll of ``stream``."""
+    k = rig_dice[0]
+    if k + 1 < rig_dice.shape[0]:
+        rig_dice[0] = k + 1
+        return np.int64(rig_dice[k + 1])
+    return randint(rng, stream, sides) + 1
