@@ -99,6 +99,34 @@ def column_offsets(columns: Sequence[Column]) -> dict[str, tuple[int, int]]:
     return out
 
 
+class Layout:
+    """Allocates consecutive slots of one flat kernel array (spec or state), so every offset
+    is derived as the previous offset + its size, never typed by hand::
+
+        _s = Layout()
+        S_ROUND = _s.slot()          # one int
+        S_PILE_POS = _s.block(3)     # three ints
+        STATE_SIZE = _s.size
+
+    Module-level ints made this way are compile-time constants for numba like literals.
+    """
+
+    def __init__(self, start: int = 0):
+        self.size = start
+
+    def slot(self) -> int:
+        """Offset of a new single slot."""
+        return self.block(1)
+
+    def block(self, n: int) -> int:
+        """Offset of a new block of ``n`` slots; raises ValueError for n < 0."""
+        if n < 0:
+            raise ValueError(f"block size must be >= 0, got {n}")
+        off = self.size
+        self.size += int(n)
+        return off
+
+
 def index_constants(names: Sequence[str]) -> tuple[int, ...]:
     """``0 .. len(names) - 1``: unpack into ``W_*`` / ``E_*`` constants so that an index is
     derived from its list (``W_ANGER, W_FARE = index_constants(WEIGHTS)``), never typed."""

@@ -1,6 +1,9 @@
 """The shared engine: ``@njit`` helpers every game's kernel uses, so seats, the turn cap,
 events, result columns and chance rigging work the same way in every game.
 
+* **Kernel flags**: every ``@njit`` function of a game is decorated ``@kernel`` (cached,
+  numpy error model), tiny accessors ``@inline_kernel``, and the batch ``@batch_kernel``
+  (parallel over games): one set of flags for every game.
 * **Seats** (``perms`` of the contract in :mod:`sim.games.base`): game ``g`` seats config
   entry ``perms[g % P, s]`` at seat ``s``; :func:`seat_policies` gives the policy id and
   weights of every seat of game ``g``.
@@ -24,12 +27,20 @@ from numba import njit
 
 from sim.rng import randint, shuffle
 
+KERNEL_FLAGS = {"cache": True, "error_model": "numpy"}
+kernel = njit(**KERNEL_FLAGS)
+"""Decorator of every game kernel function (``@kernel``)."""
+inline_kernel = njit(inline="always", **KERNEL_FLAGS)
+"""Decorator of tiny accessors (offset arithmetic) that numba should inline."""
+batch_kernel = njit(parallel=True, **KERNEL_FLAGS)
+"""Decorator of ``play_batch`` (``prange`` over games)."""
+
 EV_W = 8
 EV_TURN, EV_SEAT, EV_CODE, EV_A, EV_B, EV_C, EV_D, EV_E = range(EV_W)
 
 
 # ---- seats -------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def seat_policies(entry_policy, entry_weights, perms, g):
     """Policy ids int64[S] and weights float64[S, W] of the seats of game ``g`` (entry
     ``perms[g % P, s]`` plays seat ``s``)."""
@@ -44,7 +55,7 @@ def seat_policies(entry_policy, entry_weights, perms, g):
 
 
 # ---- turn cap ----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@inline_kernel
 def capped(turns, cap):
     """True when a game that has played ``turns`` turns (or rounds) must stop as a stall."""
     return turns >= cap
@@ -56,7 +67,7 @@ def event_buffer(rows: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((rows, EV_W), np.int32), np.zeros(1, np.int64)
 
 
-@njit(cache=True)
+@kernel
 def emit(ev, evn, turn, seat, code, a, b, c, d, e):
     """Append the event ``[turn, seat, code, a, b, c, d, e]`` when the buffer has room."""
     n = evn[0]
@@ -73,7 +84,7 @@ def emit(ev, evn, turn, seat, code, a, b, c, d, e):
 
 
 # ---- result columns ----------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@inline_kernel
 def col_at(fixed, per_seat, n_seats, seat):
     """Offset in a result row of ``seat``'s cell of a column at (``fixed``, ``per_seat``)
     (see :func:`sim.games.base.column_offsets`; ``seat`` = 0 for a plain column)."""
@@ -95,13 +106,13 @@ def make_rig(deck=None, dice=None) -> tuple[np.ndarray, np.ndarray]:
     return rd, rs
 
 
-@njit(cache=True)
+@kernel
 def rigged(rig_deck):
     """True when a preset draw order is given."""
     return rig_deck.shape[0] > 0
 
 
-@njit(cache=True)
+@kernel
 def shuffle_or_rig(arr, start, stop, rng, stream, rig_deck):
     """Shuffle ``arr[start:stop]`` with ``stream``, or, when ``rig_deck`` is given, copy it
     there instead (the caller validates that it holds the same cards)."""
@@ -112,7 +123,7 @@ def shuffle_or_rig(arr, start, stop, rng, stream, rig_deck):
         shuffle(arr, start, stop, rng, stream)
 
 
-@njit(cache=True)
+@kernel
 def roll(rng, stream, sides, rig_dice):
     """A die face 1..``sides``: the next scripted face while ``rig_dice`` has one, else a
     roll of ``stream``."""
