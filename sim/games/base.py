@@ -286,5 +286,11 @@ class GameStateBase(abc.ABC):
         """The position read back as plain Python values (for assertions and messages)."""
 
     @abc.abstractmethod
+    def dealt(self) -> dict[str, Any]:
+        """What chance dealt at set-up (deck order, hands, dice, weather plan ...), as plain
+        Python values: the same for every policy on the same (seed, game index), which the
+        common-random-numbers test asserts."""
+
+    @abc.abstractmethod
     def invariants(self) -> int:
         """0, or the code of the first violated invariant (the kernel's check_invariants)."""
