@@ -7,10 +7,11 @@ import datetime as _dt
 import os
 import platform
 import subprocess
+import time
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -111,17 +112,28 @@ def manifest(run: CompiledRun, wall_s: float, threads: int, backend: str = "loca
     }
 
 
-def run_config(run: CompiledRun, threads: int | None = None, progress: bool = False, backend: str = "local",
-               workers: int = 2) -> RunOutput:
-    """Play every game of ``run`` on ``backend`` ("local" numba threads, or "dask" with
-    ``workers`` processes; identical results) and summarise it (no files written)."""
-    from sim.runner import set_threads, timed_run
+def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
+               backend: str = "local", workers: int = 2) -> RunOutput:
+    """Play every game of ``run`` on ``backend`` (a name of :data:`sim.backends.BACKENDS`:
+    "local" = ``threads`` numba threads here, None = all cores; "dask" = ``workers`` processes;
+    identical results), time it and summarise it (no files written).
 
-    nthreads = set_threads(threads)
-    matrix, wall = timed_run(run, progress=progress, backend=backend, workers=workers)
+    ``on_progress(n)`` is called as each piece of ``n`` games finishes (the CLI's progress
+    bar). Raises ValueError for an unknown backend or an impossible thread count.
+    """
+    from sim.backends import get_backend
+    from sim.runner import set_threads
+
+    play = get_backend(backend)
+    if backend == "local":
+        parallel = nthreads = set_threads(threads)
+    else:
+        parallel, nthreads = workers, 1
+    t0 = time.perf_counter()
+    matrix = play(run, parallel, on_progress)
+    wall = time.perf_counter() - t0
     df = games_frame(run, matrix)
-    man = manifest(run, wall, nthreads if backend == "local" else 1, backend,
-                   workers if backend == "dask" else None)
+    man = manifest(run, wall, nthreads, backend, None if backend == "local" else workers)
     return RunOutput(run, df, summarize(run, df), man, matrix)
 
 

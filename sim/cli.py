@@ -61,8 +61,10 @@ def run(
     run_ = load_config(config, games=games, seed=seed)
     cfg = run_.cfg
     check_threads(threads)
-    if backend not in ("local", "dask"):
-        fail(f"--backend: must be local or dask, got {backend!r}")
+    from sim.backends import BACKENDS
+
+    if backend not in BACKENDS:
+        fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if workers < 1:
         fail(f"--workers: must be >= 1, got {workers}")
     dest = out or Path("reports") / cfg.run_name
@@ -70,10 +72,11 @@ def run(
         # the report replaces its folder: never a folder that holds something else
         fail(f"--out: {dest} exists and is not a sim report folder; choose a new or empty folder")
     from sim.api import run_config
+    from sim.cli_progress import progress_bar
     from sim.report import write_report
 
-    result = run_config(run_, threads=threads, progress=not quiet and sys.stderr.isatty(), backend=backend,
-                        workers=workers)
+    with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
+        result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
     path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
     print_summary(result.summary, result.manifest)
     typer.echo(f"report: {path / 'report.html'}")

@@ -48,10 +48,13 @@ def default_baseline_path(cfg: Any) -> Path:
 
 
 def _run(run: Any, threads: int | None):
-    """Play a CompiledRun through :func:`sim.api.run_config`; returns its RunOutput."""
+    """Play a CompiledRun through :func:`sim.api.run_config` (a progress bar on a terminal);
+    returns its RunOutput."""
     from sim.api import run_config
+    from sim.cli_progress import progress_bar
 
-    return run_config(run, threads=threads, progress=sys.stderr.isatty())
+    with progress_bar(run.cfg.run_name, run.cfg.games) as on_progress:
+        return run_config(run, threads=threads, on_progress=on_progress)
 
 
 def _load_for_run(config: Path, games: int | None, **overrides: Any):
@@ -76,9 +79,12 @@ def baseline(
     ] = None,
     threads: ThreadsOpt = None,
 ) -> None:
-    """Run CONFIG and record its metrics as the baseline `sim check` compares against."""
-    from sim.check import fmt_value, make_baseline, min_detectable_change, write_json
+    """Run CONFIG and record its metrics as the baseline `sim check` compares against.
+    A run whose records are malformed (see sim.check.files) writes nothing and exits 2."""
+    from sim.check import check_records, make_baseline, min_detectable_change
     from sim.errors import ConfigError
+    from sim.jsonio import write_json
+    from sim.report.format import fmt_number
 
     try:
         run, checks = _load_for_run(config, games)
@@ -87,7 +93,12 @@ def baseline(
     cfg = run.cfg
     result = _run(run, threads)
     data = make_baseline(result.summary, result.manifest)
-    path = write_json(data, out or default_baseline_path(cfg))
+    dest = out or default_baseline_path(cfg)
+    try:
+        check_records(data["metrics"], dest)
+    except ConfigError as e:  # a baseline `sim check` would refuse: do not write it
+        raise _fail_input(e) from None
+    path = write_json(data, dest)
     con = _console()
     con.print(f"baseline written: {path} ({len(data['metrics'])} metrics, {data['games']} games, "
               f"seed {data['seed']}, config {data['config_hash']}, sim {data['package_version']}, "
@@ -99,7 +110,7 @@ def baseline(
                                                                checks.power))
         d = min_detectable_change(worst["value"], worst["n"], worst["n"], checks.alpha / m, checks.power)
         con.print(f"planning: a check at {data['games']} games detects rate changes of about "
-                  f"{100 * d:.2f} pp (worst case {worst['metric']} at {fmt_value(worst['value'], 'proportion')}; "
+                  f"{100 * d:.2f} pp (worst case {worst['metric']} at {fmt_number(worst['value'], worst)}; "
                   f"{100 * checks.power:.0f}% power, α/{m}); the tolerance is {100 * checks.tolerance:.2f} pp",
                   highlight=False)
 
@@ -116,15 +127,9 @@ def check(
 ) -> None:
     """Run CONFIG again and compare it with its baseline, metric by metric, and check the
     config's balance targets. Exit 0 pass, 1 regression or missed target, 2 bad input."""
-    from sim.check import (
-        check_summary,
-        check_to_json,
-        check_to_junit,
-        load_baseline,
-        render_check,
-        write_json,
-    )
+    from sim.check import check_summary, check_to_json, check_to_junit, load_baseline, render_check
     from sim.errors import ConfigError
+    from sim.jsonio import write_json
 
     try:
         run, checks = _load_for_run(config, games)
@@ -177,9 +182,11 @@ def compare(
 ) -> None:
     """Side-by-side table of every metric of A and B with its change and significance, plus
     overlaid plots. Configs are played on the same seed (common random numbers)."""
-    from sim.check import CRN_NOTE, compare_summaries, compare_to_json, render_compare, write_json
+    from sim.check import CRN_NOTE, compare_summaries, compare_to_json, render_compare
     from sim.compile import compile_run
     from sim.errors import ConfigError
+    from sim.jsonio import write_json
+    from sim.report.compare_plots import compare_plots
 
     con = _console()
     try:
@@ -224,13 +231,7 @@ def compare(
 
     folder = out or COMPARE_DIR / f"{labels['a']}_vs_{labels['b']}".replace(":", "").replace("/", "_")
     write_json(compare_to_json(rep), Path(folder) / "compare.json")
-    try:
-        from sim.report.compare_plots import compare_plots
-    except ImportError:
-        con.print("plots: sim.report.compare_plots is not available yet; table and compare.json only")
-        plots = []
-    else:
-        plots = compare_plots(summaries["a"], summaries["b"], labels["a"], labels["b"], Path(folder),
-                              a_df=dfs["a"], b_df=dfs["b"])
+    plots = compare_plots(summaries["a"], summaries["b"], labels["a"], labels["b"], Path(folder),
+                          a_df=dfs["a"], b_df=dfs["b"])
     con.print(f"written: {Path(folder) / 'compare.json'}" + (f" and {len(plots)} plot(s)" if plots else ""),
               highlight=False)

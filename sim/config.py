@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.errors import ConfigError
+from sim.records import metric_label, same_value
 
 
 class Strict(BaseModel):
@@ -71,22 +72,18 @@ class Target(Strict):
         return self
 
     def label(self) -> str:
-        from sim.check import metric_label
-
         lo = "-inf" if self.min is None else f"{self.min:g}"
         hi = "inf" if self.max is None else f"{self.max:g}"
         return f"{metric_label(self.metric, self.by)} in [{lo}, {hi}]"
 
     def matches(self, rec: dict) -> bool:
         """True when ``rec`` (a metric record) is one this target constrains."""
-        from sim.check import _same_value
-
         if rec.get("metric") != self.metric:
             return False
         by = rec.get("by") or {}
         if set(by) != set(self.by):
             return False
-        return all(v == "*" or _same_value(by[k], v) for k, v in self.by.items())
+        return all(v == "*" or same_value(by[k], v) for k, v in self.by.items())
 
 
 class CheckConfig(Strict):
@@ -117,7 +114,6 @@ class CheckConfig(Strict):
             if not v >= 0:
                 raise ValueError(f"tolerances.{k} must be >= 0, got {v}")
         return self
-
 
 
 class RunConfig(Strict):

@@ -3,7 +3,7 @@ baseline / check / compare commands (sim.cli_regress).
 
 Most tests use synthetic summaries drawn with a seeded numpy generator, and a fake game plus a
 fake ``sim.api.run_config`` so the CLI is exercised end to end without a kernel. The last tests
-run a real game through ``sim.api`` and skip until that module and a config exist.
+run a real game (Clear for Takeoff's default config) through ``sim.api``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 import sim.games
 from sim.check import (
     IDENTICAL_MESSAGE,
+    PREDATES_RULES_NOTE,
     CheckConfig,
     Target,
     check_summary,
@@ -36,6 +37,9 @@ from sim.check import (
     make_baseline,
     metric_key,
     metric_label,
+    record_problem,
+    render_check,
+    render_compare,
     tolerance_for,
 )
 from sim.errors import ConfigError
@@ -66,7 +70,8 @@ def _mean(metric, by, m, sd, n):
 
 
 def synth_summary(seed=1, games=20_000, win=(0.26, 0.25, 0.25, 0.24), stall=0.002, turns=(60.0, 12.0),
-                  complaints=(1.2, 0.9), loss=None, config_hash="h0", run="fake", game="fakegame", draw_seed=None):
+                  complaints=(1.2, 0.9), loss=None, config_hash="h0", run="fake", game="fakegame", draw_seed=None,
+                  rules_version="1"):
     """A competitive 4-seat summary whose numbers are binomial / normal draws from the given truth.
 
     ``draw_seed`` (default ``seed``) seeds the draws: equal seeds give equal numbers.
@@ -93,7 +98,8 @@ def synth_summary(seed=1, games=20_000, win=(0.26, 0.25, 0.25, 0.24), stall=0.00
     if loss is not None:
         recs.append(_prop("loss_rate", {}, rng.binomial(games, loss), games))
     return {"game": game, "title": "Fake", "run": run, "mode": "competitive", "seed": seed, "games": games,
-            "config_hash": config_hash, "seats": [f"p{i}" for i in range(s)], "metrics": recs}
+            "config_hash": config_hash, "rules_version": rules_version, "seats": [f"p{i}" for i in range(s)],
+            "metrics": recs}
 
 
 @pytest.fixture
@@ -212,19 +218,21 @@ class FakeSection(BaseModel):
 
 
 FAKE_GAME = GameDef(
-    name="fakegame", title="Fake game", rulebook="", mode="competitive", min_seats=2, max_seats=6,
+    name="fakegame", title="Fake game", rulebook="", version="1", mode="competitive", min_seats=2, max_seats=6,
     section=FakeSection, policies=(PolicyDef("random", 0, "random"), PolicyDef("greedy", 1, "greedy")),
-    columns=(), compile=lambda cfg: None, play_batch=lambda *a: None, trace=lambda *a: None,
-    metrics=lambda df, cfg: [],
+    columns=(), package="", overrides={"compile_spec": lambda cfg: None, "metrics": lambda df, cfg: [],
+                                       "plots": lambda df, records, folder: []},
 )
 
 
-def fake_run_config(cfg, threads=None, progress=False):
-    """Stand-in for sim.api.run_config: deterministic in (config, seed, games).
+def fake_run_config(run, threads=None, on_progress=None):
+    """Stand-in for sim.api.run_config (takes a CompiledRun, or a RunConfig for the tests'
+    own use): deterministic in (config, seed, games).
 
     No FLR cards moves 5 points of win rate from the last seat to seat 0; each extra complaint
     allowed cuts the loss rate by 8 points and raises complaints_mean by 0.4.
     """
+    cfg = getattr(run, "cfg", run)
     sec = cfg.section
     s = cfg.n_seats
     win = [1.0 / s] * s
@@ -236,7 +244,7 @@ def fake_run_config(cfg, threads=None, progress=False):
                             loss=0.35 - 0.08 * extra, config_hash=cfg.config_hash(), run=cfg.run_name)
     summary["seats"] = [seat.name for seat in cfg.seats]
     manifest = {"versions": {"sim": "0.1.0"}, "git_revision": "abc1234", "seed": cfg.seed,
-                "config_hash": cfg.config_hash(), "wall_s": 0.0}
+                "config_hash": cfg.config_hash(), "rules_version": "1", "wall_s": 0.0}
     return types.SimpleNamespace(df=None, summary=summary, manifest=manifest)
 
 
@@ -599,6 +607,227 @@ def test_load_baseline_errors(tmp_path):
         load_summary(tmp_path / "nowhere")
 
 
+def _good_record():
+    return _prop("win_rate", {"seat": 0}, 2500, 10_000)
+
+
+MALFORMED = [
+    # (case, change to a good win_rate record (None: drop the key), expected words of the reason)
+    ("value above its interval", {"value": 1.0, "ci_low": 0.9998, "ci_high": 0.9999999999999999},
+     "outside its own interval"),
+    ("value below its interval", {"value": 0.2}, "outside its own interval"),
+    ("count mean below 0", {"metric": "upgrades_mean", "kind": "mean", "value": 0.00015,
+                            "ci_low": -1.97e-05, "ci_high": 0.00032, "sd": 0.012}, "below 0 for a count"),
+    ("count below 0", {"metric": "longest_delay", "kind": "count", "value": 3.0, "ci_low": -1.0,
+                       "ci_high": 5.0}, "below 0 for a count"),
+    ("missing ci_high", {"ci_high": None}, "missing key(s) ci_high"),
+    ("missing n", {"n": None}, "missing key(s) n"),
+    ("NaN value", {"value": math.nan}, "value is nan"),
+    ("infinite bound", {"ci_high": math.inf}, "ci_high is inf"),
+    ("null value with trials", {"value": "null"}, "value is null although n = 10000"),
+    ("half an interval", {"ci_low": "null"}, "only one end of the interval"),
+    ("inverted interval", {"ci_low": 0.26, "ci_high": 0.24, "value": 0.25}, "above ci_high"),
+]
+
+
+def _malformed(change: dict) -> dict:
+    rec = _good_record()
+    for k, v in change.items():
+        if v is None:
+            rec.pop(k)
+        else:
+            rec[k] = None if v == "null" else v
+    return rec
+
+
+@pytest.mark.parametrize("case,change,reason", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_record_in_a_baseline_is_rejected_naming_file_and_metric(tmp_path, case, change, reason):
+    rec = _malformed(change)
+    assert reason in record_problem(rec)
+    good = make_baseline(synth_summary())
+    p = tmp_path / "b.json"
+    # written as Python's json writes it (NaN/Infinity literals included): what a hand edit can make
+    p.write_text(json.dumps({**good, "metrics": good["metrics"][:3] + [rec]}))
+    with pytest.raises(ConfigError) as ei:
+        load_baseline(p)
+    e = ei.value
+    label = metric_label(rec["metric"], rec["by"])
+    assert e.file == str(p) and e.key == "metrics.3" and label in e.reason and reason in e.reason, str(e)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "summary.json").write_text(p.read_text())
+    with pytest.raises(ConfigError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        load_summary(tmp_path / "run")
+
+
+def test_well_formed_edge_records_load():
+    ok = [
+        _good_record(),
+        _prop("stall_rate", {}, 0, 10_000),  # a rate of exactly 0: value on the bound
+        {"metric": "winner_turn_mean", "by": {}, "value": None, "ci_low": None, "ci_high": None, "n": 0,
+         "kind": "mean", "sd": None},  # no games to average: null is the honest value
+        {"metric": "turns_p50", "by": {}, "value": 60.0, "ci_low": None, "ci_high": None, "n": 100,
+         "kind": "quantile"},
+        {"metric": "first_player_advantage", "by": {}, "value": 0.01, "ci_low": -0.01, "ci_high": 0.03,
+         "n": 100, "kind": "difference"},  # a difference may be negative
+        {"metric": "turns_mean", "by": {}, "value": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n": 100, "kind": "mean",
+         "sd": 0.0},
+    ]
+    assert [record_problem(r) for r in ok] == [None] * len(ok)
+    assert record_problem({**_good_record(), "value": -0.5, "ci_low": -0.7, "ci_high": -0.3,
+                           "kind": "mean"}) is None  # a negative mean is not a count
+
+
+def test_cli_check_and_compare_exit_2_on_a_malformed_file(fake_game, tmp_path, monkeypatch):
+    from sim.config import load
+
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path)
+    good = make_baseline(fake_run_config(load(cfg)).summary)
+    bad = json.loads(json.dumps(good))
+    i = next(i for i, r in enumerate(bad["metrics"]) if r["metric"] == "stall_rate")
+    v = bad["metrics"][i]["value"]
+    bad["metrics"][i].update(ci_low=v * 1.1, ci_high=v * 1.5)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    res = invoke("check", cfg, "--baseline", path, "--json", tmp_path / "c.json")
+    assert res.exit_code == 2, res.output
+    msg = " ".join(res.output.split())
+    assert str(path) in msg and "stall_rate" in msg and "outside its own interval" in msg, msg
+    assert not (tmp_path / "c.json").exists()
+    for name, data in (("ra", good), ("rb", bad)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "summary.json").write_text(json.dumps(data))
+    res = invoke("compare", tmp_path / "ra", tmp_path / "rb", "--out", tmp_path / "cmp")
+    assert res.exit_code == 2 and "stall_rate" in res.output, res.output
+    assert not (tmp_path / "cmp").exists()
+
+
+def test_cli_baseline_refuses_to_write_a_malformed_baseline(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def broken(run, threads=None, on_progress=None):
+        out = fake_run_config(run)
+        out.summary["metrics"].append({"metric": "upgrades_mean", "by": {}, "value": 0.0001, "ci_low": -0.0001,
+                                       "ci_high": 0.0003, "n": 20_000, "kind": "mean", "sd": 0.01})
+        return out
+
+    monkeypatch.setattr(sys.modules["sim.api"], "run_config", broken)
+    res = invoke("baseline", write_config(tmp_path), "--out", tmp_path / "b.json")
+    assert res.exit_code == 2 and "upgrades_mean" in res.output and "below 0" in res.output, res.output
+    assert not (tmp_path / "b.json").exists()
+
+
+# --- rules version --------------------------------------------------------------------------
+
+
+def test_baseline_carries_the_rules_version():
+    s = synth_summary(rules_version="3")
+    assert make_baseline(s)["rules_version"] == "3"
+    del s["rules_version"]
+    assert make_baseline(s, {"rules_version": "4"})["rules_version"] == "4"
+
+
+def test_identical_needs_the_same_rules_version():
+    s = synth_summary(rules_version="1")
+    rep = check_summary(make_baseline(s), synth_summary(rules_version="1"))
+    assert rep.identical and PREDATES_RULES_NOTE not in rep.notes
+    assert rep.baseline["rules_version"] == rep.now["rules_version"] == "1"
+    # same config, seed, games and numbers, other rules: decided statistically, not "identical"
+    rep = check_summary(make_baseline(s), synth_summary(rules_version="2"))
+    assert not rep.identical and rep.exit_code == 0
+    changed = [n for n in rep.notes if "rules version" in n]
+    assert changed == ["rules version changed: baseline 1, now 2 (the check decides statistically, as for a "
+                       "changed config)"]
+    assert not any("the code changed" in n for n in rep.notes)
+    assert any("common random numbers" in n for n in rep.notes)
+    # other rules and other numbers: a real shift still fails
+    rep = check_summary(make_baseline(s), synth_summary(seed=1, draw_seed=2, win=(0.31, 0.25, 0.25, 0.19),
+                                                        rules_version="2"))
+    assert rep.exit_code == 1 and "win_rate[seat=0]" in {r.label for r in rep.regressions}
+
+
+def test_baseline_without_rules_version_compares_as_before_with_a_note():
+    s = synth_summary(rules_version="1")
+    old = make_baseline(s)
+    del old["rules_version"]
+    rep = check_summary(old, s)
+    assert rep.identical and PREDATES_RULES_NOTE in rep.notes
+    rep = check_summary(old, synth_summary(draw_seed=2))
+    assert not rep.identical and any("the code changed" in n for n in rep.notes)
+    assert PREDATES_RULES_NOTE in rep.notes
+
+
+def test_cli_check_reports_a_rules_version_change_in_one_line(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path)
+    base = tmp_path / "b.json"
+    assert invoke("baseline", cfg, "--out", base).exit_code == 0
+    data = json.loads(base.read_text())
+    assert data["rules_version"] == "1"
+    base.write_text(json.dumps({**data, "rules_version": "0"}))
+    res = invoke("check", cfg, "--baseline", base)
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.output.splitlines() if "rules version changed" in ln]
+    assert lines == ["note: rules version changed: baseline 0, now 1 (the check decides statistically, as for "
+                     "a changed config)"]
+    assert IDENTICAL_MESSAGE not in res.output and "PASS" in res.output
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def _render(fn, report) -> str:
+    import io
+
+    from rich.console import Console
+
+    buf = io.StringIO()
+    fn(report, Console(file=buf, width=250, highlight=False, color_system=None))
+    return buf.getvalue()
+
+
+def test_check_table_formats_through_the_report_formatter():
+    from sim.report.format import fmt_number, fmt_p
+
+    base = make_baseline(synth_summary(seed=1))
+    now = synth_summary(seed=2, win=(0.31, 0.25, 0.25, 0.19))
+    now["metrics"].append({"metric": "win_rate_gap", "by": {}, "value": 0.012, "ci_low": 0.002, "ci_high": 0.022,
+                           "n": 100, "kind": "difference"})
+    rep = check_summary(base, now)
+    out = _render(render_check, rep)
+    rows = rows_by_label(rep)
+    w0 = rows["win_rate[seat=0]"]
+    line = next(ln for ln in out.splitlines() if ln.lstrip("│ ").startswith("win_rate[seat=0]"))
+    assert f"{100 * w0.a:.2f}%" in line and f"{100 * w0.b:.2f}%" in line
+    assert f"{100 * w0.change:+.2f} pp" in line and fmt_p(w0.p_holm, label=False) in line
+    assert "1.00 pp" in line and "FAIL" in line
+    fpa = rows["first_player_advantage"]
+    assert fmt_number(fpa.a, fpa.meta) == f"{100 * fpa.a:+.2f} pp"
+    # a difference of rates other than the first-player advantage is a rate too (is_percent)
+    gap = next(ln for ln in out.splitlines() if "win_rate_gap" in ln)
+    assert "+1.20 pp" in gap and "new" in gap
+    assert "rules 1" in out.splitlines()[0]
+    cmp_out = _render(render_compare, compare_summaries(base, now))
+    assert f"{100 * w0.change:+.2f} pp" in cmp_out and "significant" in cmp_out
+
+
+def test_check_json_is_strict_and_written_atomically(tmp_path):
+    from sim.jsonio import write_json
+
+    s = synth_summary()
+    s["metrics"].append({"metric": "winner_turn_mean", "by": {}, "value": float("nan"), "ci_low": None,
+                         "ci_high": None, "n": 0, "kind": "mean", "sd": float("nan")})
+    rep = check_summary(make_baseline(s), s)
+    p = write_json(check_to_json(rep), tmp_path / "out" / "c.json")
+    text = p.read_text()
+    assert "NaN" not in text and json.loads(text)["identical"] is True
+    row = next(r for r in json.loads(text)["metrics"] if r["metric"] == "winner_turn_mean")
+    assert row["a"] is None and row["verdict"] == "info"
+    with pytest.raises(TypeError):
+        write_json({"x": object()}, p)
+    assert p.read_text() == text and [q.name for q in p.parent.iterdir()] == ["c.json"]
+
+
 # --- CLI ------------------------------------------------------------------------------------
 
 
@@ -744,23 +973,9 @@ def test_cli_compare_folder_with_config_runs_on_the_folder_seed(fake_game, tmp_p
     assert not [r for r in data["metrics"] if r["verdict"] == "significant"]
 
 
-# --- real games through sim.api (skip until it exists) ---------------------------------------
+# --- a real game through sim.api ------------------------------------------------------------
 
-
-def _real_config():
-    pytest.importorskip("sim.api")
-    root = Path(__file__).resolve().parents[1] / "configs"
-    from sim.config import load
-    from sim.games import available
-
-    for p in sorted(root.glob("*.toml")):
-        try:
-            cfg = load(p)
-        except ConfigError:
-            continue
-        if cfg.game in available():
-            return p, cfg
-    pytest.skip("no loadable game config in configs/")
+REAL_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "clear_for_takeoff.toml"
 
 
 def test_real_game_unchanged_passes_and_rules_changes_fail(tmp_path, monkeypatch):
@@ -768,9 +983,11 @@ def test_real_game_unchanged_passes_and_rules_changes_fail(tmp_path, monkeypatch
     import tomllib
 
     from sim.api import run_config
-    from sim.config import load_dict
+    from sim.compile import compile_run
+    from sim.config import load, load_dict
+    from sim.games import get_game
 
-    p, cfg = _real_config()
+    p, cfg = REAL_CONFIG, load(REAL_CONFIG)
     monkeypatch.chdir(tmp_path)
     base = tmp_path / "base.json"
     res = invoke("baseline", p, "--games", 4000, "--out", base)
@@ -779,32 +996,39 @@ def test_real_game_unchanged_passes_and_rules_changes_fail(tmp_path, monkeypatch
     assert res.exit_code == 0 and IDENTICAL_MESSAGE in res.output, res.output
     ET.parse(tmp_path / "j.xml")
     data = load_baseline(base)
+    assert data["rules_version"] == get_game(cfg.game).version
     raw = tomllib.loads(p.read_text())
+
+    def summary_of(raw_cfg):
+        return run_config(compile_run(load_dict(raw_cfg, str(p)).with_overrides(games=4000))).summary
+
     # a rule every game has: a turn cap far below the typical game length -> stalls
     p50 = next(r["value"] for r in data["metrics"] if r["metric"] == "turns_p50")
     capped = copy.deepcopy(raw)
     capped["turn_cap"] = max(2, int(p50 * 0.6))
-    rep = check_summary(data, run_config(load_dict(capped, str(p)).with_overrides(games=4000)).summary, cfg.checks)
+    rep = check_summary(data, summary_of(capped), cfg.checks)
     assert rep.exit_code == 1 and {"stall_rate", "turns_mean"} <= {r.label for r in rep.regressions}
-    if cfg.game == "clear_for_takeoff":  # no FLR cards: nobody suffers or plays FLR any more
-        no_flr = copy.deepcopy(raw)
-        no_flr["clear_for_takeoff"]["deck"]["FLR"] = 0
-        rep = check_summary(data, run_config(load_dict(no_flr, str(p)).with_overrides(games=4000)).summary,
-                            cfg.checks)
-        failed = {r.label for r in rep.regressions}
-        assert rep.exit_code == 1
-        assert {f"flr_suffered_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
-        assert {f"flr_played_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
+    # no FLR cards: nobody suffers or plays FLR any more
+    no_flr = copy.deepcopy(raw)
+    no_flr["clear_for_takeoff"]["deck"]["FLR"] = 0
+    rep = check_summary(data, summary_of(no_flr), cfg.checks)
+    failed = {r.label for r in rep.regressions}
+    assert rep.exit_code == 1
+    assert {f"flr_suffered_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
+    assert {f"flr_played_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
 
 
 def test_real_game_changed_seed_passes():
     """Six independent (baseline seed, check seed) pairs of the unchanged config: at most one
     false alarm (P(>= 2) = 3% at alpha = 5%)."""
-    p, cfg = _real_config()
     from sim.api import run_config
+    from sim.compile import compile_run
+    from sim.config import load
+
+    cfg = load(REAL_CONFIG)
 
     def summary(seed):
-        return run_config(cfg.with_overrides(games=4000, seed=seed)).summary
+        return run_config(compile_run(cfg.with_overrides(games=4000, seed=seed))).summary
 
     fails = []
     for k in range(6):

@@ -137,3 +137,34 @@ def test_values_are_not_coerced_across_types(tmp_path, line, replacement, key):
     cfg.write_text(cft_text(**{line: replacement}))
     r = runner.invoke(app, ["validate", str(cfg)])
     assert r.exit_code == 2 and f"key '{key}'" in r.output, r.output
+
+
+def test_unknown_backend_exits_2_naming_the_registered_ones(tmp_path):
+    r = runner.invoke(app, ["run", str(CFT), "--games", "10", "--backend", "spark", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and "--backend: must be one of local, dask, got 'spark'" in r.output, r.output
+    assert not (tmp_path / "o").exists()
+
+
+LIGHT_CODE = """
+import sys
+from sim.cli import app
+try:
+    app(sys.argv[1:], prog_name="sim", standalone_mode=False)
+except SystemExit:
+    pass
+print("HEAVY", sorted(m for m in ("numba", "polars", "matplotlib") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["games"], ["policies", "clear_for_takeoff"],
+                                  ["policies", "now_boarding"]], ids=" ".join)
+def test_listing_commands_import_no_numba_polars_or_matplotlib(args):
+    """`sim --help`, `sim games` and `sim policies GAME` answer from the GameDef alone (issue 7):
+    the kernels, polars and matplotlib load only for commands that play or plot."""
+    r = subprocess.run([sys.executable, "-c", LIGHT_CODE, *args], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "HEAVY []", r.stdout
+    if args[0] == "games":
+        assert "clear_for_takeoff" in r.stdout and "now_boarding" in r.stdout
+    elif args[0] == "policies":
+        assert "greedy" in r.stdout

@@ -1,6 +1,6 @@
-"""Scale-out backend: the game range is cut into chunks played by dask workers (separate
-processes, started with spawn, each with one numba thread), and the chunks are stacked in
-game-index order. Results equal the local backend's bit for bit.
+"""The ``dask`` backend (scale-out): the game range is cut into chunks played by dask
+workers (separate processes, started with spawn, each with one numba thread), and the chunks
+are stacked in game-index order. Results equal the local backend's bit for bit.
 
 ``address=None`` starts a LocalCluster of ``workers`` processes on this machine; give the
 address of a running scheduler (``tcp://host:8786``) to use a real cluster whose workers have
@@ -9,12 +9,16 @@ address of a running scheduler (``tcp://host:8786``) to use a real cluster whose
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
+
+from sim.compile import CompiledRun
 
 
 def _play_chunk(raw: dict, source: str, first_index: int, count: int) -> np.ndarray:
-    """Worker task: validate the config again, compile, play ``count`` games from
-    ``first_index`` on one thread; returns int32[count, C]."""
+    """Worker task: validate and compile the config once (:func:`sim.compile.run_from_dict`),
+    play ``count`` games from ``first_index`` on one thread; returns int32[count, C]."""
     import sim  # noqa: F401  (numba cache folder before numba loads)
     from sim.compile import run_from_dict
     from sim.runner import run_games, set_threads
@@ -24,17 +28,21 @@ def _play_chunk(raw: dict, source: str, first_index: int, count: int) -> np.ndar
     return run_games(run, first_index=first_index, count=count)
 
 
-def run_games_dask(run, workers: int = 2, chunk: int | None = None, address: str | None = None,
-                   on_chunk=None) -> np.ndarray:
-    """Play every game of ``run`` (a CompiledRun) on dask workers; returns int32[games, C].
+def play(run: CompiledRun, workers: int | None = 2, on_chunk: Callable[[int], None] | None = None,
+         chunk: int | None = None, address: str | None = None) -> np.ndarray:
+    """Play every game of ``run`` on ``workers`` dask worker processes (None: 2); returns
+    int32[games, C]. ``chunk``: games per task (default about a quarter of a worker's share,
+    1000 to ``batch_size``); ``on_chunk(n)`` is called as each chunk arrives.
 
-    Raises ImportError with an install hint when dask.distributed is missing.
+    Raises ImportError with an install hint when dask.distributed is missing (it is the
+    optional ``sim[dask]`` extra).
     """
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("the dask backend needs `pip install 'sim[dask]'` (dask[distributed])") from e
     cfg = run.cfg
+    workers = workers or 2
     chunk = chunk or max(1000, min(cfg.batch_size, -(-cfg.games // (4 * workers))))
     starts = list(range(0, cfg.games, chunk))
     cluster = None

@@ -11,6 +11,12 @@ decimals as their interval justifies (``61.34 [61.20, 61.48]``), quantiles and c
 plain numbers. The number of decimals grows when the interval is too narrow to show at
 one decimal, so a 10-million-game run does not print ``25.1% [25.1, 25.1]``.
 
+:func:`is_percent` is the one answer to "is this record a rate?" for reports, the CLI and
+``sim check`` alike. Tables that set two runs side by side (``sim check``, ``sim compare``)
+use the fixed-precision helpers :func:`fmt_number`, :func:`fmt_change`,
+:func:`fmt_tolerance` and :func:`fmt_detectable`; every p-value prints through :func:`fmt_p`.
+A missing value prints as :data:`MISSING`.
+
 Only the standard library is imported: the CLI can use this module cheaply.
 """
 
@@ -21,6 +27,7 @@ import math
 from typing import Any, Iterable, Sequence
 
 PERCENT_KINDS = frozenset({"proportion", "share"})
+MISSING = "–"
 # a "difference" record whose metric name contains one of these is a difference of rates
 _RATE_HINTS = ("rate", "advantage", "share", "prob", "win", "loss", "pct", "percent")
 
@@ -68,27 +75,28 @@ def fmt_pct(x: Any, decimals: int = 1, sign: bool = False) -> str:
     """A fraction as a percentage: ``0.2513 -> "25.1%"``; ``"–"`` when missing/NaN."""
     f = _num(x)
     if f is None:
-        return "–"
+        return MISSING
     return f"{f * 100:{'+' if sign else ''}.{decimals}f}%"
 
 
-def fmt_p(p: Any) -> str:
-    """A p-value: ``"p = 0.031"``, ``"p = 0.00042"``, ``"p < 1e-12"``; ``"–"`` when missing."""
+def fmt_p(p: Any, label: bool = True) -> str:
+    """A p-value: ``"p = 0.031"``, ``"p = 0.00042"``, ``"p < 1e-12"`` (three decimals from
+    0.001 up, else two significant digits); with ``label=False`` the bare number
+    (``"0.031"``, ``"< 1e-12"``) for a table column headed "p". :data:`MISSING` when missing."""
     f = _num(p)
     if f is None:
-        return "–"
+        return MISSING
     if f < 1e-12:
-        return "p < 1e-12"
-    if f >= 0.001:
-        return f"p = {f:.3f}"
-    return f"p = {f:.2g}"
+        return "p < 1e-12" if label else "< 1e-12"
+    text = f"{f:.3f}" if f >= 0.001 else f"{f:.2g}"
+    return f"p = {text}" if label else text
 
 
 def fmt_count(n: Any) -> str:
     """An integer with thousands separators: ``1000000 -> "1,000,000"``."""
     f = _num(n)
     if f is None:
-        return "–"
+        return MISSING
     if f.is_integer():
         return f"{int(f):,}"
     return f"{f:,.2f}"
@@ -117,7 +125,7 @@ def fmt_interval(record: dict, decimals: int | None = None) -> str:
 def _fmt(record: dict, decimals: int | None, with_ci: bool) -> str:
     v = _num(record.get("value"))
     if v is None:
-        return "–"
+        return MISSING
     lo, hi = _num(record.get("ci_low")), _num(record.get("ci_high"))
     has_ci = with_ci and lo is not None and hi is not None
     kind = record.get("kind")
@@ -148,6 +156,67 @@ def _fmt(record: dict, decimals: int | None, with_ci: bool) -> str:
     if has_ci:
         text += f" [{_plain(lo, decimals, diff)}, {_plain(hi, decimals, diff)}]"
     return text
+
+
+def fmt_number(value: Any, record: dict) -> str:
+    """``value`` in the unit of ``record`` (a metric record, or any dict with ``metric``,
+    ``kind`` and optionally ``unit``) at a fixed precision, so two runs line up in one table:
+    percent records ``"25.13%"`` (differences of rates ``"+1.23 pp"``), p-values as
+    :func:`fmt_p` without label, integral counts ``"12,345"``, anything else four significant
+    digits (``"61.34"``). :data:`MISSING` when missing or not finite."""
+    v = _num(value)
+    if v is None:
+        return MISSING
+    kind = record.get("kind")
+    if is_percent(record):
+        return f"{100 * v:+.2f} pp" if kind == "difference" else f"{100 * v:.2f}%"
+    if kind == "p_value":
+        return fmt_p(v, label=False)
+    if kind == "count" and v.is_integer():
+        return f"{int(v):,}"
+    return f"{v:.4g}"
+
+
+def fmt_change(change: Any, record: dict, base: Any = None) -> str:
+    """A change between two runs in the unit of ``record``: rates in signed percentage
+    points (``"+1.23 pp"``), p-values ``"+0.031"``, other values signed with four
+    significant digits and, when ``base`` (the first run's value) is non-zero, relative to it
+    (``"+0.61 (+1.0%)"``). :data:`MISSING` when missing."""
+    d = _num(change)
+    if d is None:
+        return MISSING
+    if is_percent(record):
+        return f"{100 * d:+.2f} pp"
+    if record.get("kind") == "p_value":
+        return f"{d:+.2g}"
+    b = _num(base)
+    if b:
+        return f"{d:+.4g} ({100 * d / abs(b):+.1f}%)"
+    return f"{d:+.4g}"
+
+
+def fmt_tolerance(tol: Any, record: dict, base: Any = None) -> str:
+    """An absolute tolerance on a change: rates in percentage points (``"1.00 pp"``), other
+    values relative to a non-zero ``base`` and absolute (``"2% = 1.2"``), else plain."""
+    t = _num(tol)
+    if t is None:
+        return MISSING
+    if is_percent(record):
+        return f"{100 * t:.2f} pp"
+    b = _num(base)
+    if b:
+        return f"{100 * t / abs(b):.3g}% = {t:.3g}"
+    return f"{t:.3g}"
+
+
+def fmt_detectable(d: Any, record: dict, short: bool = False) -> str:
+    """A minimum detectable change (rates in percentage points, else three significant
+    digits); ``short`` appends ``" !"`` (the run is too small to detect its tolerance)."""
+    f = _num(d)
+    if f is None:
+        return MISSING
+    text = f"{100 * f:.2f} pp" if is_percent(record) else f"{f:.3g}"
+    return text + (" !" if short else "")
 
 
 def fmt_by(by: dict | None, seat_labels: Sequence[str] | None = None) -> str:

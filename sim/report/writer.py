@@ -8,7 +8,6 @@ exception removes the temporary folder and leaves ``out_dir`` as it was.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import secrets
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from sim.jsonio import write_json
 from sim.report.format import (
     fmt_by,
     fmt_count,
@@ -66,9 +66,9 @@ def write_report(out_dir: Path, cfg, gdef, df, summary: dict, manifest: dict) ->
 
     Files: ``report.md``, ``report.html``, ``summary.json``, ``manifest.json``,
     ``games.parquet`` (zstd), ``config.toml`` and ``plots/*.png`` (generic plots plus the
-    game's own from ``gdef.plots(df, records, folder)``). NaN/inf floats are written to
-    the JSON files as ``null``. On any exception nothing at ``out_dir`` changes and the
-    exception propagates.
+    game's own from ``gdef.plots(df, records, folder)``). The JSON files are strict
+    (:mod:`sim.jsonio`: NaN/inf floats are written as ``null``). On any exception nothing
+    at ``out_dir`` changes and the exception propagates.
     """
     out_dir = Path(out_dir)
     parent = out_dir.parent
@@ -121,8 +121,8 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
     plots_dir = folder / "plots"
     plots_dir.mkdir()
 
-    (folder / "summary.json").write_text(dump_json(summary), encoding="utf-8")
-    (folder / "manifest.json").write_text(dump_json(manifest), encoding="utf-8")
+    write_json(summary, folder / "summary.json")
+    write_json(manifest, folder / "manifest.json")
     df.write_parquet(folder / "games.parquet", compression="zstd")
     text, _how = config_text(getattr(cfg, "raw", None) or {}, getattr(cfg, "source", None))
     (folder / "config.toml").write_text(text, encoding="utf-8")
@@ -176,33 +176,6 @@ def _seat_labels(cfg, summary: dict) -> list[str]:
     if seats:
         return [str(s) for s in seats]
     return [s.name for s in getattr(cfg, "seats", [])]
-
-
-# ---------------------------------------------------------------------------- JSON
-
-
-def _clean(x: Any) -> Any:
-    """JSON-safe copy: numpy scalars/arrays to Python, NaN/inf to None, tuples to lists."""
-    if isinstance(x, dict):
-        return {str(k): _clean(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    if isinstance(x, bool) or x is None or isinstance(x, str):
-        return x
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, int):
-        return x
-    if hasattr(x, "tolist"):  # numpy scalar or array
-        return _clean(x.tolist())
-    if isinstance(x, Path):
-        return str(x)
-    return str(x)
-
-
-def dump_json(obj: Any) -> str:
-    """Pretty, strict JSON (no NaN) of a summary or manifest dict."""
-    return json.dumps(_clean(obj), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 # ---------------------------------------------------------------------------- markdown

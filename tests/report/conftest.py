@@ -37,16 +37,12 @@ storms = 3
 """
 
 
-def _noop(*a, **k):
-    return None
-
-
 def make_gdef(name: str, title: str, mode: str, plots=None) -> GameDef:
-    """A GameDef with dummy callables (the report only reads name/title/mode/plots)."""
+    """A GameDef whose functions are test doubles (the report only reads name, title, mode
+    and plots; no game package behind it)."""
     return GameDef(
-        name=name, title=title, rulebook="", mode=mode, min_seats=2, max_seats=5, section=dict,
-        policies=(), columns=(), compile=_noop, play_batch=_noop, trace=_noop, metrics=lambda df, cfg: [],
-        plots=plots,
+        name=name, title=title, rulebook="", version="1", mode=mode, min_seats=2, max_seats=5, section=dict,
+        policies=(), columns=(), package="", overrides={"metrics": lambda df, cfg: [], "plots": plots},
     )
 
 

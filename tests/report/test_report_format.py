@@ -7,11 +7,17 @@ import math
 import tomllib
 
 from sim.report.format import (
+    MISSING,
     find,
     fmt_by,
+    fmt_change,
     fmt_count,
+    fmt_detectable,
     fmt_interval,
+    fmt_number,
+    fmt_p,
     fmt_pct,
+    fmt_tolerance,
     fmt_value,
     is_percent,
     md_escape,
@@ -117,3 +123,29 @@ def test_p_values():
     assert fmt_interval(rec(0.0312, kind="p_value", metric="seat_equality_p")) == "p = 0.031"
     assert fmt_interval(rec(0.00042, kind="p_value", metric="seat_equality_p")) == "p = 0.00042"
     assert fmt_interval(rec(0.0, kind="p_value", metric="seat_equality_p")) == "p < 1e-12"
+
+
+def test_fmt_p_one_rule_with_and_without_label():
+    assert [fmt_p(p) for p in (0.0312, 0.001, 0.00042, 1e-13, None, math.nan)] == [
+        "p = 0.031", "p = 0.001", "p = 0.00042", "p < 1e-12", MISSING, MISSING]
+    assert [fmt_p(p, label=False) for p in (0.0312, 1.0, 0.00042, 0.0)] == ["0.031", "1.000", "0.00042", "< 1e-12"]
+
+
+def test_fixed_precision_for_side_by_side_tables():
+    win = {"metric": "win_rate", "kind": "proportion"}
+    fpa = {"metric": "first_player_advantage", "kind": "difference"}
+    mean = {"metric": "turns_mean", "kind": "mean"}
+    assert fmt_number(0.25134, win) == "25.13%"
+    assert fmt_number(0.0123, fpa) == "+1.23 pp"
+    assert fmt_number(61.3449, mean) == "61.34" and fmt_number(0.00123456, mean) == "0.001235"
+    assert fmt_number(12345.0, {"metric": "longest", "kind": "count"}) == "12,345"
+    assert fmt_number(0.0004, {"metric": "seat_equality_p", "kind": "p_value"}) == "0.0004"
+    assert fmt_number(None, win) == MISSING and fmt_number(math.nan, mean) == MISSING
+    assert fmt_change(0.0123, win) == "+1.23 pp" and fmt_change(-0.0123, fpa) == "-1.23 pp"
+    assert fmt_change(0.61, mean, 61.0) == "+0.61 (+1.0%)" and fmt_change(0.61, mean) == "+0.61"
+    assert fmt_change(0.02, {"metric": "p", "kind": "p_value"}) == "+0.02"
+    assert fmt_tolerance(0.01, win) == "1.00 pp" and fmt_tolerance(1.22, mean, 61.0) == "2% = 1.22"
+    assert fmt_detectable(0.0042, win) == "0.42 pp" and fmt_detectable(0.5123, mean, short=True) == "0.512 !"
+    # rate-ness is is_percent everywhere: a unit overrides the kind, a difference of rates is in points
+    assert fmt_number(0.5, {"metric": "x", "kind": "proportion", "unit": "turns"}) == "0.5"
+    assert fmt_change(0.01, {"metric": "win_rate_gap", "kind": "difference"}) == "+1.00 pp"

@@ -42,8 +42,9 @@ def test_competitive_report_files_and_contents(race_report):
     assert out.name == "fake_race"
     for f in FILES:
         assert (out / f).is_file(), f
-    # nothing else left next to the report (no temp folders)
+    # nothing else left next to the report (no temp folders) nor in it (no temp JSON files)
     assert _siblings(out.parent) == ["fake_race"]
+    assert _siblings(out) == sorted(FILES + ["plots"])
 
     # summary and manifest round-trip
     assert json.loads((out / "summary.json").read_text()) == summary
@@ -207,6 +208,18 @@ def test_nan_becomes_null(tmp_path, competitive):
     assert "| `empty_rate` | all games | 0.0% | proportion | 0 |" in (out / "report.md").read_text()
 
 
+def test_json_that_cannot_be_written_leaves_the_old_report(tmp_path, competitive):
+    """summary.json goes through the one strict writer (sim.jsonio): an object JSON cannot
+    hold is an error, not a silently stringified value, and the report in place survives."""
+    cfg, gdef, df, summary, manifest = competitive
+    out = write_report(tmp_path / "r", cfg, gdef, df, summary, manifest)
+    before = (out / "summary.json").read_text()
+    with pytest.raises(TypeError, match="not JSON serialisable: object"):
+        write_report(tmp_path / "r", cfg, gdef, df, dict(summary, extra=object()), manifest)
+    assert (out / "summary.json").read_text() == before
+    assert _siblings(tmp_path) == ["fake_race.toml", "r"]  # the config and the report only
+
+
 def test_config_copied_when_unchanged(race_report):
     out, cfg = race_report[:2]
     assert (out / "config.toml").read_bytes() == Path(cfg.source).read_bytes()
@@ -277,7 +290,8 @@ def test_first_player_section_and_seat_test(race_report):
 
 def test_real_metrics_module_records_all_land_in_the_report(tmp_path, competitive, cooperative):
     """Records from sim.metrics (the producer of summary.json) all find a headline section."""
-    metrics = pytest.importorskip("sim.metrics")
+    from sim import metrics
+
     for cfg, gdef, df, summary, manifest in (competitive, cooperative):
         labels = summary["seats"]
         recs = metrics.common_metrics(df, gdef.mode, len(labels), labels)

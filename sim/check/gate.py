@@ -1,0 +1,303 @@
+"""The verdict of balance regression: tolerances, balance targets, ``sim check``'s
+pass/fail (:func:`check_summary`) and ``sim compare``'s side by side (:func:`compare_summaries`).
+
+A tested metric (see :mod:`sim.check.stats` for the tests) **fails** when its Holm-adjusted
+p-value (family = every tested metric of the run) is below ``alpha`` AND ``|change|`` exceeds
+its tolerance: ``tolerance`` (absolute) for rates, ``mean_tolerance`` (relative to the
+baseline mean) for means, ``tolerances[metric]`` (same unit as its kind's default) overriding
+either. Holm keeps the chance that an unchanged game fails at <= ``alpha`` however the metrics
+correlate; the tolerance keeps a huge run from failing on changes too small to matter. A
+metric of the baseline missing from the run fails (the baseline is stale); a new metric is
+informational.
+
+A run is **identical** to its baseline when config hash, seed, games and the game's rules
+version (``GameDef.version``) are equal and so is every metric value. A baseline recorded
+before rules versions existed (no ``rules_version``) is compared on config, seed and games,
+with a note; when the rules version differs the check says so in one line and decides
+statistically, as for a changed config.
+
+Targets (``[[checks.targets]]``) are absolute bounds on the point estimate of this run, e.g.
+``{metric="win_rate", by={seat="*"}, min=0.22, max=0.28}``. A ``by`` value ``"*"`` matches any
+value of that key; a record matches when its ``by`` has exactly the target's keys. A target
+matching no record is a config error (exit code 2).
+
+The ``[checks]`` table's models (:class:`CheckConfig`, :class:`Target`) live in
+:mod:`sim.config` with the rest of the schema.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from sim.check.stats import MetricRow, compare_records, is_rate
+from sim.config import CheckConfig, Target
+from sim.errors import ConfigError
+from sim.jsonio import strict
+from sim.records import metric_key, metric_label
+from sim.stats import games_for_change
+
+IDENTICAL_MESSAGE = "identical to baseline (same config, seed and code)"
+PREDATES_RULES_NOTE = ("the baseline predates rules versions (no rules_version): compared on config, seed "
+                       "and games only; record it again to pin the rules version")
+CRN_NOTE = ("common random numbers: both runs played the same seed and game indices, so the deal "
+            "variance cancels in every change; the two-proportion tests assume independent runs and "
+            "are therefore conservative here (real changes may show larger p-values than they deserve)")
+
+
+def checks_of(cfg: Any) -> CheckConfig:
+    """The :class:`CheckConfig` of a RunConfig (validates a plain dict too); raises ConfigError."""
+    c = getattr(cfg, "checks", None)
+    if isinstance(c, CheckConfig):
+        return c
+    try:
+        return CheckConfig.model_validate(c or {})
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = ".".join(str(p) for p in ("checks", *err["loc"]))
+        raise ConfigError(getattr(cfg, "source", "<memory>"), key, err["msg"]) from None
+
+
+@dataclass
+class TargetRow:
+    """One target applied to one matching record; a target matching nothing gives one row
+    with verdict "no match" and no value. ``value``/``ci_*`` in the metric's units."""
+
+    target: str
+    metric: str
+    by: dict
+    kind: str
+    value: float | None
+    min: float | None
+    max: float | None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    verdict: str = "pass"  # "pass" | "FAIL" | "no match"
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        return metric_label(self.metric, self.by)
+
+
+def evaluate_targets(summary: dict, targets: list[Target]) -> list[TargetRow]:
+    """Apply each target to every matching record of ``summary``.
+
+    A record passes when its value lies in [min, max] (point estimate; missing bounds are
+    open). When its interval crosses a bound the note says the verdict could flip with more
+    games. A target matching nothing gives one row with verdict "no match".
+    """
+    out: list[TargetRow] = []
+    for t in targets:
+        matched = [r for r in summary["metrics"] if t.matches(r)]
+        if not matched:
+            out.append(TargetRow(t.label(), t.metric, dict(t.by), "", None, t.min, t.max, verdict="no match",
+                                 note="no metric of this run matches (check the name and by keys)"))
+            continue
+        for r in matched:
+            v = r.get("value")
+            row = TargetRow(t.label(), r["metric"], dict(r.get("by") or {}), r.get("kind", ""), v, t.min, t.max,
+                            r.get("ci_low"), r.get("ci_high"))
+            if v is None or math.isnan(v):
+                row.verdict, row.note = "FAIL", "no value"
+            elif (t.min is not None and v < t.min) or (t.max is not None and v > t.max):
+                row.verdict = "FAIL"
+                row.note = "below min" if t.min is not None and v < t.min else "above max"
+            lo, hi = r.get("ci_low"), r.get("ci_high")
+            if v is not None and lo is not None and hi is not None:
+                crosses = any(b is not None and lo < b < hi for b in (t.min, t.max))
+                if crosses:
+                    row.note = (row.note + "; " if row.note else "") + "interval crosses the bound: more games would settle it"
+            out.append(row)
+    return out
+
+
+@dataclass
+class CheckReport:
+    """Outcome of ``sim check``: metric rows, target rows and what made the run fail.
+
+    ``exit_code``: 0 pass, 1 a regression or a missed target, 2 a target matching nothing.
+    """
+
+    game: str
+    run: str
+    alpha: float
+    power: float
+    baseline: dict  # baseline metadata (no metrics)
+    now: dict  # this run's metadata (no metrics)
+    rows: list[MetricRow]
+    targets: list[TargetRow]
+    identical: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def regressions(self) -> list[MetricRow]:
+        return [r for r in self.rows if r.failed]
+
+    @property
+    def missed_targets(self) -> list[TargetRow]:
+        return [t for t in self.targets if t.verdict == "FAIL"]
+
+    @property
+    def bad_targets(self) -> list[TargetRow]:
+        return [t for t in self.targets if t.verdict == "no match"]
+
+    @property
+    def exit_code(self) -> int:
+        if self.bad_targets:
+            return 2
+        return 1 if self.regressions or self.missed_targets else 0
+
+    @property
+    def passed(self) -> bool:
+        return self.exit_code == 0
+
+
+_META = ("game", "run", "config_hash", "seed", "games", "rules_version", "package_version", "git_revision",
+         "created")
+
+
+def _meta(d: dict) -> dict:
+    return {k: d.get(k) for k in _META if k in d}
+
+
+def tolerance_for(row: MetricRow, checks: CheckConfig) -> float | None:
+    """Absolute threshold on |change| for ``row`` (None for untested kinds).
+
+    ``checks.tolerances`` is looked up by the row's label (``win_rate[seat=0]``), then by its
+    metric name (``win_rate``), then the kind's default applies.
+    """
+    def own(default: float) -> float:
+        return checks.tolerances.get(row.label, checks.tolerances.get(row.metric, default))
+
+    if is_rate(row):
+        return own(checks.tolerance)
+    if row.kind == "mean":
+        rel = own(checks.mean_tolerance)
+        return rel * abs(row.a) if row.a else rel
+    return None
+
+
+def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = None,
+                  manifest: dict | None = None) -> CheckReport:
+    """Compare a run's ``summary`` with a ``baseline`` (see the module docstring for the rule)
+    and apply ``checks.targets`` to the run.
+
+    Raises :class:`ConfigError` when the baseline belongs to another game (bad input).
+    ``identical`` is set when config hash, seed, games, rules version (unless the baseline
+    predates rules versions) and every metric value are equal.
+    """
+    checks = checks or CheckConfig()
+    if baseline.get("game") != summary.get("game"):
+        raise ConfigError(baseline.get("_path", "baseline"), "game",
+                          f"baseline is for {baseline.get('game')!r}, this run plays {summary.get('game')!r}")
+    rows = compare_records(baseline, summary, checks.alpha, checks.power)
+    m = max(sum(r.tested for r in rows), 1)
+    for r in rows:
+        if r.verdict in ("missing", "new"):
+            continue
+        r.tolerance = tolerance_for(r, checks) if r.tested else None
+        if not r.tested:
+            r.verdict = "info"
+        elif r.significant and r.change is not None and abs(r.change) > r.tolerance:
+            r.verdict = "FAIL"
+            r.note = r.note or "significant and beyond tolerance"
+        else:
+            r.verdict = "pass"
+            if r.significant:
+                r.note = "significant but within tolerance"
+        if (r.tested and is_rate(r) and r.tolerance and r.detectable
+                and r.detectable > r.tolerance and r.tolerance < 1):
+            # effective trials per game (<= 1: capped at one per game) converts trials to games
+            per_game = r._power_args[3] / summary["games"] if summary.get("games") else 1.0
+            n = games_for_change(r._power_args[1], r.tolerance, checks.alpha / m, checks.power)
+            r.games_needed = math.ceil(n / per_game)
+        elif r.tested and r.kind == "mean" and r.tolerance and r.detectable and r.detectable > r.tolerance:
+            # the detectable change scales as 1/sqrt(games)
+            r.games_needed = math.ceil((summary.get("games") or r.n_b or 1) * (r.detectable / r.tolerance) ** 2)
+    now = _meta(summary)
+    if manifest:
+        now.setdefault("git_revision", manifest.get("git_revision"))
+        versions = manifest.get("versions") or {}
+        if isinstance(versions, dict) and "sim" in versions:
+            now.setdefault("package_version", versions["sim"])
+    report = CheckReport(summary["game"], summary.get("run", ""), checks.alpha, checks.power, _meta(baseline),
+                         now, rows, evaluate_targets(summary, checks.targets))
+    same_inputs = all(baseline.get(k) == summary.get(k) for k in ("config_hash", "seed", "games"))
+    base_rules, now_rules = baseline.get("rules_version"), summary.get("rules_version")
+    if base_rules is None:
+        report.notes.append(PREDATES_RULES_NOTE)
+    elif base_rules != now_rules:
+        same_inputs = False
+        report.notes.append(f"rules version changed: baseline {base_rules}, now {now_rules or '?'} "
+                            "(the check decides statistically, as for a changed config)")
+    same_values = (
+        {metric_key(r): strict(r.get("value")) for r in baseline["metrics"]}
+        == {metric_key(r): strict(r.get("value")) for r in summary["metrics"]}
+    )
+    if same_inputs and same_values:
+        report.identical = True
+        report.notes.append(IDENTICAL_MESSAGE)
+    elif same_inputs:
+        report.notes.append(
+            "same config, seed and games as the baseline but different numbers: the code changed "
+            f"(baseline revision {baseline.get('git_revision') or '?'}, now {now.get('git_revision') or '?'})"
+        )
+    elif baseline.get("seed") == summary.get("seed"):
+        report.notes.append("same seed as the baseline (common random numbers): the tests are conservative")
+    known = {r["metric"] for r in summary["metrics"]} | {metric_label(r["metric"], r.get("by")) for r in summary["metrics"]}
+    unknown = sorted(set(checks.tolerances) - known)
+    if unknown:
+        report.notes.append(f"checks.tolerances names metrics this run does not produce: {', '.join(unknown)}")
+    short = [r for r in rows if r.games_needed]
+    if short:
+        worst = max(r.games_needed for r in short)
+        report.notes.append(
+            f"{len(short)} metric(s) marked '!' under 'detectable' cannot reliably detect a change as "
+            f"large as their tolerance at {summary.get('games')} games ({100 * checks.power:.0f}% power, "
+            f"α/{m} per metric); about {worst:,} games per run would be needed for all of them"
+        )
+    return report
+
+
+@dataclass
+class CompareReport:
+    """Side-by-side comparison of two runs ``a`` and ``b`` (no pass/fail)."""
+
+    a_label: str
+    b_label: str
+    alpha: float
+    rows: list[MetricRow]
+    a_meta: dict
+    b_meta: dict
+    crn: bool
+    notes: list[str] = field(default_factory=list)
+
+
+def compare_summaries(a: dict, b: dict, a_label: str = "A", b_label: str = "B", alpha: float = 0.05,
+                      power: float = 0.8) -> CompareReport:
+    """Every metric of ``a`` and ``b`` with change, raw and Holm p-value and significance.
+
+    ``crn`` is set when both ran the same seed and games count (the runner's common random
+    numbers). Raises :class:`ConfigError` when the two runs are of different games.
+    """
+    if a.get("game") != b.get("game"):
+        raise ConfigError(b_label, "game", f"{a_label} plays {a.get('game')!r}, {b_label} plays {b.get('game')!r}")
+    rows = compare_records(a, b, alpha, power)
+    for r in rows:
+        if r.tested:
+            r.verdict = "significant" if r.significant else "-"
+        elif r.verdict == "missing":
+            r.verdict, r.note = "only A", f"only in {a_label}"
+        elif r.verdict == "new":
+            r.verdict, r.note = "only B", f"only in {b_label}"
+    crn = a.get("seed") is not None and a.get("seed") == b.get("seed") and a.get("games") == b.get("games")
+    rep = CompareReport(a_label, b_label, alpha, rows, _meta(a), _meta(b), crn)
+    if crn:
+        rep.notes.append(CRN_NOTE)
+    else:
+        rep.notes.append("independent runs (different seeds or game counts): tests assume independence")
+    return rep

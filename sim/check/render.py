@@ -1,0 +1,190 @@
+"""Output of ``sim check`` and ``sim compare``: JSON documents (``sim-check/1``,
+``sim-compare/1``), JUnit XML and rich tables. Numbers are formatted by
+:mod:`sim.report.format`, the code the reports use (rates, p-values and missing values print
+the same way everywhere); JSON files are written with :func:`sim.jsonio.write_json`.
+
+rich is imported inside the table renderers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from sim.check.gate import IDENTICAL_MESSAGE, CheckReport, CompareReport, TargetRow
+from sim.check.stats import MetricRow
+from sim.report.format import fmt_change, fmt_detectable, fmt_number, fmt_p, fmt_tolerance
+
+CHECK_FORMAT = "sim-check/1"
+COMPARE_FORMAT = "sim-compare/1"
+_STYLE = {"FAIL": "bold red", "missing": "bold red", "pass": "green", "info": "dim", "new": "cyan"}
+
+
+def _row_dict(r: MetricRow) -> dict:
+    d = asdict(r)
+    d.pop("_power_args", None)
+    if d.get("unit") is None:
+        d.pop("unit", None)
+    d["label"] = r.label
+    return d
+
+
+def _target_meta(t: TargetRow) -> dict:
+    return {"metric": t.metric, "kind": t.kind}
+
+
+def _cells(r: MetricRow) -> tuple[str, str, str]:
+    """(baseline, now, change) of a row as table text."""
+    m = r.meta
+    return fmt_number(r.a, m), fmt_number(r.b, m), fmt_change(r.change, m, r.a)
+
+
+def _detectable(r: MetricRow) -> str:
+    return fmt_detectable(r.detectable, r.meta, short=bool(r.games_needed))
+
+
+def check_to_json(report: CheckReport) -> dict:
+    """JSON-ready dict (format ``sim-check/1``) of a check: verdicts, rows, targets, notes."""
+    return {
+        "format": CHECK_FORMAT,
+        "game": report.game,
+        "run": report.run,
+        "passed": report.passed,
+        "exit_code": report.exit_code,
+        "identical": report.identical,
+        "alpha": report.alpha,
+        "power": report.power,
+        "baseline": report.baseline,
+        "now": report.now,
+        "notes": report.notes,
+        "regressions": [r.label for r in report.regressions],
+        "missed_targets": [f"{t.target}: {t.label}" for t in report.missed_targets],
+        "metrics": [_row_dict(r) for r in report.rows],
+        "targets": [{**asdict(t), "label": t.label} for t in report.targets],
+    }
+
+
+def check_to_junit(report: CheckReport) -> str:
+    """JUnit XML: one ``<testsuite>`` with a ``<testcase>`` per metric and per (target, record);
+    regressions and missed targets are ``<failure>``, targets matching nothing ``<error>``,
+    metrics that are not tested pass (their values are in the message-free system-out)."""
+    import xml.etree.ElementTree as ET
+
+    suites = ET.Element("testsuites")
+    suite = ET.SubElement(suites, "testsuite", name=f"sim check {report.run or report.game}")
+    n = failures = errors = 0
+    for r in report.rows:
+        n += 1
+        case = ET.SubElement(suite, "testcase", classname=f"sim.check.{report.game}.metrics", name=r.label)
+        a, b, change = _cells(r)
+        text = (f"baseline {a}, now {b}, change {change}, p(Holm) {fmt_p(r.p_holm, label=False)}, "
+                f"tolerance {fmt_tolerance(r.tolerance, r.meta, r.a)}, verdict {r.verdict}"
+                + (f" ({r.note})" if r.note else ""))
+        if r.failed:
+            failures += 1
+            f = ET.SubElement(case, "failure", message=f"{r.label}: {r.verdict}: {r.note}", type="regression")
+            f.text = text
+        else:
+            ET.SubElement(case, "system-out").text = text
+    for t in report.targets:
+        n += 1
+        case = ET.SubElement(suite, "testcase", classname=f"sim.check.{report.game}.targets",
+                             name=f"{t.target}: {t.label}" if t.verdict != "no match" else t.target)
+        value = fmt_number(t.value, _target_meta(t))
+        text = f"value {value}, bounds [{t.min}, {t.max}]" + (f" ({t.note})" if t.note else "")
+        if t.verdict == "FAIL":
+            failures += 1
+            ET.SubElement(case, "failure", message=f"{t.label} = {value}: {t.note}", type="target").text = text
+        elif t.verdict == "no match":
+            errors += 1
+            ET.SubElement(case, "error", message=t.note, type="config").text = t.target
+        else:
+            ET.SubElement(case, "system-out").text = text
+    if report.notes:
+        ET.SubElement(suite, "system-out").text = "\n".join(report.notes)
+    for el in (suite, suites):
+        el.set("tests", str(n))
+        el.set("failures", str(failures))
+        el.set("errors", str(errors))
+    suite.set("skipped", "0")
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def render_check(report: CheckReport, console: Any) -> None:
+    """Print the check as rich tables (metrics, then targets) and a one-line verdict."""
+    from rich.markup import escape as esc
+    from rich.table import Table
+
+    b, n = report.baseline, report.now
+    console.print(f"[bold]sim check[/bold] {report.run} ({report.game}): baseline {b.get('games')} games "
+                  f"seed {b.get('seed')} config {b.get('config_hash')} rules {b.get('rules_version') or '?'} "
+                  f"rev {b.get('git_revision') or '?'}; now {n.get('games')} games seed {n.get('seed')} "
+                  f"config {n.get('config_hash')} rules {n.get('rules_version') or '?'}")
+    t = Table(title=f"metrics (Holm across tested metrics, α = {report.alpha:g})", show_lines=False)
+    for col, just in (("metric", "left"), ("baseline", "right"), ("now", "right"), ("change", "right"),
+                      ("p (Holm)", "right"), ("tolerance", "right"),
+                      (f"detectable ({100 * report.power:.0f}%)", "right"), ("verdict", "left")):
+        t.add_column(col, justify=just, overflow="fold")
+    for r in report.rows:
+        style = _STYLE.get(r.verdict, "")
+        verdict = f"[{style}]{r.verdict}[/]" if style else r.verdict
+        if r.note:
+            verdict += f" [dim]({esc(r.note)})[/]"
+        t.add_row(esc(r.label), *_cells(r), fmt_p(r.p_holm, label=False),
+                  fmt_tolerance(r.tolerance, r.meta, r.a), _detectable(r), verdict)
+    console.print(t)
+    if report.targets:
+        tt = Table(title="targets")
+        for col in ("target", "metric", "value", "interval", "verdict"):
+            tt.add_column(col, overflow="fold")
+        for x in report.targets:
+            style = {"FAIL": "bold red", "no match": "bold red", "pass": "green"}[x.verdict]
+            m = _target_meta(x)
+            ci = ("–" if x.ci_low is None or x.ci_high is None
+                  else f"{fmt_number(x.ci_low, m)} - {fmt_number(x.ci_high, m)}")
+            tt.add_row(esc(x.target), esc(x.label), fmt_number(x.value, m), ci,
+                       f"[{style}]{x.verdict}[/]" + (f" [dim]({esc(x.note)})[/]" if x.note else ""))
+        console.print(tt)
+    for note in report.notes:
+        if not (note == IDENTICAL_MESSAGE and report.exit_code == 0):  # PASS line says it
+            console.print(f"note: {note}", markup=False, highlight=False)
+    if report.exit_code == 0:
+        console.print("[bold green]PASS[/]" + (f": {IDENTICAL_MESSAGE}" if report.identical else ""))
+    elif report.exit_code == 2:
+        console.print("[bold red]ERROR[/]: target(s) matching no metric: "
+                      + esc(", ".join(t.target for t in report.bad_targets)))
+    else:
+        parts = []
+        if report.regressions:
+            parts.append("regressions: " + ", ".join(r.label for r in report.regressions))
+        if report.missed_targets:
+            parts.append("missed targets: " + ", ".join(f"{t.label} ({t.target})" for t in report.missed_targets))
+        console.print("[bold red]FAIL[/]: " + esc("; ".join(parts)), highlight=False)
+
+
+def compare_to_json(rep: CompareReport) -> dict:
+    """JSON-ready dict (format ``sim-compare/1``)."""
+    return {"format": COMPARE_FORMAT, "a": {"label": rep.a_label, **rep.a_meta},
+            "b": {"label": rep.b_label, **rep.b_meta}, "alpha": rep.alpha, "common_random_numbers": rep.crn,
+            "notes": rep.notes, "metrics": [_row_dict(r) for r in rep.rows]}
+
+
+def render_compare(rep: CompareReport, console: Any) -> None:
+    """Print a comparison as a rich table followed by its notes."""
+    from rich.markup import escape as esc
+    from rich.table import Table
+
+    t = Table(title=f"{esc(rep.a_label)} vs {esc(rep.b_label)} (Holm across tested metrics, α = {rep.alpha:g})")
+    for col, just in (("metric", "left"), (rep.a_label, "right"), (rep.b_label, "right"), ("change", "right"),
+                      ("p", "right"), ("p (Holm)", "right"), ("detectable", "right"), ("", "left")):
+        t.add_column(esc(col), justify=just, overflow="fold")
+    for r in rep.rows:
+        mark = f"[bold yellow]{r.verdict}[/]" if r.verdict == "significant" else esc(r.verdict)
+        if r.note:
+            mark += f" [dim]({esc(r.note)})[/]"
+        t.add_row(esc(r.label), *_cells(r), fmt_p(r.p_value, label=False), fmt_p(r.p_holm, label=False),
+                  _detectable(r), mark)
+    console.print(t)
+    for note in rep.notes:
+        console.print(f"note: {note}", markup=False, highlight=False)

@@ -1,0 +1,255 @@
+"""The statistics of balance regression: pair the metric records of two runs and test each
+change (used by :mod:`sim.check.gate` for ``sim check`` and ``sim compare``).
+
+How a metric is compared (baseline ``a``, this run ``b``):
+
+* rates (records :func:`sim.report.format.is_percent` calls percent: ``proportion``,
+  ``share``): two-sided two-proportion z-test on ``round(value·n)`` successes (or the record's
+  ``successes``) of ``n`` trials; the change is ``b - a`` (absolute, 0.01 = one percentage
+  point).
+* a difference of rates with a reference rate (``first_player_advantage``: the seat-0 win
+  rate minus 1/seats) is tested as the proportion ``value + reference``; the reference is the
+  record's ``reference``, else (first-player advantage only) 1/seats from ``seats``.
+* ``mean`` with ``sd``: Welch test of means from (mean, sd, n).
+* everything else (quantiles, counts, p-values, other differences, means without sd): shown,
+  not tested.
+
+Both tests assume independent trials. A record whose ``n`` exceeds the run's games count
+(weather share over all turns, win rate by policy over seat appearances) has several correlated
+trials per game, for which the binomial variance is too small (measured: 2-2.7x too small in sd
+for Clear for Takeoff's weather share). Such records are tested with ``n`` capped at the games
+count (successes scaled alike): the design effect of clustered trials is at most the cluster
+size, so this is conservative. Rate records that one side lacks while it has records of the same
+metric with the same ``by`` keys are read as 0 of n there (producers skip zero counts, e.g.
+``rank_share`` rank 0 when no game stalled).
+
+The tested rows of one comparison form the Holm family; each tested row also gets the
+minimum change detectable at the stated power and level alpha/m (m = tested rows), the change
+a lone moved metric needs under Holm.
+
+Under common random numbers (same seed on both sides) the two runs are positively correlated
+and the independent-sample tests overstate the variance of the change: their p-values are
+conservative (a "significant" change is real; a real change may be missed).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from sim.records import metric_key, metric_label
+from sim.report.format import PERCENT_KINDS, is_percent
+from sim.stats import (
+    holm,
+    mean_difference_test,
+    min_detectable_change,
+    min_detectable_mean_change,
+    two_proportion_test,
+)
+
+RATE_KINDS = tuple(sorted(PERCENT_KINDS))
+
+
+def is_rate(row_or_record) -> bool:
+    """True when a record (or a :class:`MetricRow`) is a rate: its changes are absolute and in
+    percentage points, its tolerance is ``checks.tolerance``. Same answer as the report's
+    :func:`sim.report.format.is_percent`."""
+    rec = row_or_record.meta if isinstance(row_or_record, MetricRow) else row_or_record
+    return is_percent(rec)
+
+
+@dataclass
+class MetricRow:
+    """One metric compared between run ``a`` (baseline) and run ``b`` (now).
+
+    ``change`` = b - a in the metric's units. ``p_value`` raw two-sided p (None: not tested),
+    ``p_holm`` Holm-adjusted across the tested rows. ``tolerance`` is the absolute threshold
+    applied to |change| (for means: relative tolerance × |baseline mean|). ``detectable``:
+    smallest change detectable at ``power`` and α/m (m = tested metrics), the change a lone
+    moved metric needs under Holm. ``verdict``: "pass", "FAIL", "info" (not tested), "new",
+    "missing" (in the baseline only: fails).
+    """
+
+    metric: str
+    by: dict
+    kind: str
+    a: float | None
+    b: float | None
+    n_a: int | None = None
+    n_b: int | None = None
+    change: float | None = None
+    p_value: float | None = None
+    p_holm: float | None = None
+    significant: bool = False
+    tolerance: float | None = None
+    detectable: float | None = None
+    games_needed: int | None = None
+    verdict: str = "info"
+    note: str = ""
+    unit: str | None = None
+    _power_args: tuple = field(default=(), repr=False)
+
+    @property
+    def label(self) -> str:
+        return metric_label(self.metric, self.by)
+
+    @property
+    def meta(self) -> dict:
+        """What the formatting helpers of :mod:`sim.report.format` read: metric, kind, unit."""
+        d = {"metric": self.metric, "kind": self.kind}
+        if self.unit is not None:
+            d["unit"] = self.unit
+        return d
+
+    @property
+    def tested(self) -> bool:
+        return self.p_value is not None
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict in ("FAIL", "missing")
+
+
+def _n_seats(summary: dict) -> int | None:
+    seats = summary.get("seats")
+    return len(seats) if seats else None
+
+
+def _rate(rec: dict, seats: int | None) -> float | None:
+    """The rate a record tests: its value, or for a difference of rates value + reference
+    (the record's ``reference``; for ``first_player_advantage`` without one, 1/seats). None
+    when it cannot be known."""
+    v = rec.get("value")
+    if v is None or math.isnan(v):
+        return None
+    if rec.get("kind") == "difference":
+        ref = rec.get("reference")
+        if ref is None and rec.get("metric") == "first_player_advantage" and seats:
+            ref = 1.0 / seats
+        return None if ref is None else v + ref
+    return v
+
+
+def _trials(n: int, games: int | None) -> tuple[int, bool]:
+    """Effective independent trials: ``n`` capped at the games count (see module docstring)."""
+    if games and n > games:
+        return int(games), True
+    return int(n), False
+
+
+def _counts(rec: dict, p: float, games: int | None) -> tuple[int, int, bool]:
+    """(successes, trials, capped) for the two-proportion test of a rate record."""
+    n, capped = _trials(rec["n"], games)
+    x = rec.get("successes") if not capped else None
+    if x is None:
+        x = round(p * n)
+    return min(max(int(x), 0), n), n, capped
+
+
+def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict) -> None:
+    """Fill ``p_value`` and ``detectable`` inputs of ``row`` when its kind has a test and the
+    records carry what it needs; otherwise explain in ``note``."""
+    kind = row.kind
+    va, vb, na, nb = ra.get("value"), rb.get("value"), ra.get("n"), rb.get("n")
+    if va is None or vb is None or math.isnan(va) or math.isnan(vb):
+        row.note = "no value"
+        return
+    ga, gb = a.get("games"), b.get("games")
+    if is_rate(row):
+        pa, pb = _rate(ra, _n_seats(a)), _rate(rb, _n_seats(b))
+        if not na or not nb or pa is None or pb is None:
+            row.note = "no trial count or reference: not tested"
+            return
+        xa, ta, ca = _counts(ra, pa, ga)
+        xb, tb, cb = _counts(rb, pb, gb)
+        row.p_value = two_proportion_test(xa, ta, xb, tb)[1]
+        row._power_args = ("rate", pa, ta, tb)
+        if ca or cb:
+            row.note = "n capped at games"
+    elif kind == "mean":
+        sa, sb = ra.get("sd"), rb.get("sd")
+        if sa is None or sb is None or math.isnan(sa) or math.isnan(sb) or not na or not nb:
+            row.note = "no sd: not tested"
+            return
+        ta, ca = _trials(na, ga)
+        tb, cb = _trials(nb, gb)
+        if ta < 2 or tb < 2:
+            row.note = "fewer than 2 games: not tested"
+            return
+        row.p_value = mean_difference_test(va, sa, ta, vb, sb, tb)[1]
+        row._power_args = ("mean", sa, ta, sb, tb)
+        if ca or cb:
+            row.note = "n capped at games"
+
+
+def _implied_zero(rec: dict, other: dict) -> dict | None:
+    """For a rate record absent from ``other``: a 0-of-n record when ``other`` has records of
+    the same metric with the same ``by`` keys (producers skip zero counts, e.g. rank 0 when no
+    game stalled); n is taken from such a sibling. None otherwise."""
+    if rec.get("kind") not in RATE_KINDS or not is_percent(rec):
+        return None
+    keys = set(rec.get("by") or {})
+    for r in other["metrics"]:
+        if r["metric"] == rec["metric"] and set(r.get("by") or {}) == keys and r.get("n"):
+            return {"metric": rec["metric"], "by": dict(rec.get("by") or {}), "value": 0.0, "ci_low": None,
+                    "ci_high": None, "n": r["n"], "kind": rec["kind"], "successes": 0}
+    return None
+
+
+def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8) -> list[MetricRow]:
+    """Pair the metrics of summaries/baselines ``a`` and ``b`` and test each change.
+
+    Returns rows in ``a``'s order, then metrics new in ``b``. Tested rows get ``p_value``,
+    ``p_holm`` (Holm across the tested rows), ``significant`` (Holm at ``alpha``) and
+    ``detectable`` (minimum detectable change at ``power``, level alpha/m). A rate present on
+    one side only is read as 0 of n on the other when that side has sibling records (see
+    :func:`_implied_zero`); other unpaired rows get verdict "missing" / "new". Verdicts of
+    paired rows are left to the caller (:func:`check_summary` applies tolerances).
+    """
+    b_by_key = {metric_key(r): r for r in b["metrics"]}
+    a_keys = {metric_key(r) for r in a["metrics"]}
+    rows: list[MetricRow] = []
+    order = [(ra, b_by_key.get(metric_key(ra))) for ra in a["metrics"]]
+    order += [(None, rb) for rb in b["metrics"] if metric_key(rb) not in a_keys]
+    for ra, rb in order:
+        note = ""
+        if rb is None:
+            rb = _implied_zero(ra, b)
+            if rb is None:
+                rows.append(MetricRow(ra["metric"], dict(ra.get("by") or {}), ra.get("kind", ""), ra.get("value"),
+                                      None, ra.get("n"), verdict="missing", note="in the baseline, not in this run"))
+                continue
+            note = "absent from this run: read as 0 of n"
+        elif ra is None:
+            ra = _implied_zero(rb, a)
+            if ra is None:
+                rows.append(MetricRow(rb["metric"], dict(rb.get("by") or {}), rb.get("kind", ""), None,
+                                      rb.get("value"), None, rb.get("n"), verdict="new", note="not in the baseline"))
+                continue
+            note = "absent from the baseline: read as 0 of n"
+        row = MetricRow(ra["metric"], dict(ra.get("by") or {}), ra.get("kind", ""), ra.get("value"),
+                        rb.get("value"), ra.get("n"), rb.get("n"), unit=ra.get("unit"))
+        rows.append(row)
+        if rb.get("kind") != row.kind:
+            row.note = f"kind changed: {row.kind} -> {rb.get('kind')}"
+            continue
+        if row.a is not None and row.b is not None:
+            row.change = row.b - row.a
+        _test_row(row, ra, rb, a, b)
+        if note:
+            row.note = f"{note}; {row.note}" if row.note else note
+    tested = [r for r in rows if r.tested]
+    m = max(len(tested), 1)
+    if tested:
+        reject, adj = holm([r.p_value for r in tested], alpha)
+        for r, rej, pa in zip(tested, reject, adj, strict=True):
+            r.p_holm, r.significant = float(pa), bool(rej)
+    for r in tested:
+        args = r._power_args
+        if args[0] == "rate":
+            r.detectable = min_detectable_change(args[1], args[2], args[3], alpha / m, power)
+        else:
+            r.detectable = min_detectable_mean_change(args[1], args[2], args[3], args[4], alpha / m, power)
+    return rows
+
+
