@@ -82,6 +82,14 @@ from sim.rng import seed_streams
 
 
 @kernel
+def start_game(p, deck_cards, fleet, seed, g, rig_deck, state, rng):
+    """Seed game ``g``'s streams of ``seed`` into ``rng`` (uint64[2]) and deal it into
+    ``state`` (``rules.setup``; ``rig_deck`` int32[0] shuffles)."""
+    seed_streams(rng, seed, g)
+    setup(state, p, deck_cards, fleet, rng, rig_deck)
+
+
+@kernel
 def begin_turn(state, p):
     """Head of the current seat's turn: note where its aircraft stand (RB Independent
     aircraft movement) and count the turn under the weather in force."""
@@ -128,8 +136,7 @@ def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, ev
     acts = np.empty((max_actions(p), ACT_W), np.int32)
     disc = np.zeros(NCT, np.int32)
     need = np.zeros(NCT, np.int32)
-    seed_streams(rng, seed, g)
-    setup(state, p, deck_cards, fleet, rng, rig_deck)
+    start_game(p, deck_cards, fleet, seed, g, rig_deck, state, rng)
     tracing = ev.shape[0] > 0
     cap = p[P_CAP]
     while True:

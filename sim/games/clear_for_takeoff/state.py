@@ -26,9 +26,8 @@ import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
-from sim.games.clear_for_takeoff.play import begin_turn, end_turn
+from sim.games.clear_for_takeoff.play import begin_turn, end_turn, start_game
 from sim.games.engine import capped, emit, event_buffer, make_rig, seat_policies
-from sim.rng import seed_streams
 
 KIND = {name: i for i, name in enumerate(L.KIND_NAMES)}
 CARD = {name: i for i, name in enumerate(L.CARD_NAMES)}
@@ -84,8 +83,8 @@ class GameState(GameStateBase):
                 rig_deck, _ = make_rig(deck=rig.deck)
         self.state = np.zeros(R.state_size(self.p), np.int32)
         self.rng = np.zeros(2, np.uint64)
-        seed_streams(self.rng, np.int64(run.seed), np.int64(game_index))
-        R.setup(self.state, self.p, self.deck_cards, self.fleet, self.rng, rig_deck)
+        start_game(self.p, self.deck_cards, self.fleet, np.int64(run.seed), np.int64(game_index), rig_deck,
+                   self.state, self.rng)
         self.ev, self.evn = event_buffer(EVENT_ROWS)
         self._acted = False
         self._short = 0
