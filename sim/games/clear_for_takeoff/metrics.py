@@ -18,13 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.games.clear_for_takeoff.play import WEATHER_KEYS
+from sim.games.clear_for_takeoff.data import WEATHER_CARDS
+from sim.games.clear_for_takeoff.layout import WEATHER_KEYS
 from sim.metrics import mean, ratio
 
-WEATHER_LABELS = {"sc": "SC", "fg": "FG", "31l": "31L", "31r": "31R", "sn": "SN", "xw": "XW", "ice": "ICE"}
+WEATHER_LABELS = dict(zip(WEATHER_KEYS, WEATHER_CARDS))
+"""Column key -> card code (``sc`` -> ``SC``, ``31l`` -> ``31L`` ...)."""
 
 
-def game_metrics(df, cfg) -> list[dict]:
+def metrics(df, cfg) -> list[dict]:
     """Records (summary.json shape) of the game-specific metrics listed above."""
     S = cfg.n_seats
     out: list[dict] = []
@@ -46,7 +48,7 @@ def game_metrics(df, cfg) -> list[dict]:
     return out
 
 
-def game_plots(df, records, folder: Path) -> list[tuple[str, str]]:
+def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     """Weather share and attacks suffered per seat; returns (title, file name) pairs."""
     import matplotlib
 

@@ -1,23 +1,25 @@
-"""Clear for Takeoff playouts: one game, a parallel batch, and the result columns.
+"""Clear for Takeoff playouts: one game (``playout``), its result row, a parallel batch and
+the traced / checked one-game entry points.
 
-``play_game`` is the single implementation of a turn sequence; the batch kernel, the
-invariant checker and ``sim replay`` all call it (tracing is a flag and a buffer).
+``playout`` is the single implementation of a game's turn sequence; the batch, the
+invariant checker (``trace.check_playout``) and ``sim replay`` (``trace.trace``) all call
+it; tracing is a buffer (``ev`` with rows) and ``snaps``. ``begin_turn`` and ``end_turn``
+are the turn's fixed head and tail, shared with ``state.GameState``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from sim.games.base import Column, expand_columns
-from sim.games.clear_for_takeoff.policies import choose_runway, select
-from sim.games.clear_for_takeoff.rules import (
+from sim.games.clear_for_takeoff.layout import (
     ACT_W,
+    CH_EXCHANGE,
+    COLUMNS,
     E_PASS,
     E_STALL,
     E_STARVED,
     E_TURN,
-    EV_W,
     H_CUR,
     H_DONE,
     H_RESHUF,
@@ -28,18 +30,29 @@ from sim.games.clear_for_takeoff.rules import (
     H_WINNER,
     H_WINNER_TURN,
     NCT,
-    NSTAT,
     NWEATHER,
+    O_BLOCKED,
+    O_DLY_PLAYED,
+    O_DLY_SUFFERED,
+    O_EXCHANGES,
+    O_FLR_PLAYED,
+    O_FLR_SUFFERED,
+    O_RANK,
+    O_RESHUFFLES,
+    O_STALLED,
+    O_STARVED,
+    O_TAKEOFFS,
+    O_TURNS,
+    O_WEATHER_TURNS,
+    O_WINNER,
+    O_WINNER_TURN,
     P_CAP,
-    P_K,
     P_OFF_OCC,
-    P_OFF_POS,
     P_OFF_RANK,
-    P_OFF_START,
-    P_OFF_STATS,
     P_OFF_WT,
     P_S,
     P_VIP2,
+    RUNWAY_POLICY,
     SC,
     ST_BLOCKED,
     ST_DLY,
@@ -48,6 +61,9 @@ from sim.games.clear_for_takeoff.rules import (
     ST_FLR,
     ST_FLR_PLAYED,
     ST_TAKEOFFS,
+)
+from sim.games.clear_for_takeoff.policies import choose_runway, select
+from sim.games.clear_for_takeoff.rules import (
     apply_exchange,
     apply_play,
     check_invariants,
@@ -55,84 +71,96 @@ from sim.games.clear_for_takeoff.rules import (
     end_of_turn_moves,
     finish_turn,
     legal_plays,
-    log,
     max_actions,
+    note_turn_start,
     setup,
+    stat_at,
     state_size,
 )
+from sim.games.engine import EV_W, batch_kernel, capped, col_at, emit, kernel, seat_policies
 from sim.rng import seed_streams
 
-WEATHER_KEYS = ("sc", "fg", "31l", "31r", "sn", "xw", "ice")
 
-COLUMNS = (
-    Column("turns", "player turns played"),
-    Column("stalled", "1 when the turn cap ended the game before one airline remained"),
-    Column("reshuffles", "times the discard pile was shuffled into a new deck"),
-    Column("starved_draws", "draws cut short because deck and discard pile were both empty"),
-    Column("winner", "seat of the first airline with every aircraft airborne, -1 if none"),
-    Column("winner_turn", "player turn on which the winner finished, -1 if none"),
-    Column("rank", "finishing position (1 = first), 0 = still on the airfield at a stall", per_seat=True),
-    Column("flr_suffered", "aircraft sent to the hangar by FLR (played or drawn face up)", per_seat=True),
-    Column("dly_suffered", "aircraft sent to the hangar by DLY (played or drawn face up)", per_seat=True),
-    Column("flr_played", "FLR cards played on opponents", per_seat=True),
-    Column("dly_played", "DLY cards played on opponents", per_seat=True),
-    Column("blocked", "takeoff attempts stopped by the weather", per_seat=True),
-    Column("takeoffs", "aircraft that took off", per_seat=True),
-    Column("exchanges", "turns spent exchanging cards", per_seat=True),
-) + tuple(Column(f"weather_turns_{w}", f"turns begun under {w.upper()} weather") for w in WEATHER_KEYS)
-
-_SEAT_STATS = (ST_FLR, ST_DLY, ST_FLR_PLAYED, ST_DLY_PLAYED, ST_BLOCKED, ST_TAKEOFFS, ST_EXCH)
+@kernel
+def start_game(p, deck_cards, fleet, seed, g, rig_deck, state, rng):
+    """Seed game ``g``'s streams of ``seed`` into ``rng`` (uint64[2]) and deal it into
+    ``state`` (``rules.setup``; ``rig_deck`` int32[0] shuffles)."""
+    seed_streams(rng, seed, g)
+    setup(state, p, deck_cards, fleet, rng, rig_deck)
 
 
-@njit(cache=True, error_model="numpy")
-def play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, evn, snaps, check):
-    """Play game ``g`` of ``seed`` into ``state``; returns 0 or an invariant code.
+@kernel
+def begin_turn(state, p):
+    """Head of the current seat's turn: note where its aircraft stand (RB Independent
+    aircraft movement) and count the turn under the weather in force."""
+    note_turn_start(state, p)
+    state[p[P_OFF_WT] + state[H_WEATHER] - SC] += 1
 
-    ``pids`` int64[S] policy of each seat, ``W`` float64[S, 8] weights; ``preset`` int32
-    deck order (first entry -1: shuffle). With ``ev`` of more than one row, events are
-    logged and ``snaps`` (int32[T, state_size]) gets the state at the start of each turn.
-    With ``check`` the invariants are tested after every turn.
+
+@kernel
+def end_turn(state, p, fleet, pid, short, vip_runway, draw, rng, ev, evn):
+    """Tail of the current seat's turn, after its play or exchange: the face-down draw back
+    to the hand size (RB; skipped when ``draw`` is False), a starved draw counted when the
+    turn ended ``short`` cards short (RULES.md D4), the independent movement (VIP2 -> D on
+    ``vip_runway``, or on the runway the seat's policy ``pid`` chooses when it is
+    RUNWAY_POLICY) and the finish check / next seat (``rules.finish_turn``).
+
+    Returns the cards short in the whole turn (``short`` + the face-down draw's).
     """
-    K = p[P_K]
+    if draw:
+        short += draw_face_down(state, p, rng, ev, evn)
+    if short > 0:
+        state[H_STARVED] += 1
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_STARVED, short, 0, 0, 0, 0)
+    vr = vip_runway
+    if vr == RUNWAY_POLICY:
+        vr = 0
+        if state[p[P_OFF_OCC] + p[P_VIP2]] >= 0:  # someone's aircraft waits on VIP2
+            vr = choose_runway(state, p, pid, rng)
+    end_of_turn_moves(state, p, fleet, vr, ev, evn)
+    finish_turn(state, p, ev, evn)
+    return short
+
+
+@kernel
+def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, evn, snaps, check):
+    """Play game ``g`` of ``seed`` into ``state`` (int32[state_size]); returns 0 or the first
+    violated invariant code (``layout.V_*``, only tested with ``check``).
+
+    ``pids`` int64[S] policy of each seat, ``W`` float64[S, N_WEIGHTS] weights;
+    ``rig_deck`` int32[0] (shuffle) or the deck in draw order (``rules.setup``); ``rng``
+    uint64[2] streams; ``ev`` int32[E, EV_W] / ``evn`` int64[1] the event buffer (E = 0:
+    untraced); with E > 0, ``snaps`` (int32[T, state_size]) gets the state at the start of
+    each turn. A game reaching the turn cap stops as a stall.
+    """
     acts = np.empty((max_actions(p), ACT_W), np.int32)
     disc = np.zeros(NCT, np.int32)
     need = np.zeros(NCT, np.int32)
-    seed_streams(rng, seed, g)
-    setup(state, p, deck_cards, fleet, rng, preset)
-    tracing = ev.shape[0] > 1
+    start_game(p, deck_cards, fleet, seed, g, rig_deck, state, rng)
+    tracing = ev.shape[0] > 0
     cap = p[P_CAP]
     while True:
-        if state[H_TURN] >= cap:
+        if capped(state[H_TURN], cap):
             state[H_STALL] = 1
-            log(ev, evn, state, E_STALL, 0, 0, 0, 0, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_STALL, 0, 0, 0, 0, 0)
             break
         s = state[H_CUR]
-        for k in range(K):
-            state[p[P_OFF_START] + s * K + k] = state[p[P_OFF_POS] + s * K + k]
-        state[p[P_OFF_WT] + state[H_WEATHER] - SC] += 1
+        begin_turn(state, p)
         if tracing:
             t = state[H_TURN]
             if t < snaps.shape[0]:
                 snaps[t, :] = state
-            log(ev, evn, state, E_TURN, 0, 0, 0, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_TURN, 0, 0, 0, 0, 0)
         n = legal_plays(state, p, fleet, acts)
         choice = select(state, p, fleet, pids[s], W[s], acts, n, disc, need, rng)
         short = 0
         if choice >= 0:
             apply_play(state, p, fleet, acts[choice], ev, evn)
-        elif choice == -1:
+        elif choice == CH_EXCHANGE:
             short = apply_exchange(state, p, fleet, disc, rng, ev, evn)
         else:
-            log(ev, evn, state, E_PASS, 0, 0, 0, 0, 0)
-        short += draw_face_down(state, p, rng, ev, evn)
-        if short > 0:
-            state[H_STARVED] += 1
-            log(ev, evn, state, E_STARVED, short, 0, 0, 0, 0)
-        vr = 0
-        if state[p[P_OFF_OCC] + p[P_VIP2]] >= 0:  # someone's aircraft waits on VIP2
-            vr = choose_runway(state, p, pids[s], rng)
-        end_of_turn_moves(state, p, fleet, vr, ev, evn)
-        finish_turn(state, p, ev, evn)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_PASS, 0, 0, 0, 0, 0)
+        end_turn(state, p, fleet, pids[s], short, RUNWAY_POLICY, True, rng, ev, evn)
         if check:
             code = check_invariants(state, p, fleet)
             if code != 0:
@@ -142,57 +170,47 @@ def play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, ev
     return 0
 
 
-@njit(cache=True, error_model="numpy")
-def fill_row(state, p, row):
-    """Write the result columns (see ``COLUMNS``; per-seat columns for S seats) of a
+@kernel
+def write_row(state, spec, row):
+    """Write the result columns (``layout.COLUMNS``, per-seat columns for S seats) of a
     finished game into ``row`` (int32[C])."""
+    p = spec[0]
     S = p[P_S]
-    row[0] = state[H_TURN]
-    row[1] = state[H_STALL]
-    row[2] = state[H_RESHUF]
-    row[3] = state[H_STARVED]
-    row[4] = state[H_WINNER]
-    row[5] = state[H_WINNER_TURN]
-    c = 6
+    row[col_at(O_TURNS[0], O_TURNS[1], S, 0)] = state[H_TURN]
+    row[col_at(O_STALLED[0], O_STALLED[1], S, 0)] = state[H_STALL]
+    row[col_at(O_RESHUFFLES[0], O_RESHUFFLES[1], S, 0)] = state[H_RESHUF]
+    row[col_at(O_STARVED[0], O_STARVED[1], S, 0)] = state[H_STARVED]
+    row[col_at(O_WINNER[0], O_WINNER[1], S, 0)] = state[H_WINNER]
+    row[col_at(O_WINNER_TURN[0], O_WINNER_TURN[1], S, 0)] = state[H_WINNER_TURN]
     for s in range(S):
-        row[c + s] = state[p[P_OFF_RANK] + s]
-    c += S
-    for st in _SEAT_STATS:
-        for s in range(S):
-            row[c + s] = state[p[P_OFF_STATS] + s * NSTAT + st]
-        c += S
+        row[col_at(O_RANK[0], O_RANK[1], S, s)] = state[p[P_OFF_RANK] + s]
+        row[col_at(O_FLR_SUFFERED[0], O_FLR_SUFFERED[1], S, s)] = state[stat_at(p, s, ST_FLR)]
+        row[col_at(O_DLY_SUFFERED[0], O_DLY_SUFFERED[1], S, s)] = state[stat_at(p, s, ST_DLY)]
+        row[col_at(O_FLR_PLAYED[0], O_FLR_PLAYED[1], S, s)] = state[stat_at(p, s, ST_FLR_PLAYED)]
+        row[col_at(O_DLY_PLAYED[0], O_DLY_PLAYED[1], S, s)] = state[stat_at(p, s, ST_DLY_PLAYED)]
+        row[col_at(O_BLOCKED[0], O_BLOCKED[1], S, s)] = state[stat_at(p, s, ST_BLOCKED)]
+        row[col_at(O_TAKEOFFS[0], O_TAKEOFFS[1], S, s)] = state[stat_at(p, s, ST_TAKEOFFS)]
+        row[col_at(O_EXCHANGES[0], O_EXCHANGES[1], S, s)] = state[stat_at(p, s, ST_EXCH)]
     for w in range(NWEATHER):
-        row[c + w] = state[p[P_OFF_WT] + w]
+        row[col_at(O_WEATHER_TURNS[0] + w, O_WEATHER_TURNS[1], S, 0)] = state[p[P_OFF_WT] + w]
 
 
-@njit(cache=True, error_model="numpy")
-def seat_policies(entry_policy, entry_weights, perms, g):
-    """Policy ids (int64[S]) and weights (float64[S, W]) of game g's seats."""
-    prow = perms[g % perms.shape[0]]
-    S = prow.shape[0]
-    pids = np.empty(S, np.int64)
-    W = np.empty((S, entry_weights.shape[1]), np.float64)
-    for s in range(S):
-        pids[s] = entry_policy[prow[s]]
-        W[s, :] = entry_weights[prow[s]]
-    return pids, W
-
-
-@njit(cache=True, error_model="numpy")
+@kernel
 def play_index(p, deck_cards, fleet, entry_policy, entry_weights, perms, seed, g, check):
-    """Play game ``g`` untraced with its seats' policies; returns (state, invariant code)."""
+    """Play game ``g`` untraced with its seats' policies (``engine.seat_policies``); returns
+    (state int32[state_size], invariant code: 0 unless ``check`` found a violation)."""
     pids, W = seat_policies(entry_policy, entry_weights, perms, g)
     state = np.zeros(state_size(p), np.int32)
     rng = np.zeros(2, np.uint64)
-    ev = np.zeros((1, EV_W), np.int32)
+    ev = np.zeros((0, EV_W), np.int32)
     evn = np.zeros(1, np.int64)
-    snaps = np.zeros((1, 1), np.int32)
-    preset = np.full(1, -1, np.int32)
-    code = play_game(p, deck_cards, fleet, pids, W, seed, g, preset, state, rng, ev, evn, snaps, check)
+    snaps = np.zeros((0, 1), np.int32)
+    rig_deck = np.zeros(0, np.int32)
+    code = playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, evn, snaps, check)
     return state, code
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@batch_kernel
 def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
     """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]).
 
@@ -205,32 +223,36 @@ def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, coun
         # thread-private copies of the shared read-only arrays: no refcount traffic on
         # memory the other threads touch
         pp = p.copy()
-        state, _ = play_index(pp, deck_cards.copy(), fleet.copy(), entry_policy, entry_weights, perms, seed,
-                              first_index + ii, False)
-        fill_row(state, pp, out[ii])
+        dk = deck_cards.copy()
+        fl = fleet.copy()
+        state, _ = play_index(pp, dk, fl, entry_policy, entry_weights, perms, seed, first_index + ii, False)
+        write_row(state, (pp, dk, fl), out[ii])
 
 
-@njit(cache=True, error_model="numpy")
-def check_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count):
-    """Play ``count`` games checking the invariants after every turn; returns int64[count]
-    codes (0 = every invariant held; see ``rules.check_invariants``)."""
+@kernel
+def check_game(spec, entry_policy, entry_weights, perms, seed, g):
+    """Game ``g`` played as ``play_batch`` plays it, the invariants checked after every
+    turn; returns 0 or the first violated ``layout.V_*`` code."""
     p, deck_cards, fleet = spec
-    codes = np.zeros(count, np.int64)
-    for i in range(count):
-        _, codes[i] = play_index(p, deck_cards, fleet, entry_policy, entry_weights, perms, seed, first_index + i, True)
-    return codes
+    _, code = play_index(p, deck_cards, fleet, entry_policy, entry_weights, perms, seed, g, True)
+    return code
 
 
-def check_playout(spec, entry_policy, entry_weights, perms, seed, game_index) -> int:
-    """Contract hook: one game with invariants checked after every turn; 0 or a code."""
-    return int(check_batch(spec, entry_policy, entry_weights, perms, np.int64(seed), np.int64(game_index), 1)[0])
+def n_columns(n_seats: int) -> int:
+    """Width of a result row for ``n_seats`` seats."""
+    return sum(n_seats if c.per_seat else 1 for c in COLUMNS)
 
 
-def run_traced(spec, entry_policy, entry_weights, perms, seed, game_index, preset=None):
-    """Play one game with tracing. Returns (state, events int32[E, 8], snaps int32[T, n],
-    row int32[C])."""
-    p, deck_cards, fleet = spec
-    pids, W = seat_policies(entry_policy, entry_weights, perms, np.int64(game_index))
+def run_traced(run, game_index: int, rig_deck=None):
+    """Play game ``game_index`` of ``run`` (a ``sim.compile.CompiledRun``) with tracing.
+
+    ``rig_deck``: None (shuffle) or int32[NCARDS] the deck in draw order. Returns
+    ``(state, events int32[E, EV_W], snaps int32[T, state_size], row int32[C])``: the final
+    state, the events, the state at the start of every turn and the result row.
+    """
+    p, deck_cards, fleet = run.spec
+    g = np.int64(game_index)
+    pids, W = seat_policies(run.entry_policy, run.entry_weights, run.perms, g)
     nstate = int(state_size(p))
     cap = int(p[P_CAP])
     state = np.zeros(nstate, np.int32)
@@ -238,10 +260,8 @@ def run_traced(spec, entry_policy, entry_weights, perms, seed, game_index, prese
     ev = np.zeros((cap * 64 + 64, EV_W), np.int32)
     evn = np.zeros(1, np.int64)
     snaps = np.zeros((cap + 1, nstate), np.int32)
-    pre = np.full(1, -1, np.int32) if preset is None else np.asarray(preset, np.int32)
-    play_game(p, deck_cards, fleet, pids, W, np.int64(seed), np.int64(game_index), pre, state, rng, ev, evn, snaps, False)
-    S = int(p[P_S])
-    row = np.zeros(len(expand_columns(COLUMNS, S)), np.int32)
-    fill_row(state, p, row)
+    rd = np.zeros(0, np.int32) if rig_deck is None else np.asarray(rig_deck, np.int32)
+    playout(p, deck_cards, fleet, pids, W, np.int64(run.seed), g, rd, state, rng, ev, evn, snaps, False)
+    row = np.zeros(n_columns(int(p[P_S])), np.int32)
+    write_row(state, run.spec, row)
     return state, ev[: evn[0]], snaps[: int(state[H_TURN]) + 1], row
-

@@ -1,32 +1,31 @@
-"""Clear for Takeoff policies: integer id + float weight vector, one @njit dispatcher.
+"""Clear for Takeoff policies: integer id + float weight vector, one @kernel dispatcher.
 
-* ``random`` (id 0): uniform over the legal plays plus one "exchange" option; an exchange
+* ``random`` (POL_RANDOM): uniform over the legal plays plus one "exchange" option; an exchange
   discards 1 to 4 cards drawn at random from the hand.
-* ``greedy`` (id 1): a solitaire racer's rule of thumb. First unblock its own aircraft on a
+* ``greedy`` (POL_GREEDY): a solitaire racer's rule of thumb. First unblock its own aircraft on a
   takeoff position (anti-ice under ICE, a Weather card that lets it go); else advance the
   most prepared aircraft it can (D before B/C before VIP before a new placement), spending
   real cards before Lucky Captains; else exchange the cards its fleet cannot use. It never
   plays FLR / DLY or hostile weather.
-* ``heuristic`` (id 2): scores every legal play with named weights (progress, lead,
+* ``heuristic`` (POL_HEURISTIC): scores every legal play with named weights (progress, lead,
   wild-card cost, attack, leader focus, weather, VIP, exchange threshold) and plays the
   best, exchanging when no play scores above ``exchange``. It attacks and uses weather.
 
 Every policy draws its randomness (tie-breaks, the random policy) from the POLICY stream,
-so the deal never depends on the policy.
+so the deal never depends on the policy. Ids (``POL_*``), weight indices (``W_*``, in the
+order of ``data.HEURISTIC_WEIGHTS``) and ``POLICIES`` are in ``layout.py``.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
-from sim.games.base import PolicyDef
-from sim.games.clear_for_takeoff.rules import (
+from sim.games.clear_for_takeoff.layout import (
     AI,
     CA,
     CB,
     CC,
     CD,
+    CH_EXCHANGE,
+    CH_PASS,
     DLY,
     FLR,
     H_CUR,
@@ -52,11 +51,24 @@ from sim.games.clear_for_takeoff.rules import (
     P_TO0,
     P_VIP1,
     P_VIP2,
+    POL_GREEDY,
+    POL_HEURISTIC,
+    POL_RANDOM,
     POS_AIRBORNE,
     POS_HANGAR,
     SC,
     SN,
     VIP,
+    W_ATTACK,
+    W_EXCHANGE,
+    W_LEAD,
+    W_LEADER_FOCUS,
+    W_PROGRESS,
+    W_VIP,
+    W_WEATHER,
+    W_WILD_COST,
+)
+from sim.games.clear_for_takeoff.rules import (
     d_back,
     hand_at,
     hand_total,
@@ -67,29 +79,11 @@ from sim.games.clear_for_takeoff.rules import (
     takeoff_blocked,
     to_slot,
 )
+from sim.games.engine import kernel
 from sim.rng import POLICY, randint
 
-RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 
-HEURISTIC_WEIGHTS = {
-    "progress": 1.0,   # value of one step of progress (hangar -> A -> B/C -> D -> takeoff)
-    "lead": 0.5,       # times the stage an aircraft already reached: push the leader first
-    "wild_cost": 0.4,  # cost of paying a whole step with Lucky Captains (pro rata per LC)
-    "attack": 0.6,     # value of an FLR / DLY per stage and size of the victim
-    "leader_focus": 1.0,  # extra attack value per share of the victim airline already airborne
-    "weather": 2.0,    # value per own aircraft a weather / anti-ice play lets take off
-    "vip": 1.0,        # value of a VIP play per 3 movement cards it saves
-    "exchange": 0.3,   # an exchange is made when no play scores above this
-}
-
-POLICIES = (
-    PolicyDef("random", RANDOM, "uniform over legal plays and one exchange option (random 1-4 cards)"),
-    PolicyDef("greedy", GREEDY, "rule of thumb: unblock own takeoff, advance the most prepared aircraft, else exchange unusable cards; never attacks"),
-    PolicyDef("heuristic", HEURISTIC, "weighted scoring of every play (weights below), attacks and plays weather", dict(HEURISTIC_WEIGHTS)),
-)
-
-
-@njit(cache=True, error_model="numpy")
+@kernel
 def units(p, slot):
     """Progress in steps: hangar 0, A 1, B/C 2, VIP1 2, VIP2 2.5, D 3, takeoff 4, airborne 5."""
     if slot == POS_AIRBORNE:
@@ -109,7 +103,7 @@ def units(p, slot):
     return 1.0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def card_needs(state, p, fleet, s, need):
     """Fill ``need`` (int32[NCT]) with how many of each card the seat's fleet still uses
     (movement cards by remaining steps at base cost; an aircraft in the hangar counts half
@@ -142,7 +136,7 @@ def card_needs(state, p, fleet, s, need):
     need[SC] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def choose_exchange(state, p, fleet, s, keep_attacks, disc, need, force):
     """Fill ``disc`` (int32[NCT]) with up to exchange-max cards the seat cannot use; with
     ``force`` at least one card (the most surplus). Returns the number of cards chosen."""
@@ -182,7 +176,7 @@ def choose_exchange(state, p, fleet, s, keep_attacks, disc, need, force):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def random_exchange(state, p, s, disc, rng):
     """Discard a uniform 1..min(exchange max, hand) cards chosen one by one at random."""
     disc[:] = 0
@@ -202,7 +196,7 @@ def random_exchange(state, p, s, disc, rng):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _unblock_gain(state, p, fleet, s, new_weather, opp_weight):
     """Own aircraft (minus ``opp_weight`` x opponents') on a takeoff position that would
     take off under ``new_weather`` but not under the weather now."""
@@ -225,7 +219,7 @@ def _unblock_gain(state, p, fleet, s, new_weather, opp_weight):
     return gain
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def airborne_share(state, p, fleet, o):
     K = p[P_K]
     n = 0
@@ -238,40 +232,40 @@ def airborne_share(state, p, fleet, o):
     return a / max(n, 1)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def score_play(state, p, fleet, kind, gid, arg, lc, pid, w):
-    """Score of the legal play (kind, gid, arg, lc) for greedy (pid 1) or heuristic
-    (pid 2); higher is better; a negative greedy score means 'do not play'."""
+    """Score of the legal play (kind, gid, arg, lc) for greedy (POL_GREEDY) or
+    heuristic (POL_HEURISTIC); higher is better; a negative greedy score means 'do not play'."""
     K = p[P_K]
     s = state[H_CUR]
     if kind == K_WEATHER:
-        if pid == GREEDY:
+        if pid == POL_GREEDY:
             return 500.0 if _unblock_gain(state, p, fleet, s, arg, 0.0) > 0 else -1.0
         g = _unblock_gain(state, p, fleet, s, arg, 0.5)
         if arg == SC and state[H_WEATHER] == SN:
             g += 0.25
-        return w[5] * g
+        return w[W_WEATHER] * g
     if kind == K_AI:
         useful = state[H_WEATHER] == ICE
-        if pid == GREEDY:
+        if pid == POL_GREEDY:
             return 400.0 if useful else -1.0
-        return w[5] if useful else -1.0
+        return w[W_WEATHER] if useful else -1.0
     if kind == K_FLR or kind == K_DLY:
-        if pid == GREEDY:
+        if pid == POL_GREEDY:
             return -1.0
         o = gid // K
         slot = state[pos_at(p, o, gid % K)]
         v = units(p, slot) * fleet[o, gid % K] / 2.0
-        return w[3] * v * (1.0 + w[4] * airborne_share(state, p, fleet, o))
+        return w[W_ATTACK] * v * (1.0 + w[W_LEADER_FOCUS] * airborne_share(state, p, fleet, o))
     size = fleet[s, gid % K]
     slot = state[pos_at(p, s, gid % K)]
     u = units(p, slot)
     if kind == K_VIP:
         steps = 3.0 if slot == POS_HANGAR else (2.0 if slot % 2 == 0 else 1.0)
         saved = steps * p[P_MOVE1 + size - 1]
-        if pid == GREEDY:
+        if pid == POL_GREEDY:
             return 150.0 + 10.0 * saved
-        return w[6] * saved / 3.0 + w[1] * u + w[0] * (2.0 - u)
+        return w[W_VIP] * saved / 3.0 + w[W_LEAD] * u + w[W_PROGRESS] * (2.0 - u)
     runway = 0.0
     if kind == K_TO_D:
         r = arg
@@ -284,20 +278,20 @@ def score_play(state, p, fleet, kind, gid, arg, lc, pid, w):
             fit = 0.5
         if not stand_ab(p, arg) or occ(state, p, 2 * arg + 1) < 0:
             fit += 0.25
-    if pid == GREEDY:
+    if pid == POL_GREEDY:
         base = 300.0 if kind == K_TO_D else (200.0 if kind == K_ADVANCE else 100.0)
         return base + 3.0 * size - 10.0 * lc - runway + 4.0 * fit
-    return w[0] + w[1] * u - w[2] * lc / (p[P_MOVE1 + size - 1] + 1.0) - runway + 0.2 * fit
+    return w[W_PROGRESS] + w[W_LEAD] * u - w[W_WILD_COST] * lc / (p[P_MOVE1 + size - 1] + 1.0) - runway + 0.2 * fit
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def choose_runway(state, p, pid, rng):
     """Runway for an aircraft leaving VIP2: random picks either open sequence; the others
     take the shorter sequence, avoiding one held by FG / a closed runway."""
     Q = p[P_Q]
     b0 = d_back(state, p, 0)
     b1 = d_back(state, p, 1)
-    if pid == RANDOM:
+    if pid == POL_RANDOM:
         if b0 < Q and b1 < Q:
             return randint(rng, POLICY, 2)
         return 0 if b0 < Q else 1
@@ -306,21 +300,22 @@ def choose_runway(state, p, pid, rng):
     return 0 if v0 <= v1 else 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
-    """The current seat's choice: an index into ``acts[:n]`` (a play), -1 (an exchange,
-    ``disc`` filled with the cards to discard) or -2 (pass: empty hand and no play)."""
+    """The current seat's choice: an index into ``acts[:n]`` (a play), CH_EXCHANGE (an
+    exchange, ``disc`` int32[NCT] filled with the cards to discard) or CH_PASS (empty hand
+    and no play)."""
     s = state[H_CUR]
     h = hand_total(state, p, s)
-    if pid == RANDOM:
+    if pid == POL_RANDOM:
         m = n + (1 if h > 0 else 0)
         if m == 0:
-            return -2
+            return CH_PASS
         i = randint(rng, POLICY, m)
         if i < n:
             return i
         random_exchange(state, p, s, disc, rng)
-        return -1
+        return CH_EXCHANGE
     best = -1
     bestv = -1e18
     ties = 1
@@ -335,15 +330,10 @@ def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
             ties += 1
             if randint(rng, POLICY, ties) == 0:
                 best = i
-    threshold = 0.0 if pid == GREEDY else w[7]
+    threshold = 0.0 if pid == POL_GREEDY else w[W_EXCHANGE]
     if best >= 0 and bestv > threshold:
         return best
     if h == 0:
-        return best if best >= 0 else -2
-    choose_exchange(state, p, fleet, s, pid == HEURISTIC and w[3] > 0, disc, need, True)
-    return -1
-
-
-def default_weights() -> np.ndarray:
-    """float64[8] heuristic weights in declared order."""
-    return np.array(list(HEURISTIC_WEIGHTS.values()), dtype=np.float64)
+        return best if best >= 0 else CH_PASS
+    choose_exchange(state, p, fleet, s, pid == POL_HEURISTIC and w[W_ATTACK] > 0, disc, need, True)
+    return CH_EXCHANGE

@@ -1,104 +1,151 @@
-"""Clear for Takeoff rules kernel: state layout and every rule as an @njit function.
+"""Clear for Takeoff rules kernel: every rule as a ``@kernel`` function over the int32
+state laid out in ``layout.py``.
 
 Rulebook: ``shared/seeds/000_513cea2297b34943.txt`` (quoted as RB below, by section).
-Decisions on ambiguities are in ``RULES.md`` beside this file.
-
-State: one int32 array per game, laid out by offsets that ``compile`` computes into the
-``p`` (int64) parameter vector of the spec::
-
-    header   H_* fields (turn, current seat, weather, counters ...)
-    hand     S x NCT card counts            (p[P_OFF_HAND])
-    deck     NCARDS card types, draw pile is deck[0:deck_n], top = deck[deck_n - 1]
-    disc     NCARDS card types, discard pile is disc[0:disc_n]
-    pos      S x K aircraft position codes   (POS_NONE, POS_HANGAR, POS_AIRBORNE, or a slot id)
-    start    S x K positions at the start of the owner's current turn (independent movement)
-    deiced   S x K 1 when anti-iced for the next takeoff attempt
-    occ      NSLOT slot -> aircraft global id (seat * K + k), -1 when empty
-    rank     S finishing order (1 = first airline airborne), 0 while on the airfield
-    stats    per-seat counters (FLR / DLY suffered, takeoffs blocked, exchanges, plays)
-    wturns   NWEATHER turns begun under each weather
-
-Slots (ids from 0): stand i has its A slot ``2*i`` and its second slot ``2*i+1`` (B on an
-A-B stand, C on an A-C stand); then VIP1, VIP2, the D sequence of runway r (0 = 31L,
-1 = 31R) as Q slots from the front (closest to the takeoff position), and the two takeoff
-positions.
+Decisions on ambiguities are in ``RULES.md`` beside this file. Events go to the trace
+buffer with ``engine.emit`` (rows ``[turn, seat, code, a, b, c, d, e]``, codes ``E_*``).
+No policy code here: the choices (which play, which runway from VIP2) are ``policies.py``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.games.clear_for_takeoff.layout import (
+    AI,
+    C31L,
+    C31R,
+    CA,
+    CB,
+    CC,
+    CD,
+    DLY,
+    E_AUTO,
+    E_BLOCKED,
+    E_DEICE,
+    E_DISCARD,
+    E_DRAW_DOWN,
+    E_DRAW_KEEP,
+    E_EXCHANGE,
+    E_FINISH,
+    E_HIT,
+    E_PLAY,
+    E_RESHUFFLE,
+    E_TAKEOFF,
+    E_WEATHER,
+    FG,
+    FLR,
+    H_CUR,
+    H_DECK_N,
+    H_DISC_N,
+    H_DONE,
+    H_NFIN,
+    H_RESHUF,
+    H_TURN,
+    H_WCARD,
+    H_WEATHER,
+    H_WINNER,
+    H_WINNER_TURN,
+    ICE,
+    K_ADVANCE,
+    K_AI,
+    K_DLY,
+    K_FLR,
+    K_PLACE,
+    K_TO_D,
+    K_VIP,
+    K_WEATHER,
+    LC,
+    MEDIUM,
+    NCT,
+    NSTAT,
+    NWEATHER,
+    P_AI1,
+    P_D0,
+    P_DIRECT,
+    P_DLYOWN,
+    P_FINHAND,
+    P_HAND,
+    P_K,
+    P_MOVE1,
+    P_NAC,
+    P_NCARDS,
+    P_NSLOT,
+    P_NST,
+    P_OFF_DECK,
+    P_OFF_DEICED,
+    P_OFF_DISC,
+    P_OFF_HAND,
+    P_OFF_OCC,
+    P_OFF_POS,
+    P_OFF_RANK,
+    P_OFF_START,
+    P_OFF_STATS,
+    P_OFF_WT,
+    P_PLAYOUT,
+    P_Q,
+    P_S,
+    P_TO0,
+    P_VIP1,
+    P_VIP2,
+    POS_AIRBORNE,
+    POS_HANGAR,
+    POS_NONE,
+    SC,
+    SN,
+    ST_BLOCKED,
+    ST_DLY,
+    ST_DLY_PLAYED,
+    ST_EXCH,
+    ST_FLR,
+    ST_FLR_PLAYED,
+    ST_PLAYS,
+    ST_TAKEOFFS,
+    V_AIRCRAFT_SLOT,
+    V_CARDS,
+    V_D_GAP,
+    V_HAND_SIZE,
+    V_NEG_HAND,
+    V_RANKED_ON_FIELD,
+    V_SLOT_TWICE,
+    VIP,
+    WIDE,
+    XW,
+)
+from sim.games.engine import emit, inline_kernel, kernel, rigged, shuffle_or_rig
 from sim.rng import CHANCE, shuffle
-
-# ---- card types (RB "Cards description") ---------------------------------------------
-CA, CB, CC, CD, LC, VIP, AI, FLR, DLY, SC, FG, C31L, C31R, SN, XW, ICE = range(16)
-NCT = 16
-CARD_NAMES = ("A", "B", "C", "D", "LC", "VIP", "AI", "FLR", "DLY", "SC", "FG", "31L", "31R", "SN", "XW", "ICE")
-NWEATHER = 7
-
-# ---- aircraft sizes -------------------------------------------------------------------
-SMALL, MEDIUM, WIDE = 1, 2, 3
-SIZE_NAMES = ("-", "small", "medium", "wide-body")
-
-# ---- position codes (slot ids are >= 0) -----------------------------------------------
-POS_NONE = -3      # no aircraft in this fleet index
-POS_HANGAR = -2
-POS_AIRBORNE = -1
-
-# ---- spec parameter vector p (int64) --------------------------------------------------
-(P_S, P_K, P_NST, P_NAC, P_Q, P_HAND, P_EXMAX, P_NCARDS, P_CAP, P_PLAYOUT, P_DIRECT,
- P_FINHAND, P_DLYOWN, P_NSLOT, P_VIP1, P_VIP2, P_D0, P_TO0, P_OFF_HAND, P_OFF_DECK,
- P_OFF_DISC, P_OFF_POS, P_OFF_START, P_OFF_DEICED, P_OFF_OCC, P_OFF_RANK, P_OFF_STATS,
- P_OFF_WT, P_MOVE1, P_MOVE2, P_MOVE3, P_AI1, P_AI2, P_AI3, NP) = range(35)
-
-# ---- header fields --------------------------------------------------------------------
-(H_TURN, H_CUR, H_WEATHER, H_WCARD, H_DECK_N, H_DISC_N, H_RESHUF, H_STARVED, H_NFIN,
- H_DONE, H_WINNER, H_STALL, H_WINNER_TURN, H_ROUND_SEAT, NH) = range(15)
-
-# ---- per-seat stats (NSTAT counters per seat) -----------------------------------------
-ST_FLR, ST_DLY, ST_BLOCKED, ST_EXCH, ST_PLAYS, ST_FLR_PLAYED, ST_DLY_PLAYED, ST_TAKEOFFS, NSTAT = range(9)
-
-# ---- action kinds (an action is a row of 4 int32: kind, aircraft gid, arg, lc used) ---
-K_PLACE, K_ADVANCE, K_TO_D, K_VIP, K_WEATHER, K_FLR, K_DLY, K_AI = range(8)
-ACT_W = 4
-
-# ---- trace events (rows of EV_W int32: turn, seat, code, a, b, c, d, e) ---------------
-EV_W = 8
-(E_TURN, E_EXCHANGE, E_DRAW_KEEP, E_WEATHER, E_HIT, E_PLAY, E_DEICE, E_TAKEOFF, E_BLOCKED,
- E_AUTO, E_RESHUFFLE, E_STARVED, E_FINISH, E_PASS, E_STALL, E_DRAW_DOWN, E_DISCARD) = range(17)
 
 
 # =======================================================================================
 # small helpers
 # =======================================================================================
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def hand_at(p, s, c):
     return p[P_OFF_HAND] + s * NCT + c
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def pos_at(p, s, k):
     return p[P_OFF_POS] + s * p[P_K] + k
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def stat_at(p, s, st):
     return p[P_OFF_STATS] + s * NSTAT + st
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def d_slot(p, r, j):
     """Slot id of the j-th place (0 = front) of runway r's D sequence."""
     return p[P_D0] + r * p[P_Q] + j
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@inline_kernel
 def to_slot(p, r):
     return p[P_TO0] + r
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def hand_total(state, p, s):
     t = 0
     base = p[P_OFF_HAND] + s * NCT
@@ -107,14 +154,14 @@ def hand_total(state, p, s):
     return t
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def runway_frozen(state, r):
     """RB Weather cards: FG holds both D sequences, 31L/31R CLOSED holds that runway's."""
     w = state[H_WEATHER]
     return w == FG or (w == C31L and r == 0) or (w == C31R and r == 1)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def stage_of(p, slot):
     """Preparation stage of a slot (higher = closer to takeoff); hangar 0.
 
@@ -136,7 +183,7 @@ def stage_of(p, slot):
     return 20
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def set_pos(state, p, gid, slot):
     """Move aircraft ``gid`` to ``slot`` (or hangar/airborne), keeping ``occ`` in step."""
     K = p[P_K]
@@ -150,12 +197,12 @@ def set_pos(state, p, gid, slot):
         state[p[P_OFF_OCC] + slot] = gid
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def occ(state, p, slot):
     return state[p[P_OFF_OCC] + slot]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def d_back(state, p, r):
     """Index where an aircraft joining runway r's D sequence goes: behind the last one."""
     Q = p[P_Q]
@@ -165,7 +212,7 @@ def d_back(state, p, r):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def compact(state, p, r):
     """RB Position D: 'When the sequence moves, so does your aircraft, even if it's not your
     turn.' Close gaps in runway r's D sequence unless FG / a closed runway holds it."""
@@ -181,37 +228,22 @@ def compact(state, p, r):
             w += 1
 
 
-@njit(cache=True, error_model="numpy")
-def log(ev, evn, state, code, a, b, c, d, e):
-    """Append one trace event when tracing (``ev`` has more than one row)."""
-    n = evn[0]
-    if n < ev.shape[0]:
-        ev[n, 0] = state[H_TURN]
-        ev[n, 1] = state[H_CUR]
-        ev[n, 2] = code
-        ev[n, 3] = a
-        ev[n, 4] = b
-        ev[n, 5] = c
-        ev[n, 6] = d
-        ev[n, 7] = e
-        evn[0] = n + 1
-
-
 # =======================================================================================
 # set-up (RB "Setting up the game")
 # =======================================================================================
-@njit(cache=True, error_model="numpy")
+@kernel
 def state_size(p):
     return p[P_OFF_WT] + NWEATHER
 
 
-@njit(cache=True, error_model="numpy")
-def setup(state, p, deck_cards, fleet, rng, preset_deck):
+@kernel
+def setup(state, p, deck_cards, fleet, rng, rig_deck):
     """Deal a new game into ``state`` (int32[state_size]).
 
     ``deck_cards``: int32[NCARDS] card types; ``fleet``: int32[S, K] sizes (0 = none);
-    ``preset_deck``: int32[NCARDS] deck order to use instead of a shuffle when its first
-    entry is >= 0 (tests rig chance this way; the top card is the last entry).
+    ``rig_deck``: int32[0] to shuffle with the CHANCE stream, or int32[NCARDS] the whole
+    deck in draw order (first drawn first, card types; the caller checks it holds the
+    deck's cards). The pile is drawn from its end, so a rigged order is stored reversed.
     RB Setting up: shuffle, deal nine cards to each player, weather clear, aircraft in the
     hangars; the first player is seat 0 (RULES.md D1).
     """
@@ -220,13 +252,15 @@ def setup(state, p, deck_cards, fleet, rng, preset_deck):
     K = p[P_K]
     n = p[P_NCARDS]
     deck0 = p[P_OFF_DECK]
-    if preset_deck.shape[0] > 0 and preset_deck[0] >= 0:
-        for i in range(n):
-            state[deck0 + i] = preset_deck[i]
-    else:
-        for i in range(n):
-            state[deck0 + i] = deck_cards[i]
-        shuffle(state, deck0, deck0 + n, rng, CHANCE)
+    for i in range(n):
+        state[deck0 + i] = deck_cards[i]
+    shuffle_or_rig(state, deck0, deck0 + n, rng, CHANCE, rig_deck)
+    if rigged(rig_deck):
+        # draw order -> pile order (the top card is the last entry)
+        for i in range(n // 2):
+            a = state[deck0 + i]
+            state[deck0 + i] = state[deck0 + n - 1 - i]
+            state[deck0 + n - 1 - i] = a
     state[H_DECK_N] = n
     state[H_WEATHER] = SC
     state[H_WCARD] = 0
@@ -248,10 +282,20 @@ def setup(state, p, deck_cards, fleet, rng, preset_deck):
     state[H_CUR] = 0
 
 
+@kernel
+def note_turn_start(state, p):
+    """RB Independent aircraft movement applies to where the current seat's aircraft stood
+    at the start of its turn: record those positions."""
+    K = p[P_K]
+    s = state[H_CUR]
+    for k in range(K):
+        state[p[P_OFF_START] + s * K + k] = state[pos_at(p, s, k)]
+
+
 # =======================================================================================
 # the deck (RB "Deck notes")
 # =======================================================================================
-@njit(cache=True, error_model="numpy")
+@kernel
 def draw_card(state, p, rng, ev, evn):
     """Top card of the deck, reshuffling the discard pile in when the deck is empty.
 
@@ -270,19 +314,19 @@ def draw_card(state, p, rng, ev, evn):
         shuffle(state, d0, d0 + m, rng, CHANCE)
         state[H_DECK_N] = m
         state[H_RESHUF] += 1
-        log(ev, evn, state, E_RESHUFFLE, m, 0, 0, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_RESHUFFLE, m, 0, 0, 0, 0)
     state[H_DECK_N] -= 1
     return state[p[P_OFF_DECK] + state[H_DECK_N]]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def discard(state, p, c, n):
     for _ in range(n):
         state[p[P_OFF_DISC] + state[H_DISC_N]] = c
         state[H_DISC_N] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def set_weather(state, p, c):
     """RB Weather cards: the new card lies face up, the previous Weather card is discarded,
     effects apply at once. A sequence that was held moves up when its hold ends."""
@@ -297,7 +341,7 @@ def set_weather(state, p, c):
 # =======================================================================================
 # costs and targets
 # =======================================================================================
-@njit(cache=True, error_model="numpy")
+@kernel
 def move_cost(state, p, size):
     """RB Movement cards: 1 / 2 / 3 cards by size (config ``move_cards``); RB SNOW: one
     additional card."""
@@ -307,7 +351,7 @@ def move_cost(state, p, size):
     return c
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def remove_to_hangar(state, p, gid):
     """An aircraft hit by FLR / DLY goes back to its hangar (RB Failure and Delay cards)."""
     K = p[P_K]
@@ -320,13 +364,13 @@ def remove_to_hangar(state, p, gid):
         compact(state, p, (slot - p[P_D0]) // p[P_Q])
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def dly_target_ok(p, slot):
     """RB DLY: an aircraft on A, B, C, VIP1 or VIP2."""
     return slot >= 0 and slot <= p[P_VIP2]
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def most_prepared(state, p, fleet, s, dly_only):
     """RB Exchanging: the drawer's most prepared aircraft (ties: the largest; then the
     lowest fleet index stands for the left-hand player's choice, RULES.md D3).
@@ -350,14 +394,14 @@ def most_prepared(state, p, fleet, s, dly_only):
 # =======================================================================================
 # legal plays (RB "Playing cards")
 # =======================================================================================
-@njit(cache=True, error_model="numpy")
+@kernel
 def max_actions(p):
     S = p[P_S]
     K = p[P_K]
     return K * (p[P_NST] + 6) + NWEATHER + 2 * S * K + 4
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _add(acts, n, kind, gid, arg, lc):
     acts[n, 0] = kind
     acts[n, 1] = gid
@@ -366,7 +410,7 @@ def _add(acts, n, kind, gid, arg, lc):
     return n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def _pay(state, p, s, card, need):
     """LC cards needed on top of the real ``card`` cards held, or -1 if unaffordable
     (RB Lucky Captain: LC replaces any movement card; real cards are used first)."""
@@ -379,7 +423,7 @@ def _pay(state, p, s, card, need):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def legal_plays(state, p, fleet, acts):
     """Fill ``acts`` (int32[max_actions, 4]) with the current seat's legal plays; returns
     how many. An exchange is always possible with a non-empty hand and is not listed.
@@ -464,7 +508,7 @@ def legal_plays(state, p, fleet, acts):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def stand_ab(p, st):
     """True when stand ``st`` is an A-B stand (A-B stands come first, then A-C stands)."""
     return st < p[P_NST] - p[P_NAC]
@@ -473,7 +517,7 @@ def stand_ab(p, st):
 # =======================================================================================
 # applying a play or an exchange
 # =======================================================================================
-@njit(cache=True, error_model="numpy")
+@kernel
 def _spend(state, p, s, card, need, lc):
     state[hand_at(p, s, card)] -= need - lc
     discard(state, p, card, need - lc)
@@ -482,7 +526,7 @@ def _spend(state, p, s, card, need, lc):
         discard(state, p, LC, lc)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def join_d(state, p, gid, r):
     """Put ``gid`` behind the last aircraft of runway r's D sequence (RB Position D); with
     the 'direct_to_takeoff' reading an empty sequence sends it to the takeoff position."""
@@ -494,7 +538,7 @@ def join_d(state, p, gid, r):
     compact(state, p, r)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def apply_play(state, p, fleet, act, ev, evn):
     """Apply one legal play ``act`` (int32[4]) for the current seat; cards go to the
     discard pile (RB Playing cards)."""
@@ -508,7 +552,7 @@ def apply_play(state, p, fleet, act, ev, evn):
     if kind == K_WEATHER:
         state[hand_at(p, s, arg)] -= 1
         set_weather(state, p, arg)
-        log(ev, evn, state, E_WEATHER, arg, 0, 0, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_WEATHER, arg, 0, 0, 0, 0)
         return
     if kind == K_FLR or kind == K_DLY:
         card = FLR if kind == K_FLR else DLY
@@ -519,7 +563,7 @@ def apply_play(state, p, fleet, act, ev, evn):
         remove_to_hangar(state, p, gid)
         state[stat_at(p, victim, ST_FLR if kind == K_FLR else ST_DLY)] += 1
         state[stat_at(p, s, ST_FLR_PLAYED if kind == K_FLR else ST_DLY_PLAYED)] += 1
-        log(ev, evn, state, E_HIT, card, gid, from_slot, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, card, gid, from_slot, 0, 0)
         return
     size = fleet[s, gid % K]
     from_slot = state[pos_at(p, s, gid % K)]
@@ -528,13 +572,13 @@ def apply_play(state, p, fleet, act, ev, evn):
         state[hand_at(p, s, AI)] -= need
         discard(state, p, AI, need)
         state[p[P_OFF_DEICED] + gid] = 1
-        log(ev, evn, state, E_DEICE, gid, need, 0, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_DEICE, gid, need, 0, 0, 0)
         return
     if kind == K_VIP:
         state[hand_at(p, s, VIP)] -= 1
         discard(state, p, VIP, 1)
         set_pos(state, p, gid, p[P_VIP1])
-        log(ev, evn, state, E_PLAY, K_VIP, gid, from_slot, p[P_VIP1], 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, K_VIP, gid, from_slot, p[P_VIP1], 0)
         return
     need = move_cost(state, p, size)
     if kind == K_PLACE:
@@ -550,10 +594,10 @@ def apply_play(state, p, fleet, act, ev, evn):
         _spend(state, p, s, CD, need, lc)
         join_d(state, p, gid, arg)
         to = state[pos_at(p, s, gid % K)]
-    log(ev, evn, state, E_PLAY, kind, gid, from_slot, to, lc * 16 + need)
+    emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, kind, gid, from_slot, to, lc * 16 + need)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def resolve_face_up(state, p, fleet, c, ev, evn):
     """RB Exchanging: a Weather card drawn face up resolves at once; FLR / DLY hit the
     drawer's most prepared aircraft (DLY: on A, B, C, VIP1 or VIP2 only), else discarded.
@@ -561,7 +605,7 @@ def resolve_face_up(state, p, fleet, c, ev, evn):
     s = state[H_CUR]
     if c >= SC:
         set_weather(state, p, c)
-        log(ev, evn, state, E_WEATHER, c, 1, 0, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_WEATHER, c, 1, 0, 0, 0)
         return True
     if c == FLR or c == DLY:
         g = most_prepared(state, p, fleet, s, c == DLY)
@@ -570,14 +614,14 @@ def resolve_face_up(state, p, fleet, c, ev, evn):
             from_slot = state[pos_at(p, s, g % p[P_K])]
             remove_to_hangar(state, p, g)
             state[stat_at(p, s, ST_FLR if c == FLR else ST_DLY)] += 1
-            log(ev, evn, state, E_HIT, c, g, from_slot, 1, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, g, from_slot, 1, 0)
         else:
-            log(ev, evn, state, E_HIT, c, -1, -1, 1, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, -1, -1, 1, 0)
         return True
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
     """RB Exchanging cards: discard 1-4 cards face up (``disc_counts`` int32[NCT]), then
     draw face up until as many cards are kept; weather / FLR / DLY drawn are resolved and
@@ -587,13 +631,13 @@ def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
     for c in range(NCT):
         need += disc_counts[c]
     state[stat_at(p, s, ST_EXCH)] += 1
-    log(ev, evn, state, E_EXCHANGE, need, 0, 0, 0, 0)
+    emit(ev, evn, state[H_TURN], state[H_CUR], E_EXCHANGE, need, 0, 0, 0, 0)
     for c in range(NCT):
         k = disc_counts[c]
         if k > 0:
             state[hand_at(p, s, c)] -= k
             discard(state, p, c, k)
-            log(ev, evn, state, E_DISCARD, c, k, 0, 0, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_DISCARD, c, k, 0, 0, 0)
     kept = 0
     guard = 0
     limit = 2 * p[P_NCARDS]
@@ -607,11 +651,11 @@ def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
         if not resolve_face_up(state, p, fleet, c, ev, evn):
             state[hand_at(p, s, c)] += 1
             kept += 1
-            log(ev, evn, state, E_DRAW_KEEP, c, 0, 0, 0, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_DRAW_KEEP, c, 0, 0, 0, 0)
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def draw_face_down(state, p, rng, ev, evn):
     """RB 'draw cards from the deck, face-down' back to the hand size; every card kept.
     Returns how many cards short (starved draw)."""
@@ -623,14 +667,14 @@ def draw_face_down(state, p, rng, ev, evn):
             return p[P_HAND] - have
         state[hand_at(p, s, c)] += 1
         have += 1
-        log(ev, evn, state, E_DRAW_DOWN, c, 0, 0, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_DRAW_DOWN, c, 0, 0, 0, 0)
     return 0
 
 
 # =======================================================================================
 # end of turn: independent aircraft movement (RB "Independent aircraft movement")
 # =======================================================================================
-@njit(cache=True, error_model="numpy")
+@kernel
 def takeoff_blocked(state, p, fleet, gid):
     """Reason code the weather in force stops ``gid`` taking off: 0 none, else the
     weather card type. FG / closed runway hold (the aircraft stays); SN / XW / ICE send it
@@ -653,7 +697,7 @@ def takeoff_blocked(state, p, fleet, gid):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
     """Independent movement of the current seat's aircraft, each from where it stood at
     the start of the turn: takeoff position -> airborne (weather permitting), front of D
@@ -673,17 +717,17 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
             set_pos(state, p, g, POS_AIRBORNE)
             state[p[P_OFF_DEICED] + g] = 0
             state[stat_at(p, s, ST_TAKEOFFS)] += 1
-            log(ev, evn, state, E_TAKEOFF, g, r, 0, 0, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_TAKEOFF, g, r, 0, 0, 0)
             continue
         state[stat_at(p, s, ST_BLOCKED)] += 1
         if why == FG or why == C31L or why == C31R:
-            log(ev, evn, state, E_BLOCKED, g, r, why, -1, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_BLOCKED, g, r, why, -1, 0)
             continue
         state[p[P_OFF_DEICED] + g] = 0
         nxt = occ(state, p, d_slot(p, r, 0))
         if nxt < 0:
             # RB: 'If there is not a sequence after the aircraft, it stays'
-            log(ev, evn, state, E_BLOCKED, g, r, why, -1, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_BLOCKED, g, r, why, -1, 0)
             continue
         # RB: 'moves to the end of the sequence. Its place is immediately occupied by the
         # next aircraft' (which, if also ours, does not take off this turn: it was not on
@@ -692,7 +736,7 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
         set_pos(state, p, nxt, ts)
         compact(state, p, r)
         set_pos(state, p, g, d_slot(p, r, d_back(state, p, r)))
-        log(ev, evn, state, E_BLOCKED, g, r, why, nxt, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_BLOCKED, g, r, why, nxt, 0)
     # 2. front of D -> takeoff position
     for r in range(2):
         fs = d_slot(p, r, 0)
@@ -703,7 +747,7 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
             continue
         set_pos(state, p, g, to_slot(p, r))
         compact(state, p, r)
-        log(ev, evn, state, E_AUTO, g, fs, to_slot(p, r), 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_AUTO, g, fs, to_slot(p, r), 0, 0)
     # 3. VIP2 -> D
     v2 = p[P_VIP2]
     g = occ(state, p, v2)
@@ -720,16 +764,16 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
                 r = 1
         if r >= 0:
             join_d(state, p, g, r)
-            log(ev, evn, state, E_AUTO, g, v2, state[pos_at(p, s, g % K)], 0, 0)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_AUTO, g, v2, state[pos_at(p, s, g % K)], 0, 0)
     # 4. VIP1 -> VIP2
     v1 = p[P_VIP1]
     g = occ(state, p, v1)
     if g >= 0 and g // K == s and state[st0 + g % K] == v1 and occ(state, p, v2) < 0:
         set_pos(state, p, g, v2)
-        log(ev, evn, state, E_AUTO, g, v1, v2, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_AUTO, g, v1, v2, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def all_airborne(state, p, s):
     K = p[P_K]
     for k in range(K):
@@ -739,7 +783,7 @@ def all_airborne(state, p, s):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@kernel
 def finish_turn(state, p, ev, evn):
     """Record a finish (RB Welcome: the first airline with every aircraft airborne wins;
     play continues until one airline remains), then pass the turn clockwise to the next
@@ -750,7 +794,7 @@ def finish_turn(state, p, ev, evn):
     if state[p[P_OFF_RANK] + s] == 0 and all_airborne(state, p, s):
         state[H_NFIN] += 1
         state[p[P_OFF_RANK] + s] = state[H_NFIN]
-        log(ev, evn, state, E_FINISH, s, state[H_NFIN], 0, 0, 0)
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_FINISH, s, state[H_NFIN], 0, 0, 0)
         if state[H_NFIN] == 1:
             state[H_WINNER] = s
             state[H_WINNER_TURN] = state[H_TURN]
@@ -779,12 +823,12 @@ def finish_turn(state, p, ev, evn):
 # =======================================================================================
 # invariants
 # =======================================================================================
-@njit(cache=True, error_model="numpy")
+@kernel
 def check_invariants(state, p, fleet):
-    """0 when the state is consistent, else a code: 1 card count (every card in exactly one
-    place: hands, deck, discard, weather), 2 aircraft/slot mismatch, 3 slot occupied twice,
-    4 negative hand count, 5 D gap while the runway is not held, 7 hand over size,
-    8 a ranked airline with an aircraft still on the airfield."""
+    """0 when the state is consistent, else the first violated ``layout.V_*`` code:
+    V_CARDS (every card in exactly one place: hands, deck, discard, weather),
+    V_AIRCRAFT_SLOT, V_SLOT_TWICE, V_NEG_HAND, V_D_GAP (a gap while the runway is not held),
+    V_HAND_SIZE, V_RANKED_ON_FIELD (a ranked airline with an aircraft on the airfield)."""
     S = p[P_S]
     K = p[P_K]
     tot = state[H_DECK_N] + state[H_DISC_N] + state[H_WCARD]
@@ -792,28 +836,28 @@ def check_invariants(state, p, fleet):
         for c in range(NCT):
             v = state[hand_at(p, s, c)]
             if v < 0:
-                return 4
+                return V_NEG_HAND
             tot += v
         if hand_total(state, p, s) > p[P_HAND]:
-            return 7
+            return V_HAND_SIZE
     if tot != p[P_NCARDS]:
-        return 1
+        return V_CARDS
     seen = np.zeros(p[P_NSLOT], np.int32)
     for s in range(S):
         for k in range(K):
             slot = state[pos_at(p, s, k)]
             if (fleet[s, k] == 0) != (slot == POS_NONE):
-                return 2
+                return V_AIRCRAFT_SLOT
             if slot >= 0:
                 seen[slot] += 1
                 if seen[slot] > 1:
-                    return 3
+                    return V_SLOT_TWICE
                 if occ(state, p, slot) != s * K + k:
-                    return 2
+                    return V_AIRCRAFT_SLOT
     for sl in range(p[P_NSLOT]):
         g = occ(state, p, sl)
         if g >= 0 and seen[sl] != 1:
-            return 2
+            return V_AIRCRAFT_SLOT
     for r in range(2):
         if not runway_frozen(state, r):
             gap = False
@@ -822,9 +866,9 @@ def check_invariants(state, p, fleet):
                 if g < 0:
                     gap = True
                 elif gap:
-                    return 5
+                    return V_D_GAP
     for s in range(S):
         rk = state[p[P_OFF_RANK] + s]
         if rk > 0 and rk < S and not all_airborne(state, p, s):
-            return 8
+            return V_RANKED_ON_FIELD
     return 0

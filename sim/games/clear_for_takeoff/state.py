@@ -1,70 +1,220 @@
-"""A Python wrapper over one Clear for Takeoff state for tests and the scenario API.
+"""``GameState``: one Clear for Takeoff position for scenario tests, driven by the kernel's
+own ``@kernel`` rule functions (``rules.py``) and the playout's turn head and tail
+(``play.begin_turn`` / ``play.end_turn``): no rule is re-implemented here. It only adds ways
+to build a position (hands, deck order, aircraft positions, weather) and to read it back.
 
-It calls the same @njit rule functions the kernel uses (one implementation of each rule);
-it only adds ways to build a position: hands, deck order, aircraft positions, weather.
+Actions are the tuples of ``layout.py``: a play ``(kind, gid, arg, lc)`` as the kernel lists
+it, ``(K_EXCHANGE, c1, .., cm)`` or ``(K_PASS,)``.
 
 Example::
 
-    gs = GameState(seats=2)
+    gs = GameState(seats=2)                  # or GameState.from_run(run, game_index, Rig(...))
     gs.set_hand(0, {"A": 3, "LC": 1})
-    gs.put(0, 3, gs.slot_a(0))          # seat 0's wide-body on stand 0's A place
-    gs.play("advance", gs.gid(0, 3))    # needs 3 B cards: raises ValueError
+    gs.put(0, 3, gs.slot_a(0))               # seat 0's wide-body on stand 0's A place
+    gs.play("advance", gs.gid(0, 3))         # needs 3 B cards: raises ValueError
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import combinations
+from typing import Any, Sequence
+
 import numpy as np
 
-from sim.config import load_dict
-from sim.games.clear_for_takeoff import rules as R
-from sim.games.clear_for_takeoff.config import compile_spec
-from sim.games.clear_for_takeoff.trace import slot_name
-from sim.rng import seed_streams
+import sim.games.clear_for_takeoff.layout as L
+import sim.games.clear_for_takeoff.rules as R
+from sim.compile import CompiledRun, run_from_dict
+from sim.games.base import GameStateBase, Rig
+from sim.games.clear_for_takeoff.play import begin_turn, end_turn, start_game
+from sim.games.engine import capped, emit, event_buffer, make_rig, seat_policies
 
-KIND = {name: i for i, name in enumerate(("place", "advance", "to_d", "vip", "weather", "flr", "dly", "ai"))}
-CARD = {name: i for i, name in enumerate(R.CARD_NAMES)}
+KIND = {name: i for i, name in enumerate(L.KIND_NAMES)}
+CARD = {name: i for i, name in enumerate(L.CARD_NAMES)}
+EVENT_ROWS = 4096
 
 
-class GameState:
-    """One game's compact state plus its spec.
+class GameState(GameStateBase):
+    """One game's compact state plus its compiled run.
 
-    ``section`` keys override the default ``[clear_for_takeoff]`` table; ``deck_order``
-    (card names, top card first) rigs the shuffle. Raises ConfigError for a bad section.
+    ``GameState(seats=2, seed=0, game_index=0, deck_order=None, **section)``: a run of
+    ``seats`` greedy seats, ``section`` keys overriding the default ``[clear_for_takeoff]``
+    table; ``deck_order`` (card names, first drawn first) puts those cards on top of the
+    deck in that order, the rest below in deck order. Raises ConfigError for a bad section.
     """
 
     def __init__(self, seats: int = 2, seed: int = 0, game_index: int = 0, deck_order=None, **section):
         raw = {"game": "clear_for_takeoff", "seats": ["greedy"] * seats, "seed": seed,
                "clear_for_takeoff": section}
-        self.cfg = load_dict(raw, "<scenario>")
-        self.p, self.deck_cards, self.fleet = compile_spec(self.cfg)
-        self.spec = (self.p, self.deck_cards, self.fleet)
-        self.state = np.zeros(R.state_size(self.p), np.int32)
-        self.rng = np.zeros(2, np.uint64)
-        seed_streams(self.rng, seed, game_index)
-        preset = np.full(1, -1, np.int32)
+        run = run_from_dict(raw, "<scenario>")
+        rig = None
         if deck_order is not None:
-            # the deck is dealt from its end: put the named cards last, the rest before them
-            rest = list(self.deck_cards)
+            rest = [int(c) for c in run.spec[1]]
             top = [CARD[c] for c in deck_order]
             for c in top:
                 rest.remove(c)
-            preset = np.array(rest + top[::-1], np.int32)
-        R.setup(self.state, self.p, self.deck_cards, self.fleet, self.rng, preset)
-        self.ev = np.zeros((4096, R.EV_W), np.int32)
-        self.evn = np.zeros(1, np.int64)
-        self.begin_turn()
+            rig = Rig(deck=top + rest[::-1])
+        self._start(run, game_index, rig)
 
-    # ---- reading --------------------------------------------------------------------
+    @classmethod
+    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameState:
+        """The position at the start of game ``game_index`` of ``run``, set up as
+        ``play_batch`` sets it up (its seed streams, its seats' policies). ``rig.deck``: the
+        whole deck in draw order (first drawn first, card-type ids, the same cards as the
+        config's deck), dealt as the shuffled deck would be. Raises ValueError for a deck
+        that is not the config's, and for ``rig.dice`` (the game has no dice)."""
+        gs = cls.__new__(cls)
+        gs._start(run, game_index, rig)
+        return gs
+
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
+        self.run = run
+        self.cfg = run.cfg
+        self.spec = run.spec
+        self.p, self.deck_cards, self.fleet = run.spec
+        self.pids, self.W = seat_policies(run.entry_policy, run.entry_weights, run.perms, np.int64(game_index))
+        rig_deck = np.zeros(0, np.int32)
+        if rig is not None:
+            if rig.dice is not None:
+                raise ValueError("Clear for Takeoff has no dice to rig")
+            if rig.deck is not None:
+                if sorted(int(c) for c in rig.deck) != sorted(int(c) for c in self.deck_cards):
+                    raise ValueError("Rig.deck must hold exactly the cards of the config's deck")
+                rig_deck, _ = make_rig(deck=rig.deck)
+        self.state = np.zeros(R.state_size(self.p), np.int32)
+        self.rng = np.zeros(2, np.uint64)
+        start_game(self.p, self.deck_cards, self.fleet, np.int64(run.seed), np.int64(game_index), rig_deck,
+                   self.state, self.rng)
+        self.ev, self.evn = event_buffer(EVENT_ROWS)
+        self._acted = False
+        self._short = 0
+        self._begin()
+
+    def _emit(self, code: int, a: int = 0) -> None:
+        emit(self.ev, self.evn, self.state[L.H_TURN], self.state[L.H_CUR], code, a, 0, 0, 0, 0)
+
+    def _begin(self) -> None:
+        """The playout's turn head (``play.begin_turn``) and its E_TURN event."""
+        begin_turn(self.state, self.p)
+        self._emit(L.E_TURN)
+
+    # ---- the contract ------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True when the game has ended: finished (RB Welcome on board) or stalled at the cap."""
+        return bool(self.state[L.H_DONE] or self.state[L.H_STALL])
+
+    def _plays(self) -> np.ndarray:
+        acts = np.zeros((R.max_actions(self.p), L.ACT_W), np.int32)
+        n = R.legal_plays(self.state, self.p, self.fleet, acts)
+        return acts[:n]
+
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        """The current seat's legal actions (``layout`` encoding): its plays, every exchange
+        of 1 to exchange-max held cards (RB Exchanging cards), or ``(K_PASS,)`` with an empty
+        hand and no play; none once it has acted this turn or the game is over."""
+        if self.over or self._acted:
+            return []
+        out = [tuple(int(v) for v in a) for a in self._plays()]
+        held = [c for c in range(L.NCT) for _ in range(int(self.state[R.hand_at(self.p, self.cur, c)]))]
+        mx = min(int(self.p[L.P_EXMAX]), len(held))
+        for m in range(1, mx + 1):
+            out.extend(sorted({(L.K_EXCHANGE, *cs) for cs in combinations(held, m)}))
+        if not out:
+            out.append((L.K_PASS,))
+        return out
+
+    def apply(self, action: Sequence[int]) -> int:
+        """Apply one action of the current seat (one per turn, then ``end_turn``). Returns
+        the cards an exchange came up short (a starved draw), else 0. Raises ValueError when
+        the action is not legal here."""
+        a = tuple(int(v) for v in action)
+        if self.over:
+            raise ValueError("the game is over")
+        if self._acted:
+            raise ValueError(f"seat {self.cur} has already acted this turn: end_turn() first")
+        if not a:
+            raise ValueError("empty action")
+        if a[0] == L.K_EXCHANGE:
+            disc = np.zeros(L.NCT, np.int32)
+            for c, k in Counter(a[1:]).items():
+                if not 0 <= c < L.NCT or self.state[R.hand_at(self.p, self.cur, c)] < k:
+                    raise ValueError(f"illegal exchange {a}: seat {self.cur} holds {self.hand(self.cur)}")
+                disc[c] = k
+            if not 1 <= int(disc.sum()) <= int(self.p[L.P_EXMAX]):
+                raise ValueError(f"an exchange is 1 to {int(self.p[L.P_EXMAX])} cards, got {int(disc.sum())}")
+            short = int(R.apply_exchange(self.state, self.p, self.fleet, disc, self.rng, self.ev, self.evn))
+            self._short += short
+            self._acted = True
+            return short
+        if a[0] == L.K_PASS:
+            if len(self._plays()) or R.hand_total(self.state, self.p, self.cur) > 0:
+                raise ValueError("a pass is legal only with an empty hand and no play")
+            self._emit(L.E_PASS)
+            self._acted = True
+            return 0
+        for row in self._plays():
+            if tuple(int(v) for v in row) == a:
+                R.apply_play(self.state, self.p, self.fleet, row.copy(), self.ev, self.evn)
+                self._acted = True
+                return 0
+        raise ValueError(f"illegal play {a}; legal: {self.legal()}")
+
+    def end_turn(self, vip_runway: int | None = None, draw: bool = True) -> int:
+        """End the current seat's turn as the playout does (``play.end_turn``: face-down draw
+        back to the hand size unless ``draw`` is False, the starved-draw count, independent
+        movement, finish check, next seat), then stop at the turn cap or begin the next
+        turn. ``vip_runway`` (0 = 31L, 1 = 31R) overrides the policy's runway for an aircraft
+        leaving VIP2. Returns the cards short in this turn (exchange and draw)."""
+        if self.over:
+            raise ValueError("the game is over")
+        s = self.cur
+        vr = L.RUNWAY_POLICY if vip_runway is None else int(vip_runway)
+        short = int(end_turn(self.state, self.p, self.fleet, self.pids[s], self._short, vr, draw, self.rng,
+                             self.ev, self.evn))
+        self._short = 0
+        self._acted = False
+        if not self.state[L.H_DONE]:
+            if capped(self.state[L.H_TURN], self.p[L.P_CAP]):
+                self.state[L.H_STALL] = 1
+                self._emit(L.E_STALL)
+            else:
+                self._begin()
+        return short
+
+    def snapshot(self) -> dict[str, Any]:
+        """The position as plain values: turn, current seat, weather, deck / discard sizes,
+        hands (card name -> count), aircraft places (``slot_name``), ranks, winner, over."""
+        S, K = int(self.p[L.P_S]), int(self.p[L.P_K])
+        return {
+            "turn": int(self.state[L.H_TURN]),
+            "current": self.cur,
+            "weather": self.weather,
+            "deck": self.deck_size(),
+            "discard": self.discard_size(),
+            "hands": [self.hand(s) for s in range(S)],
+            "aircraft": [[self.where(s, k) for k in range(K) if self.fleet[s, k] > 0] for s in range(S)],
+            "ranks": [self.rank(s) for s in range(S)],
+            "winner": int(self.state[L.H_WINNER]),
+            "stalled": bool(self.state[L.H_STALL]),
+            "over": self.over,
+        }
+
+    def invariants(self) -> int:
+        """0, or the first violated ``layout.V_*`` code (``rules.check_invariants``)."""
+        return int(R.check_invariants(self.state, self.p, self.fleet))
+
+    # ---- reading -----------------------------------------------------------------------------
     @property
     def cur(self) -> int:
-        return int(self.state[R.H_CUR])
+        return int(self.state[L.H_CUR])
 
     @property
     def weather(self) -> str:
-        return R.CARD_NAMES[int(self.state[R.H_WEATHER])]
+        return L.CARD_NAMES[int(self.state[L.H_WEATHER])]
 
     def gid(self, seat: int, k: int) -> int:
-        return seat * int(self.p[R.P_K]) + k
+        return seat * int(self.p[L.P_K]) + k
 
     def size(self, seat: int, k: int) -> int:
         return int(self.fleet[seat, k])
@@ -73,31 +223,32 @@ class GameState:
         return int(self.state[R.pos_at(self.p, seat, k)])
 
     def where(self, seat: int, k: int) -> str:
-        return slot_name(self.p, self.pos(seat, k))
+        return L.slot_name(self.p, self.pos(seat, k))
 
     def occupant(self, slot: int) -> int:
-        return int(self.state[int(self.p[R.P_OFF_OCC]) + slot])
+        return int(R.occ(self.state, self.p, slot))
 
     def hand(self, seat: int) -> dict[str, int]:
-        base = int(self.p[R.P_OFF_HAND]) + seat * R.NCT
-        return {R.CARD_NAMES[c]: int(self.state[base + c]) for c in range(R.NCT) if self.state[base + c]}
+        base = int(self.p[L.P_OFF_HAND]) + seat * L.NCT
+        return {L.CARD_NAMES[c]: int(self.state[base + c]) for c in range(L.NCT) if self.state[base + c]}
 
     def deck_size(self) -> int:
-        return int(self.state[R.H_DECK_N])
+        return int(self.state[L.H_DECK_N])
 
     def discard_size(self) -> int:
-        return int(self.state[R.H_DISC_N])
+        return int(self.state[L.H_DISC_N])
 
     def rank(self, seat: int) -> int:
-        return int(self.state[int(self.p[R.P_OFF_RANK]) + seat])
+        return int(self.state[int(self.p[L.P_OFF_RANK]) + seat])
 
     def stat(self, seat: int, st: int) -> int:
         return int(self.state[R.stat_at(self.p, seat, st)])
 
-    def invariants(self) -> int:
-        return int(R.check_invariants(self.state, self.p, self.fleet))
+    def events(self) -> np.ndarray:
+        """Trace events so far: int32[E, EV_W] (turn, seat, code, a, b, c, d, e)."""
+        return self.ev[: self.evn[0]].copy()
 
-    # ---- slot ids -------------------------------------------------------------------
+    # ---- slot ids ----------------------------------------------------------------------------
     def slot_a(self, stand: int) -> int:
         return 2 * stand
 
@@ -106,15 +257,15 @@ class GameState:
         return 2 * stand + 1
 
     def first_ac_stand(self) -> int:
-        return int(self.p[R.P_NST] - self.p[R.P_NAC])
+        return int(self.p[L.P_NST] - self.p[L.P_NAC])
 
     @property
     def vip1(self) -> int:
-        return int(self.p[R.P_VIP1])
+        return int(self.p[L.P_VIP1])
 
     @property
     def vip2(self) -> int:
-        return int(self.p[R.P_VIP2])
+        return int(self.p[L.P_VIP2])
 
     def d(self, runway: int, j: int) -> int:
         return int(R.d_slot(self.p, runway, j))
@@ -122,29 +273,29 @@ class GameState:
     def to(self, runway: int) -> int:
         return int(R.to_slot(self.p, runway))
 
-    # ---- building a position --------------------------------------------------------
+    # ---- building a position -----------------------------------------------------------------
     def _take_from_deck(self, c: int) -> None:
-        d0 = int(self.p[R.P_OFF_DECK])
-        n = int(self.state[R.H_DECK_N])
+        d0 = int(self.p[L.P_OFF_DECK])
+        n = int(self.state[L.H_DECK_N])
         for i in range(n - 1, -1, -1):
             if self.state[d0 + i] == c:
                 self.state[d0 + i: d0 + n - 1] = self.state[d0 + i + 1: d0 + n].copy()
-                self.state[R.H_DECK_N] = n - 1
+                self.state[L.H_DECK_N] = n - 1
                 return
-        raise ValueError(f"no {R.CARD_NAMES[c]} card left in the deck")
+        raise ValueError(f"no {L.CARD_NAMES[c]} card left in the deck")
 
     def _to_deck_bottom(self, c: int) -> None:
-        d0 = int(self.p[R.P_OFF_DECK])
-        n = int(self.state[R.H_DECK_N])
+        d0 = int(self.p[L.P_OFF_DECK])
+        n = int(self.state[L.H_DECK_N])
         self.state[d0 + 1: d0 + n + 1] = self.state[d0: d0 + n].copy()
         self.state[d0] = c
-        self.state[R.H_DECK_N] = n + 1
+        self.state[L.H_DECK_N] = n + 1
 
     def set_hand(self, seat: int, cards: dict[str, int]) -> None:
         """Give ``seat`` exactly ``cards`` (names -> counts): its old hand goes to the
         bottom of the deck, the new cards come out of the deck (cards are conserved)."""
-        base = int(self.p[R.P_OFF_HAND]) + seat * R.NCT
-        for c in range(R.NCT):
+        base = int(self.p[L.P_OFF_HAND]) + seat * L.NCT
+        for c in range(L.NCT):
             for _ in range(int(self.state[base + c])):
                 self._to_deck_bottom(c)
             self.state[base + c] = 0
@@ -156,8 +307,8 @@ class GameState:
     def stack_deck(self, names: list[str]) -> None:
         """Make ``names`` the next cards drawn, first name first (taken from the deck; a
         name may repeat)."""
-        d0 = int(self.p[R.P_OFF_DECK])
-        n = int(self.state[R.H_DECK_N])
+        d0 = int(self.p[L.P_OFF_DECK])
+        n = int(self.state[L.H_DECK_N])
         rest = [int(c) for c in self.state[d0: d0 + n]]
         for name in names:
             c = CARD[name]
@@ -171,14 +322,14 @@ class GameState:
 
     def empty_deck_into_discard(self, keep: int = 0) -> None:
         """Move all but the top ``keep`` deck cards to the discard pile."""
-        d0 = int(self.p[R.P_OFF_DECK])
-        n = int(self.state[R.H_DECK_N])
+        d0 = int(self.p[L.P_OFF_DECK])
+        n = int(self.state[L.H_DECK_N])
         moved = self.state[d0: d0 + n - keep].copy()
         top = self.state[d0 + n - keep: d0 + n].copy()
         for c in moved:
             R.discard(self.state, self.p, int(c), 1)
         self.state[d0: d0 + keep] = top
-        self.state[R.H_DECK_N] = keep
+        self.state[L.H_DECK_N] = keep
 
     def set_weather(self, name: str) -> None:
         """Lay the Weather card ``name`` (taken from the deck) as the weather in force."""
@@ -187,69 +338,44 @@ class GameState:
         R.set_weather(self.state, self.p, c)
 
     def put(self, seat: int, k: int, slot: int) -> None:
-        """Place aircraft k of ``seat`` on ``slot`` (or R.POS_HANGAR / R.POS_AIRBORNE)."""
+        """Place aircraft k of ``seat`` on ``slot`` (or POS_HANGAR / POS_AIRBORNE), as if it
+        stood there when the current turn began."""
         R.set_pos(self.state, self.p, self.gid(seat, k), slot)
-        self.begin_turn()
+        R.note_turn_start(self.state, self.p)
 
     def set_current(self, seat: int) -> None:
-        self.state[R.H_CUR] = seat
-        self.begin_turn()
+        """Make it ``seat``'s turn (not yet acted), its aircraft where they stand now."""
+        self.state[L.H_CUR] = seat
+        self._acted = False
+        R.note_turn_start(self.state, self.p)
 
     def deice(self, seat: int, k: int) -> None:
-        self.state[int(self.p[R.P_OFF_DEICED]) + self.gid(seat, k)] = 1
+        self.state[int(self.p[L.P_OFF_DEICED]) + self.gid(seat, k)] = 1
 
     def deiced(self, seat: int, k: int) -> bool:
-        return bool(self.state[int(self.p[R.P_OFF_DEICED]) + self.gid(seat, k)])
+        return bool(self.state[int(self.p[L.P_OFF_DEICED]) + self.gid(seat, k)])
 
-    # ---- playing ----------------------------------------------------------------------
-    def begin_turn(self) -> None:
-        """Note where the current seat's aircraft stand as its turn begins."""
-        s, K = self.cur, int(self.p[R.P_K])
-        for k in range(K):
-            self.state[int(self.p[R.P_OFF_START]) + s * K + k] = self.state[R.pos_at(self.p, s, k)]
-
+    # ---- playing by name ---------------------------------------------------------------------
     def legal(self) -> list[tuple[str, int, int, int]]:
-        """Legal plays of the current seat: (kind, aircraft gid, arg, LC used)."""
-        acts = np.zeros((R.max_actions(self.p), R.ACT_W), np.int32)
-        n = R.legal_plays(self.state, self.p, self.fleet, acts)
-        names = list(KIND)
-        return [(names[a[0]], int(a[1]), int(a[2]), int(a[3])) for a in acts[:n]]
+        """Legal plays of the current seat by kind name: (kind, aircraft gid, arg, LC used)."""
+        return [(L.KIND_NAMES[a[0]], int(a[1]), int(a[2]), int(a[3])) for a in self._plays()]
 
-    def play(self, kind: str, gid: int = -1, arg: int = 0) -> None:
-        """Apply the legal play (kind, gid, arg); raises ValueError when it is not legal.
-        For 'weather' ``arg`` may be a card name."""
+    def play(self, kind: str, gid: int = -1, arg: int | str = 0) -> None:
+        """Apply the legal play (kind, gid, arg) (``gid`` -1: any aircraft; for 'weather'
+        ``arg`` may be a card name) through ``apply``; raises ValueError when not legal."""
         if isinstance(arg, str):
             arg = CARD[arg]
-        acts = np.zeros((R.max_actions(self.p), R.ACT_W), np.int32)
-        n = R.legal_plays(self.state, self.p, self.fleet, acts)
-        for a in acts[:n]:
+        for a in self._plays():
             if a[0] == KIND[kind] and (gid < 0 or a[1] == gid) and a[2] == arg:
-                R.apply_play(self.state, self.p, self.fleet, a.copy(), self.ev, self.evn)
+                self.apply(tuple(int(v) for v in a))
                 return
         raise ValueError(f"illegal play {kind} {gid} {arg}; legal: {self.legal()}")
 
     def exchange(self, cards: dict[str, int]) -> int:
-        """Exchange ``cards`` (names -> counts) face up; returns cards short (starved)."""
-        disc = np.zeros(R.NCT, np.int32)
+        """Exchange ``cards`` (names -> counts) face up through ``apply``; returns the cards
+        short (starved). Raises ValueError for cards not held or a wrong count."""
         held = self.hand(self.cur)
         for name, k in cards.items():
             if k < 0 or held.get(name, 0) < k:
                 raise ValueError(f"seat {self.cur} holds {held.get(name, 0)} {name}, cannot exchange {k}")
-            disc[CARD[name]] = k
-        if not 1 <= int(disc.sum()) <= int(self.p[R.P_EXMAX]):
-            raise ValueError(f"an exchange is 1 to {int(self.p[R.P_EXMAX])} cards, got {int(disc.sum())}")
-        return int(R.apply_exchange(self.state, self.p, self.fleet, disc, self.rng, self.ev, self.evn))
-
-    def end_turn(self, vip_runway: int = 0, draw: bool = True) -> int:
-        """Face-down draw back to the hand size (unless ``draw`` is False), independent
-        movement, finish check, next seat. Returns the cards short in the draw."""
-        short = int(R.draw_face_down(self.state, self.p, self.rng, self.ev, self.evn)) if draw else 0
-        R.end_of_turn_moves(self.state, self.p, self.fleet, vip_runway, self.ev, self.evn)
-        R.finish_turn(self.state, self.p, self.ev, self.evn)
-        if not self.state[R.H_DONE]:
-            self.begin_turn()
-        return short
-
-    def events(self) -> np.ndarray:
-        """Trace events logged so far: int32[E, 8] (turn, seat, code, a, b, c, d, e)."""
-        return self.ev[: self.evn[0]].copy()
+        return self.apply((L.K_EXCHANGE, *sorted(CARD[n] for n, k in cards.items() for _ in range(k))))

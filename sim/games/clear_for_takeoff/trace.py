@@ -1,4 +1,5 @@
-"""`sim replay` for Clear for Takeoff: event codes and state snapshots -> readable lines.
+"""`sim replay` for Clear for Takeoff: event codes and state snapshots -> readable lines,
+and ``check_playout`` (the same playout with the invariants checked after every turn).
 
 Each turn shows the weather, deck and discard sizes, the board, the seat's hand, then what
 happened and why it was legal (cards paid, the slot that was free, the weather that
@@ -9,134 +10,112 @@ from __future__ import annotations
 
 import numpy as np
 
+import sim.games.clear_for_takeoff.layout as L
 from sim.games.base import TraceResult, expand_columns
-from sim.games.clear_for_takeoff import rules as R
-from sim.games.clear_for_takeoff.play import COLUMNS, run_traced
+from sim.games.clear_for_takeoff.layout import COLUMNS, slot_name
+from sim.games.clear_for_takeoff.play import check_game, run_traced
 
-RUNWAY = ("31L", "31R")
-
-
-def slot_name(p: np.ndarray, slot: int) -> str:
-    """Human name of a slot id (``p``: the spec's parameter vector)."""
-    if slot == R.POS_HANGAR:
-        return "hangar"
-    if slot == R.POS_AIRBORNE:
-        return "airborne"
-    nst, nac = int(p[R.P_NST]), int(p[R.P_NAC])
-    if slot < 2 * nst:
-        st = slot // 2
-        ab = st < nst - nac
-        kind = "A-B" if ab else "A-C"
-        num = st + 1 if ab else st - (nst - nac) + 1
-        second = "B" if ab else "C"
-        return f"{'A' if slot % 2 == 0 else second} of stand {kind} #{num}"
-    if slot == p[R.P_VIP1]:
-        return "VIP1"
-    if slot == p[R.P_VIP2]:
-        return "VIP2"
-    if slot >= p[R.P_TO0]:
-        return f"takeoff {RUNWAY[slot - int(p[R.P_TO0])]}"
-    j = slot - int(p[R.P_D0])
-    return f"D {RUNWAY[j // int(p[R.P_Q])]} place {j % int(p[R.P_Q]) + 1}"
+RUNWAY = L.RUNWAY_NAMES
 
 
 def aircraft_name(p, fleet, gid: int) -> str:
-    K = int(p[R.P_K])
+    K = int(p[L.P_K])
     s, k = divmod(int(gid), K)
-    return f"seat {s} {R.SIZE_NAMES[fleet[s, k]]} #{k}"
+    return f"seat {s} {L.SIZE_NAMES[fleet[s, k]]} #{k}"
 
 
 def hand_text(state, p, s: int) -> str:
-    base = int(p[R.P_OFF_HAND]) + s * R.NCT
-    parts = [f"{R.CARD_NAMES[c]}x{state[base + c]}" for c in range(R.NCT) if state[base + c] > 0]
+    base = int(p[L.P_OFF_HAND]) + s * L.NCT
+    parts = [f"{L.CARD_NAMES[c]}x{state[base + c]}" for c in range(L.NCT) if state[base + c] > 0]
     return " ".join(parts) or "(empty)"
 
 
 def board_text(state, p, fleet) -> list[str]:
     out = []
-    S, K = int(p[R.P_S]), int(p[R.P_K])
+    S, K = int(p[L.P_S]), int(p[L.P_K])
     for s in range(S):
         items = []
         for k in range(K):
-            pos = int(state[int(p[R.P_OFF_POS]) + s * K + k])
-            if pos == R.POS_NONE:
+            pos = int(state[int(p[L.P_OFF_POS]) + s * K + k])
+            if pos == L.POS_NONE:
                 continue
-            items.append(f"{R.SIZE_NAMES[fleet[s, k]]}#{k}: {slot_name(p, pos)}")
-        rank = int(state[int(p[R.P_OFF_RANK]) + s])
+            items.append(f"{L.SIZE_NAMES[fleet[s, k]]}#{k}: {slot_name(p, pos)}")
+        rank = int(state[int(p[L.P_OFF_RANK]) + s])
         out.append(f"    seat {s}{' (finished ' + str(rank) + ')' if rank else ''}: " + "; ".join(items))
     return out
 
 
 def _event_line(e, p, fleet, labels) -> str:
     code, a, b, c, d, x = (int(v) for v in e[2:8])
-    if code == R.E_EXCHANGE:
+    if code == L.E_EXCHANGE:
         return f"  exchange: discards {a} card(s) face up, then draws face up until {a} are kept"
-    if code == R.E_DISCARD:
-        return f"    discards {b}x{R.CARD_NAMES[a]}"
-    if code == R.E_DRAW_KEEP:
-        return f"    draws {R.CARD_NAMES[a]} face up: to hand"
-    if code == R.E_DRAW_DOWN:
-        return f"  draws {R.CARD_NAMES[a]} face down"
-    if code == R.E_WEATHER:
+    if code == L.E_DISCARD:
+        return f"    discards {b}x{L.CARD_NAMES[a]}"
+    if code == L.E_DRAW_KEEP:
+        return f"    draws {L.CARD_NAMES[a]} face up: to hand"
+    if code == L.E_DRAW_DOWN:
+        return f"  draws {L.CARD_NAMES[a]} face down"
+    if code == L.E_WEATHER:
         how = "drawn face up: resolves at once" if b == 1 else "played from hand"
-        return f"    weather -> {R.CARD_NAMES[a]} ({how}; the previous Weather card is discarded)"
-    if code == R.E_HIT:
+        return f"    weather -> {L.CARD_NAMES[a]} ({how}; the previous Weather card is discarded)"
+    if code == L.E_HIT:
         how = "drawn face up: hits the drawer's most prepared aircraft" if d == 1 else "played"
         if b < 0:
-            return f"    {R.CARD_NAMES[a]} {how}: no aircraft can be hit, discarded"
-        return f"    {R.CARD_NAMES[a]} {how}: {aircraft_name(p, fleet, b)} at {slot_name(p, c)} -> hangar"
-    if code == R.E_PLAY:
+            return f"    {L.CARD_NAMES[a]} {how}: no aircraft can be hit, discarded"
+        return f"    {L.CARD_NAMES[a]} {how}: {aircraft_name(p, fleet, b)} at {slot_name(p, c)} -> hangar"
+    if code == L.E_PLAY:
         kind = a
         lc, need = divmod(x, 16)
-        if kind == R.K_VIP:
+        if kind == L.K_VIP:
             return (f"  plays VIP: {aircraft_name(p, fleet, b)} {slot_name(p, c)} -> VIP1 "
                     f"(VIP1 and VIP2 were free; one VIP card for any size)")
-        card = {R.K_PLACE: "A", R.K_ADVANCE: "B" if "A-B" in slot_name(p, d) else "C", R.K_TO_D: "D"}[kind]
+        card = {L.K_PLACE: "A", L.K_ADVANCE: "B" if "A-B" in slot_name(p, d) else "C", L.K_TO_D: "D"}[kind]
         paid = " + ".join(x for x in (f"{need - lc}x{card}" if need > lc else "", f"{lc}xLC" if lc else "") if x)
         return (f"  plays {paid}: {aircraft_name(p, fleet, b)} "
                 f"{slot_name(p, c)} -> {slot_name(p, d)} ({need} card(s) for this size and weather; the place was free)")
-    if code == R.E_DEICE:
+    if code == L.E_DEICE:
         return f"  plays {b}xAI: de-ices {aircraft_name(p, fleet, a)} on its takeoff position"
-    if code == R.E_TAKEOFF:
+    if code == L.E_TAKEOFF:
         return f"  end of turn: {aircraft_name(p, fleet, a)} takes off from {RUNWAY[b]}"
-    if code == R.E_BLOCKED:
-        why = R.CARD_NAMES[c]
+    if code == L.E_BLOCKED:
+        why = L.CARD_NAMES[c]
         if d >= 0:
             return (f"  end of turn: {aircraft_name(p, fleet, a)} may not take off from {RUNWAY[b]} under {why}: "
                     f"to the back of the sequence; {aircraft_name(p, fleet, d)} moves onto the takeoff position")
         return f"  end of turn: {aircraft_name(p, fleet, a)} holds on {RUNWAY[b]} under {why}"
-    if code == R.E_AUTO:
+    if code == L.E_AUTO:
         return f"  end of turn: {aircraft_name(p, fleet, a)} moves on its own {slot_name(p, b)} -> {slot_name(p, c)}"
-    if code == R.E_RESHUFFLE:
+    if code == L.E_RESHUFFLE:
         return f"    deck empty: the discard pile ({a} cards) is shuffled into a new deck"
-    if code == R.E_STARVED:
+    if code == L.E_STARVED:
         return f"  starved draw: deck and discard pile empty, hand {a} card(s) short"
-    if code == R.E_FINISH:
+    if code == L.E_FINISH:
         return f"  == seat {a} ({labels[a]}) has every aircraft airborne: finishes {b}"
-    if code == R.E_PASS:
+    if code == L.E_PASS:
         return "  passes (no cards, no play)"
-    if code == R.E_STALL:
+    if code == L.E_STALL:
         return "  == turn cap reached: the game is a stall"
     return f"  event {code} {a} {b} {c} {d} {x}"
 
 
-def trace(cfg, spec, entry_policy, entry_weights, perms, seed, game_index) -> TraceResult:
-    """Replay game ``game_index`` of ``seed`` and render it (see module docstring)."""
-    p, deck_cards, fleet = spec
-    state, ev, snaps, row = run_traced(spec, entry_policy, entry_weights, perms, seed, game_index)
-    prow = perms[game_index % perms.shape[0]]
-    labels = [cfg.seats[int(i)].name for i in prow]
-    S = int(p[R.P_S])
+def trace(run, game_index: int) -> TraceResult:
+    """Replay game ``game_index`` of ``run`` (a ``sim.compile.CompiledRun``) and render it
+    (see the module docstring); the result row is exactly row ``game_index`` of the run."""
+    p, deck_cards, fleet = run.spec
+    seed = run.seed
+    state, ev, snaps, row = run_traced(run, game_index)
+    labels = run.seat_labels(game_index)
+    S = int(p[L.P_S])
     lines = [f"Clear for Takeoff: game {game_index} of seed {seed}; seats: "
              + ", ".join(f"{s}={labels[s]}" for s in range(S))]
     for e in ev:
-        if e[2] == R.E_TURN:
+        if e[2] == L.E_TURN:
             t, s = int(e[0]), int(e[1])
             snap = snaps[t]
-            w = R.CARD_NAMES[int(snap[R.H_WEATHER])]
+            w = L.CARD_NAMES[int(snap[L.H_WEATHER])]
             lines.append("")
-            lines.append(f"turn {t + 1}: seat {s} ({labels[s]}) | weather {w} | deck {int(snap[R.H_DECK_N])}, "
-                         f"discard {int(snap[R.H_DISC_N])}")
+            lines.append(f"turn {t + 1}: seat {s} ({labels[s]}) | weather {w} | deck {int(snap[L.H_DECK_N])}, "
+                         f"discard {int(snap[L.H_DISC_N])}")
             lines.append(f"  hand: {hand_text(snap, p, s)}")
             lines.extend(board_text(snap, p, fleet))
         else:
@@ -147,3 +126,10 @@ def trace(cfg, spec, entry_policy, entry_weights, perms, seed, game_index) -> Tr
     lines.append(f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, stalled {rowd['stalled']}, "
                  f"reshuffles {rowd['reshuffles']}; finishing order {ranks}")
     return TraceResult(lines, rowd)
+
+
+def check_playout(run, game_index: int) -> int:
+    """Game ``game_index`` of ``run`` played exactly as ``play_batch`` plays it, with
+    ``rules.check_invariants`` after every turn; 0 or the first violated ``layout.V_*``."""
+    return int(check_game(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
+                          np.int64(game_index)))

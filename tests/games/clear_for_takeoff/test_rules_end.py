@@ -1,18 +1,12 @@
 """Clear for Takeoff rule scenarios, part 4: finishing, the end of the game, options that
-change it (play_out_ranks, finished_hand, direct_to_takeoff) and the turn-cap stall.
+change it (play_out_ranks, finished_hand, direct_to_takeoff).
 
 Default fleet of every airline: k0 small, k1 and k2 medium, k3 wide-body.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.config import load_dict, seat_tables
-from sim.games import get_game
-from sim.games.clear_for_takeoff import rules as R
-from sim.games.clear_for_takeoff.config import compile_spec
-from sim.games.clear_for_takeoff.play import COLUMNS, run_traced
+import sim.games.clear_for_takeoff.layout as L
 from sim.games.clear_for_takeoff.state import GameState
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
@@ -28,7 +22,7 @@ def new(seats: int = 3, seed: int = 0, **section) -> GameState:
 def last_one_on_takeoff(gs: GameState, seat: int, runway: int = 0) -> None:
     """Every aircraft of ``seat`` airborne but the wide-body, which is on a takeoff position."""
     for k in (SMALL, MED, MED2):
-        gs.put(seat, k, R.POS_AIRBORNE)
+        gs.put(seat, k, L.POS_AIRBORNE)
     gs.put(seat, WIDE, gs.to(runway))
 
 
@@ -40,8 +34,8 @@ def test_first_all_airborne_wins_and_leaves_turn_order():
     last_one_on_takeoff(gs, 0)
     gs.end_turn()
     assert gs.rank(0) == 1
-    assert int(gs.state[R.H_WINNER]) == 0 and int(gs.state[R.H_WINNER_TURN]) == 1
-    assert int(gs.state[R.H_DONE]) == 0
+    assert int(gs.state[L.H_WINNER]) == 0 and int(gs.state[L.H_WINNER_TURN]) == 1
+    assert int(gs.state[L.H_DONE]) == 0
     assert gs.cur == 1
     gs.end_turn()
     assert gs.cur == 2
@@ -61,8 +55,8 @@ def test_game_ends_when_one_airline_remains_with_last_rank():
     gs.set_current(1)
     gs.end_turn()
     assert (gs.rank(0), gs.rank(1), gs.rank(2)) == (1, 2, 3)
-    assert int(gs.state[R.H_DONE]) == 1
-    assert int(gs.state[R.H_WINNER]) == 0
+    assert int(gs.state[L.H_DONE]) == 1
+    assert int(gs.state[L.H_WINNER]) == 0
     assert gs.invariants() == 0
 
 
@@ -79,8 +73,8 @@ def test_rank_order_follows_finishing_order_not_seat_order():
     gs.end_turn()                                    # seat 0 finishes
     assert (gs.rank(2), gs.rank(0)) == (1, 2)
     assert gs.rank(1) == 0 and gs.rank(3) == 0
-    assert int(gs.state[R.H_DONE]) == 0
-    assert int(gs.state[R.H_WINNER]) == 2
+    assert int(gs.state[L.H_DONE]) == 0
+    assert int(gs.state[L.H_WINNER]) == 2
     assert gs.cur == 1
 
 
@@ -88,12 +82,12 @@ def test_no_rank_while_an_aircraft_is_on_the_airfield():
     """RB Welcome on board: 'all of your aircrafts' must take off; one in the hangar means no
     finish."""
     gs = new(seats=2, seed=4)
-    gs.put(0, SMALL, R.POS_AIRBORNE)
-    gs.put(0, MED, R.POS_AIRBORNE)
+    gs.put(0, SMALL, L.POS_AIRBORNE)
+    gs.put(0, MED, L.POS_AIRBORNE)
     gs.put(0, WIDE, gs.to(0))                        # MED2 still in the hangar
     gs.end_turn()
     assert gs.where(0, WIDE) == "airborne"
-    assert gs.rank(0) == 0 and int(gs.state[R.H_DONE]) == 0
+    assert gs.rank(0) == 0 and int(gs.state[L.H_DONE]) == 0
 
 
 def test_play_out_ranks_false_stops_at_first_finisher():
@@ -102,9 +96,9 @@ def test_play_out_ranks_false_stops_at_first_finisher():
     gs = new(seats=3, seed=5, play_out_ranks=False)
     last_one_on_takeoff(gs, 0)
     gs.end_turn()
-    assert int(gs.state[R.H_DONE]) == 1
+    assert int(gs.state[L.H_DONE]) == 1
     assert (gs.rank(0), gs.rank(1), gs.rank(2)) == (1, 0, 0)
-    assert int(gs.state[R.H_WINNER]) == 0
+    assert int(gs.state[L.H_WINNER]) == 0
 
 
 def test_finished_hand_discard_default():
@@ -165,34 +159,13 @@ def test_default_empty_sequence_goes_to_front_d_not_takeoff():
     assert gs.occupant(gs.to(1)) == -1
 
 
-def test_stall_at_turn_cap():
-    """RULES.md End of the game: a game reaching turn_cap player turns stops as a stall
-    (stalled = 1); airlines still on the airfield have rank 0; winner -1."""
-    raw = {"game": "clear_for_takeoff", "seats": ["greedy", "greedy", "random"], "seed": 3,
-           "turn_cap": 7, "clear_for_takeoff": {}}
-    cfg = load_dict(raw, "<stall>")
-    spec = compile_spec(cfg)
-    ep, ew, perms, _ = seat_tables(cfg, get_game("clear_for_takeoff"))
-    state, ev, snaps, row = run_traced(spec, ep, ew, perms, 3, 0)
-    names = []
-    for c in COLUMNS:
-        names.extend([f"{c.name}_s{i}" for i in range(3)] if c.per_seat else [c.name])
-    r = dict(zip(names, (int(v) for v in row), strict=True))
-    assert r["turns"] == 7 and r["stalled"] == 1
-    assert r["winner"] == -1 and r["winner_turn"] == -1
-    assert [r[f"rank_s{i}"] for i in range(3)] == [0, 0, 0]
-    assert int(np.sum(ev[:, 2] == R.E_STALL)) == 1
-    assert int(np.sum(ev[:, 2] == R.E_TURN)) == 7
-    assert R.check_invariants(state, spec[0], spec[2]) == 0
-
-
 def test_play_out_ranks_false_two_airlines_last_rank_known():
     """RULES.md End of the game: with two airlines the first finisher leaves one airline, so
     play_out_ranks = false still gives it the last rank (2)."""
     gs = new(seats=2, seed=8, play_out_ranks=False)
     last_one_on_takeoff(gs, 0)
     gs.end_turn()
-    assert int(gs.state[R.H_DONE]) == 1
+    assert int(gs.state[L.H_DONE]) == 1
     assert (gs.rank(0), gs.rank(1)) == (1, 2)
 
 
@@ -201,7 +174,7 @@ def test_smaller_fleet_finishes_with_its_own_aircraft():
     airline with one small aircraft only, config ``airlines``)."""
     airlines = [{"small": 1, "medium": 0, "wide": 0}, {}, {}]
     gs = new(seats=3, seed=9, airlines=airlines)
-    assert gs.pos(0, MED) == R.POS_NONE and gs.pos(0, WIDE) == R.POS_NONE
+    assert gs.pos(0, MED) == L.POS_NONE and gs.pos(0, WIDE) == L.POS_NONE
     gs.put(0, SMALL, gs.to(1))
     gs.end_turn()
     assert gs.rank(0) == 1

@@ -9,7 +9,7 @@ independent movement of that seat's aircraft, next seat).
 
 from __future__ import annotations
 
-from sim.games.clear_for_takeoff import rules as R
+import sim.games.clear_for_takeoff.layout as L
 from sim.games.clear_for_takeoff.state import GameState
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
@@ -24,7 +24,7 @@ def new(seats: int = 2, seed: int = 0, **section) -> GameState:
 
 def round_trip(gs: GameState, n: int = 1) -> None:
     """End the current turn, then the other seats' turns, n times (back to the same seat)."""
-    S = int(gs.p[R.P_S])
+    S = int(gs.p[L.P_S])
     for _ in range(n * S):
         gs.end_turn()
 
@@ -117,7 +117,7 @@ def test_31r_closed_takeoff_and_front_d_hold_on_31r_only():
     assert gs.pos(0, MED) == gs.to(1)                # holds on 31R
     assert gs.pos(0, MED2) == gs.to(0)               # 31L front D moves on
     assert gs.pos(0, WIDE) == gs.d(1, 1)
-    assert gs.stat(0, R.ST_BLOCKED) == 1
+    assert gs.stat(0, L.ST_BLOCKED) == 1
     assert gs.invariants() == 0
 
 
@@ -202,7 +202,7 @@ def test_takeoff_position_to_airborne():
     gs.end_turn()
     assert gs.where(0, WIDE) == "airborne"
     assert gs.occupant(gs.to(1)) == -1
-    assert gs.stat(0, R.ST_TAKEOFFS) == 1
+    assert gs.stat(0, L.ST_TAKEOFFS) == 1
     assert gs.invariants() == 0
 
 
@@ -256,7 +256,7 @@ def test_both_runways_take_off_together():
     gs.put(0, WIDE, gs.to(1))
     gs.end_turn()
     assert gs.where(0, MED) == "airborne" and gs.where(0, WIDE) == "airborne"
-    assert gs.stat(0, R.ST_TAKEOFFS) == 2
+    assert gs.stat(0, L.ST_TAKEOFFS) == 2
     assert gs.invariants() == 0
 
 
@@ -275,7 +275,7 @@ def test_snow_blocks_wide_body_to_back_of_sequence_next_moves_up():
     assert gs.pos(1, SMALL) == gs.to(0)
     assert gs.pos(1, MED) == gs.d(0, 0)
     assert gs.pos(0, WIDE) == gs.d(0, 1)
-    assert gs.stat(0, R.ST_BLOCKED) == 1 and gs.stat(0, R.ST_TAKEOFFS) == 0
+    assert gs.stat(0, L.ST_BLOCKED) == 1 and gs.stat(0, L.ST_TAKEOFFS) == 0
     assert gs.invariants() == 0
 
 
@@ -305,7 +305,7 @@ def test_blocked_with_no_sequence_behind_stays():
     gs.end_turn()
     assert gs.pos(0, WIDE) == gs.to(1)
     assert gs.pos(1, SMALL) == gs.d(0, 0)
-    assert gs.stat(0, R.ST_BLOCKED) == 1
+    assert gs.stat(0, L.ST_BLOCKED) == 1
     assert gs.invariants() == 0
 
 
@@ -331,7 +331,7 @@ def test_crosswind_blocks_medium_only():
     assert gs.pos(0, MED) == gs.d(0, 0)
     assert gs.pos(1, SMALL) == gs.to(0)
     assert gs.where(0, WIDE) == "airborne"
-    assert gs.stat(0, R.ST_BLOCKED) == 1
+    assert gs.stat(0, L.ST_BLOCKED) == 1
     assert gs.invariants() == 0
 
 
@@ -349,7 +349,7 @@ def test_ice_without_anti_ice_blocked_with_anti_ice_takes_off():
     assert gs.where(0, MED) == "airborne"
     assert gs.pos(0, SMALL) == gs.d(0, 0) and gs.pos(1, SMALL) == gs.to(0)
     assert not gs.deiced(0, MED)
-    assert gs.stat(0, R.ST_BLOCKED) == 1 and gs.stat(0, R.ST_TAKEOFFS) == 1
+    assert gs.stat(0, L.ST_BLOCKED) == 1 and gs.stat(0, L.ST_TAKEOFFS) == 1
     assert gs.invariants() == 0
 
 
@@ -391,7 +391,7 @@ def test_fog_takeoff_holds_not_sent_back():
     gs.end_turn()
     assert gs.pos(0, MED) == gs.to(0)
     assert gs.pos(1, SMALL) == gs.d(0, 0)
-    assert gs.stat(0, R.ST_BLOCKED) == 1
+    assert gs.stat(0, L.ST_BLOCKED) == 1
     assert gs.invariants() == 0
 
 
@@ -478,4 +478,4 @@ def test_all_four_independent_steps_in_one_turn_end():
     assert gs.pos(0, MED) == gs.to(0)
     assert gs.pos(1, SMALL) == gs.d(0, 0)
     assert gs.pos(0, WIDE) == gs.d(0, 1)
-    assert gs.stat(0, R.ST_TAKEOFFS) == 1
+    assert gs.stat(0, L.ST_TAKEOFFS) == 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.games.clear_for_takeoff import rules as R
+import sim.games.clear_for_takeoff.layout as L
 from sim.games.clear_for_takeoff.state import GameState
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
@@ -26,8 +26,8 @@ def new(seats: int = 2, seed: int = 0, **section) -> GameState:
 
 
 def discard_pile(gs: GameState) -> list[str]:
-    d0 = int(gs.p[R.P_OFF_DISC])
-    return sorted(R.CARD_NAMES[int(c)] for c in gs.state[d0: d0 + gs.discard_size()])
+    d0 = int(gs.p[L.P_OFF_DISC])
+    return sorted(L.CARD_NAMES[int(c)] for c in gs.state[d0: d0 + gs.discard_size()])
 
 
 def plays(gs: GameState, kind: str, gid: int | None = None) -> list[tuple]:
@@ -53,7 +53,7 @@ def test_place_costs_one_two_three_a_cards_by_size(k):
     assert gs.where(0, k) == "A of stand A-B #3"
     assert gs.hand(0) == {"B": 9 - n}
     assert discard_pile(gs) == ["A"] * n
-    assert gs.stat(0, R.ST_PLAYS) == 1
+    assert gs.stat(0, L.ST_PLAYS) == 1
     assert gs.invariants() == 0
 
 
@@ -277,7 +277,7 @@ def test_flr_any_opponent_aircraft_anywhere_not_own():
     gs.play("flr", gs.gid(1, WIDE))
     assert gs.where(1, WIDE) == "hangar"
     assert gs.occupant(gs.to(1)) == -1
-    assert gs.stat(1, R.ST_FLR) == 1 and gs.stat(0, R.ST_FLR_PLAYED) == 1
+    assert gs.stat(1, L.ST_FLR) == 1 and gs.stat(0, L.ST_FLR_PLAYED) == 1
     assert discard_pile(gs) == ["FLR"]
     assert gs.hand(0) == {"B": 8}
     assert gs.invariants() == 0
@@ -313,7 +313,7 @@ def test_dly_only_opponents_on_a_b_c_vip():
     assert sorted(a[1] for a in plays(gs, "dly")) == [gs.gid(1, SMALL), gs.gid(1, MED), gs.gid(1, WIDE)]
     gs.play("dly", gs.gid(1, MED))
     assert gs.where(1, MED) == "hangar"
-    assert gs.stat(1, R.ST_DLY) == 1 and gs.stat(0, R.ST_DLY_PLAYED) == 1
+    assert gs.stat(1, L.ST_DLY) == 1 and gs.stat(0, L.ST_DLY_PLAYED) == 1
     assert discard_pile(gs) == ["DLY"]
     assert gs.invariants() == 0
 
@@ -341,7 +341,7 @@ def test_weather_play_replaces_and_discards_previous():
     immediately, the previous Weather card is discarded."""
     gs = new(seed=11)
     gs.set_hand(0, {"FG": 1, "XW": 1, "B": 7})
-    assert sorted(a[2] for a in plays(gs, "weather")) == [R.FG, R.XW]
+    assert sorted(a[2] for a in plays(gs, "weather")) == [L.FG, L.XW]
     gs.play("weather", arg="FG")
     assert gs.weather == "FG" and discard_pile(gs) == []     # clear start: no card to discard
     gs.end_turn()

@@ -1,4 +1,5 @@
-"""Clear for Takeoff rule scenarios, part 1: set-up, the face-up exchange, the deck.
+"""Clear for Takeoff rule scenarios: the face-up exchange and the deck (RB "Exchanging cards",
+"Deck notes").
 
 Each test rigs a position with the GameState scenario API and checks one rule of the
 rulebook (RB, shared/seeds/000_513cea2297b34943.txt) or one decision of RULES.md (D1..D16).
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.games.clear_for_takeoff import rules as R
+import sim.games.clear_for_takeoff.layout as L
 from sim.games.clear_for_takeoff.state import GameState
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
@@ -38,11 +39,11 @@ def deal(gs: GameState, *hands: dict) -> None:
 def stack(gs: GameState, names: list[str]) -> None:
     """Like GameState.stack_deck, also with a card named twice (stack_deck takes the second
     copy back off the top it has just built)."""
-    d0, n = int(gs.p[R.P_OFF_DECK]), gs.deck_size()
+    d0, n = int(gs.p[L.P_OFF_DECK]), gs.deck_size()
     deck = [int(c) for c in gs.state[d0: d0 + n]]
     for name in names:
-        deck.remove(R.CARD_NAMES.index(name))
-    deck += [R.CARD_NAMES.index(name) for name in reversed(names)]
+        deck.remove(L.CARD_NAMES.index(name))
+    deck += [L.CARD_NAMES.index(name) for name in reversed(names)]
     gs.state[d0: d0 + n] = deck
 
 
@@ -53,55 +54,12 @@ def small_deck(**counts) -> dict:
 
 
 def discard_pile(gs: GameState) -> list[str]:
-    d0 = int(gs.p[R.P_OFF_DISC])
-    return [R.CARD_NAMES[int(c)] for c in gs.state[d0: d0 + gs.discard_size()]]
-
-
-def total_cards(gs: GameState) -> int:
-    S = int(gs.p[R.P_S])
-    return (sum(sum(gs.hand(s).values()) for s in range(S)) + gs.deck_size() + gs.discard_size()
-            + int(gs.state[R.H_WCARD]))
+    d0 = int(gs.p[L.P_OFF_DISC])
+    return [L.CARD_NAMES[int(c)] for c in gs.state[d0: d0 + gs.discard_size()]]
 
 
 def weather_events(gs: GameState) -> list[str]:
-    return [R.CARD_NAMES[int(e[3])] for e in gs.events() if e[2] == R.E_WEATHER]
-
-
-# ---------------------------------------------------------------------------------------
-# Setting up the game
-# ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("seats", [2, 4, 6])
-def test_setup_nine_cards_clear_weather_all_in_hangar(seats):
-    """RB Setting up the game: nine cards to each player, the rest is the deck; RB Weather
-    cards: the weather is clear at the start (no Weather card on the board); every aircraft
-    in its hangar; D1: seat 0 begins."""
-    gs = GameState(seats=seats, seed=3)
-    for s in range(seats):
-        assert sum(gs.hand(s).values()) == 9
-        assert [gs.where(s, k) for k in range(4)] == ["hangar"] * 4
-        assert gs.rank(s) == 0
-    assert gs.deck_size() == 108 - 9 * seats
-    assert gs.discard_size() == 0
-    assert gs.weather == "SC" and int(gs.state[R.H_WCARD]) == 0
-    assert gs.cur == 0
-    assert all(gs.occupant(sl) == -1 for sl in range(int(gs.p[R.P_NSLOT])))
-    assert gs.invariants() == 0
-
-
-def test_setup_card_conservation():
-    """RB Setting up / Deck notes: the single 108-card deck (research default) is shared out
-    between hands and deck; every card type keeps its count."""
-    gs = GameState(seats=3, seed=11)
-    counts = {n: 0 for n in R.CARD_NAMES}
-    d0 = int(gs.p[R.P_OFF_DECK])
-    for c in gs.state[d0: d0 + gs.deck_size()]:
-        counts[R.CARD_NAMES[int(c)]] += 1
-    for s in range(3):
-        for n, k in gs.hand(s).items():
-            counts[n] += k
-    assert counts == {"A": 17, "B": 11, "C": 11, "D": 17, "LC": 8, "VIP": 6, "AI": 8, "FLR": 4,
-                      "DLY": 6, "SC": 5, "FG": 2, "31L": 2, "31R": 2, "SN": 3, "XW": 3, "ICE": 3}
-    assert total_cards(gs) == 108
+    return [L.CARD_NAMES[int(e[3])] for e in gs.events() if e[2] == L.E_WEATHER]
 
 
 # ---------------------------------------------------------------------------------------
@@ -128,7 +86,7 @@ def test_exchange_rulebook_example():
     assert gs.where(0, MED) == "hangar"
     assert gs.where(0, SMALL) == "D 31L place 1"
     assert gs.where(0, WIDE) == "A of stand A-B #1"
-    assert gs.stat(0, R.ST_DLY) == 1
+    assert gs.stat(0, L.ST_DLY) == 1
     assert gs.invariants() == 0
 
 
@@ -147,7 +105,7 @@ def test_exchange_one_to_four_cards(n):
     for c in drawn:
         assert h[c] == 1
     assert discard_pile(gs) == ["AI"] * n
-    assert gs.stat(0, R.ST_EXCH) == 1
+    assert gs.stat(0, L.ST_EXCH) == 1
     assert gs.invariants() == 0
 
 
@@ -204,7 +162,7 @@ def test_exchange_flr_face_up_hits_most_prepared(hi, lo):
     assert gs.pos(0, WIDE) == slots[lo]
     assert gs.hand(0) == {"A": 8, "B": 1}
     assert "FLR" in discard_pile(gs)
-    assert gs.stat(0, R.ST_FLR) == 1
+    assert gs.stat(0, L.ST_FLR) == 1
     assert gs.invariants() == 0
 
 
@@ -249,7 +207,7 @@ def test_exchange_dly_with_nothing_eligible_is_discarded():
     assert gs.pos(0, SMALL) == gs.d(0, 0) and gs.pos(0, WIDE) == gs.to(1)
     assert gs.hand(0) == {"A": 8, "C": 1}
     assert sorted(discard_pile(gs)) == ["A", "DLY"]
-    assert gs.stat(0, R.ST_DLY) == 0
+    assert gs.stat(0, L.ST_DLY) == 0
     assert gs.invariants() == 0
 
 
@@ -291,7 +249,7 @@ def test_exchange_discards_before_reshuffle():
     assert gs.deck_size() == 0 and gs.discard_size() == 0
     assert gs.exchange({"A": 2}) == 0
     assert gs.hand(0) == {"A": 9}
-    assert int(gs.state[R.H_RESHUF]) == 1
+    assert int(gs.state[L.H_RESHUF]) == 1
     assert gs.deck_size() == 0 and gs.discard_size() == 0
     assert gs.invariants() == 0
 
@@ -306,7 +264,7 @@ def test_reshuffle_when_deck_runs_out():
     short = gs.end_turn()
     assert short == 0
     assert sum(gs.hand(0).values()) == 9
-    assert int(gs.state[R.H_RESHUF]) == 1
+    assert int(gs.state[L.H_RESHUF]) == 1
     assert gs.discard_size() == 0
     assert gs.deck_size() == pile - 4
     assert gs.invariants() == 0

@@ -1,0 +1,77 @@
+"""Clear for Takeoff component tables: the one source of every default of the
+``[clear_for_takeoff]`` config section and of the heuristic policy's weights.
+
+Sources: RB = the rulebook (``shared/seeds/000_513cea2297b34943.txt``); ASSUMPTION = the
+research notes' default (``shared/research/games/clear_for_takeoff.md``, section 2): no
+public source gives the deck, the fleets, the stands or the D-sequence length.
+``configs/clear_for_takeoff.toml`` repeats each value where a designer sees it.
+
+Pure Python: nothing game-internal is imported here.
+"""
+
+from __future__ import annotations
+
+# ---- the deck (RB "Cards description"; counts: ASSUMPTION, research notes 2.3) ---------------
+DECK: dict[str, int] = {
+    # movement cards (56)
+    "A": 17, "B": 11, "C": 11, "D": 17,
+    # Lucky Captain, V.I.P., Anti-Ice
+    "LC": 8, "VIP": 6, "AI": 8,
+    # attacks: Failure, Delay (10)
+    "FLR": 4, "DLY": 6,
+    # Weather cards (20): sky clear, fog, runway 31L / 31R closed, snow, crosswind, ice
+    "SC": 5, "FG": 2, "31L": 2, "31R": 2, "SN": 3, "XW": 3, "ICE": 3,
+}
+"""Card code -> copies in the single deck (108 cards). The key order is the kernel's
+card-type order (``layout.CARD_NAMES``)."""
+
+WEATHER_CARDS: tuple[str, ...] = ("SC", "FG", "31L", "31R", "SN", "XW", "ICE")
+"""RB Weather cards, in deck order (the last seven card types)."""
+
+# ---- airlines (ASSUMPTION: six airlines, 1 small, 2 medium, 1 wide-body each) ----------------
+N_AIRLINES = 6
+FLEET: dict[str, int] = {"small": 1, "medium": 2, "wide": 1}
+"""Aircraft per size of one default airline."""
+MAX_PER_SIZE = 8
+MAX_AIRCRAFT = 12
+"""Limits of one airline's fleet (kernel array sizes stay small)."""
+
+# ---- the airfield (ASSUMPTION) ----------------------------------------------------------------
+STANDS_AB = 3
+STANDS_AC = 3
+MAX_STANDS = 8
+D_QUEUE = 3
+"""D places per runway before its takeoff position."""
+
+# ---- costs and hands (RB) ---------------------------------------------------------------------
+HAND_SIZE = 9
+"""RB Setting up: deal nine cards; RB: draw back to nine."""
+EXCHANGE_MAX = 4
+"""RB Exchanging cards: one to four cards."""
+MOVE_CARDS: tuple[int, int, int] = (1, 2, 3)
+"""RB Movement cards: cards per step for a small / medium / wide-body aircraft."""
+ANTI_ICE_CARDS: tuple[int, int, int] = (1, 2, 3)
+"""RB Anti-Ice card: AI cards to de-ice a small / medium / wide-body aircraft."""
+MAX_COST = 5
+
+# ---- rule options (RULES.md decisions) --------------------------------------------------------
+PLAY_OUT_RANKS = True
+"""RB: play on until one airline remains (full finishing order)."""
+DIRECT_TO_TAKEOFF = False
+"""RULES.md D6: an aircraft joining an empty D sequence stops at its front."""
+FINISHED_HAND = "discard"
+"""RULES.md D12: a finished airline's hand goes to the discard pile (or "out_of_play")."""
+DLY_OWN_AIRCRAFT = False
+"""RULES.md D9: a played DLY targets opponents only."""
+
+# ---- the heuristic policy's weights (defaults; their order is the kernel's W_* order) ---------
+HEURISTIC_WEIGHTS: dict[str, float] = {
+    "progress": 1.0,      # value of one step of progress (hangar -> A -> B/C -> D -> takeoff)
+    "lead": 0.5,          # times the stage an aircraft already reached: push the leader first
+    "wild_cost": 0.4,     # cost of paying a whole step with Lucky Captains (pro rata per LC)
+    "attack": 0.6,        # value of an FLR / DLY per stage and size of the victim
+    "leader_focus": 1.0,  # extra attack value per share of the victim airline already airborne
+    "weather": 2.0,       # value per own aircraft a weather / anti-ice play lets take off
+    "vip": 1.0,           # value of a VIP play per 3 movement cards it saves
+    "exchange": 0.3,      # an exchange is made when no play scores above this
+}
