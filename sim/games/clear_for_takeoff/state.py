@@ -85,6 +85,12 @@ class GameState(GameStateBase):
         self.rng = np.zeros(2, np.uint64)
         start_game(self.p, self.deck_cards, self.fleet, np.int64(run.seed), np.int64(game_index), rig_deck,
                    self.state, self.rng)
+        off, n = int(self.p[L.P_OFF_DECK]), int(self.state[L.H_DECK_N])
+        self._dealt = {
+            "deck": [L.CARD_NAMES[int(c)] for c in self.state[off:off + n][::-1]],  # first drawn first
+            "hands": [self.hand(s) for s in range(int(self.p[L.P_S]))],
+            "weather": self.weather,
+        }
         self.ev, self.evn = event_buffer(EVENT_ROWS)
         self._acted = False
         self._short = 0
@@ -199,6 +205,11 @@ class GameState(GameStateBase):
             "stalled": bool(self.state[L.H_STALL]),
             "over": self.over,
         }
+
+    def dealt(self) -> dict[str, Any]:
+        """What the shuffle dealt (RB Setting up): the deck in draw order after the deal, the
+        starting hands and the first weather card; the same for every policy."""
+        return {k: (list(v) if isinstance(v, list) else v) for k, v in self._dealt.items()}
 
     def invariants(self) -> int:
         """0, or the first violated ``layout.V_*`` code (``rules.check_invariants``)."""
