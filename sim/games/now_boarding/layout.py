@@ -36,7 +36,19 @@ next airport or as far as the move points allow) toward that airport.
 from __future__ import annotations
 
 from sim.games.base import Column, Layout, PolicyDef, column_offsets, index_constants
-from sim.games.now_boarding.data import AIRPORTS, HEURISTIC_WEIGHTS, STAGES
+from sim.games.now_boarding.data import (  # noqa: F401  (VIP kinds re-exported for the kernel)
+    AIRPORTS,
+    HEURISTIC_WEIGHTS,
+    STAGES,
+    VIP_BABY,
+    VIP_CELEBRITY,
+    VIP_DIRECT,
+    VIP_FIRST,
+    VIP_FUGITIVE,
+    VIP_GRUMPY,
+    VIP_IMPATIENT,
+    VIP_NERVOUS,
+)
 
 NA = 9  # airports (AIRPORTS order in data.py); SEA has no route on the 2-3 side
 MAXR = 18  # routes on the largest board side
@@ -178,6 +190,7 @@ SCR_REACH = _s.block(SCR_REACH_SIZE)  # payment subset-sum table [NFARE * (hi+1)
 STATE_SIZE = _s.size
 
 # ---- enums ----
+# VIP kinds: data.VIP_* (imported above; 0 = none)
 # card places
 PL_BOX, PL_PILE, PL_WAIT, PL_PLANE, PL_MONEY, PL_DISCARD, PL_COMPLAINT, PL_LEFTOVER = range(8)
 PLACE_NAMES = ["box", "pile", "waiting", "aboard", "money", "discard", "complaint", "left over"]

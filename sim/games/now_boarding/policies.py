@@ -46,6 +46,7 @@ from sim.games.now_boarding.layout import (
     U_ROUTE,
     U_SEAT,
     U_SPEED,
+    VIP_CELEBRITY,
     W_ANGER,
     W_DIST,
     W_FARE,
@@ -56,7 +57,6 @@ from sim.games.now_boarding.layout import (
     W_TRIP,
 )
 from sim.games.now_boarding.rules import (
-    VIP_CELEBRITY,
     airport_dist,
     can_drop,
     can_pickup,
@@ -88,6 +88,7 @@ def fits(st, p, c):
 
 @kernel
 def targeted_by_other(st, spec, p, c):
+    """True when a plane other than p is heading for card c."""
     for q in range(spec[K_NP]):
         if q != p and st[pb(q) + P_TCARD] == c:
             return True

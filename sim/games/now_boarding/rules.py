@@ -174,6 +174,14 @@ from sim.games.now_boarding.layout import (
     V_POSITION,
     V_TOKENS,
     V_UPGRADES,
+    VIP_BABY,
+    VIP_CELEBRITY,
+    VIP_DIRECT,
+    VIP_FIRST,
+    VIP_FUGITIVE,
+    VIP_GRUMPY,
+    VIP_IMPATIENT,
+    VIP_NERVOUS,
     VP_KIND,
     VP_STAGE,
     VP_STATE,
@@ -186,8 +194,6 @@ from sim.games.now_boarding.layout import (
     WX_TYPE,
 )
 from sim.rng import CHANCE, randint, shuffle
-
-VIP_BABY, VIP_IMPATIENT, VIP_NERVOUS, VIP_FUGITIVE, VIP_FIRST, VIP_CELEBRITY, VIP_DIRECT, VIP_GRUMPY = 1, 2, 3, 4, 5, 6, 7, 8
 
 
 @inline_kernel
