@@ -11,10 +11,17 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from sim.config import Strict
-from sim.games.now_boarding.data import AIRPORTS, HOME_COLOUR
+from sim.games.now_boarding.data import (
+    HOME_COLOUR,
+    ROUTE_PRICE,
+    SEAT_PRICES,
+    SPEED_PRICES,
+    TEMP_SEAT_PRICE,
+    TEMP_SPEED_PRICE,
+)
 
 
-class NowBoardingSection(Strict):
+class Section(Strict):
     """Now Boarding rules and component options (all optional)."""
 
     planes: list[str] | None = Field(
@@ -36,11 +43,11 @@ class NowBoardingSection(Strict):
     start_speed: int = Field(3, ge=1, le=15, description="speed of a starting plane (BGA)")
     max_seats: int = Field(5, ge=1, le=9, description="seat cap per plane (BGA)")
     max_speed: int = Field(9, ge=1, le=15, description="speed cap per plane (BGA)")
-    seat_prices: list[int] = Field([5, 9, 13, 17], description="price of reaching start_seats+1 .. max_seats seats (RB: 3rd $9, 4th $13)")
-    speed_prices: list[int] = Field([5, 7, 9, 11, 13, 15], description="price of reaching start_speed+1 .. max_speed (BGA)")
-    route_price: int = Field(7, ge=0, le=99, description="price of one route colour (BGA, flat)")
-    temp_seat_price: int = Field(2, ge=0, le=99, description="temporary seat token (BGA)")
-    temp_speed_price: int = Field(1, ge=0, le=99, description="temporary speed token (BGA)")
+    seat_prices: list[int] = Field(default_factory=lambda: list(SEAT_PRICES), description="price of reaching start_seats+1 .. max_seats seats (RB: 3rd $9, 4th $13)")
+    speed_prices: list[int] = Field(default_factory=lambda: list(SPEED_PRICES), description="price of reaching start_speed+1 .. max_speed (BGA)")
+    route_price: int = Field(ROUTE_PRICE, ge=0, le=99, description="price of one route colour (BGA, flat)")
+    temp_seat_price: int = Field(TEMP_SEAT_PRICE, ge=0, le=99, description="temporary seat token (BGA)")
+    temp_speed_price: int = Field(TEMP_SPEED_PRICE, ge=0, le=99, description="temporary speed token (BGA)")
     supply_limits: bool = Field(False, description="enforce the tile supply: 13 seats, 10 speeds, 2 routes per colour (ASSUMPTION; BGA has none)")
     action_budget: int = Field(0, ge=0, le=1000, description="time pressure: actions per plane per flight phase (space moved, pickup, drop-off each 1); 0 = no timer")
     vip: bool = Field(False, description="VIP variant (9 VIP cards)")
@@ -78,4 +85,4 @@ class NowBoardingSection(Strict):
         return v
 
 
-__all__ = ["NowBoardingSection", "AIRPORTS"]
+__all__ = ["Section"]

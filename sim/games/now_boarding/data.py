@@ -98,3 +98,16 @@ VIP_CARDS = [
 ]
 STAGES = ["morning", "afternoon", "evening", "final"]
 UPGRADE_KINDS = ["seat", "speed", "route", "temp_seat", "temp_speed"]
+
+#: heuristic policy weights and their defaults (the dict order is the kernel's weight index
+#: order: layout.W_* are derived from it). Chosen by hand, see RULES.md "Policies".
+HEURISTIC_WEIGHTS = {
+    "anger": 2.0,  # × anger² of a waiting passenger (urgency)
+    "fare": 1.0,  # × fare ($) of a pickup or delivery
+    "dist": 1.0,  # × move points to reach the pickup / destination
+    "trip": 0.25,  # × move points of the passenger's own trip (pickup targets) or of the detour (boarding)
+    "handoff": 3.0,  # hand a passenger to a plane at the same airport that is this many points closer (0 = never)
+    "strategy": 0.0,  # upgrades: 0 balanced (cheapest), 1 seats first, 2 speed first, 3 routes first
+    "seat_cap": 4.0,  # buy seats up to this many
+    "speed_cap": 6.0,  # buy speed up to this
+}

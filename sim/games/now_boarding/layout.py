@@ -1,10 +1,54 @@
-"""Flat layouts: the compiled spec (int64[SPEC_SIZE]) and the game state (int32[STATE_SIZE]).
+"""Every kernel constant of Now Boarding: the flat spec (int64[SPEC_SIZE]) and state
+(int32[STATE_SIZE]) layouts, enums, actions, events, invariant codes, policies, weights and
+result columns. Pure Python: module-level ints are compile-time constants for numba.
 
-Module-level ints are compile-time constants for numba. Every offset below names a slot or
-the start of a fixed-size block; sizes are given in the comment.
+Offsets are derived with :class:`sim.games.base.Layout` (offset + size, never typed by hand).
+
+Index layout (``[n]`` = block of n slots; all sizes fixed, none depends on the config)::
+
+    spec  int64   K_NP K_NR K_ANGER_LIMIT K_COMPLAINT_LIMIT K_LEFTOVER K_RESET K_POOLED
+                  K_START_SEATS K_START_SPEED K_MAX_SEATS K_MAX_SPEED K_ROUTE_PRICE
+                  K_TSEAT_PRICE K_TSPEED_PRICE K_SUPPLY K_BUDGET K_VIP K_VIP_COUNT K_FREE_UPG
+                  K_FREE_ROUTE K_WTOK K_TURN_CAP K_SIDE45 (1 each), K_PILE[3] K_DRAW[3]
+                  K_SEATP[16] K_SPEEDP[16] K_PHOME[MAXP] K_PCOL[MAXP] K_RA[MAXR] K_RB[MAXR]
+                  K_RSP[MAXR] K_RCOL[MAXR] K_BETWEEN[NA*NA] K_CORIG[NCARD] K_CDEST[NCARD]
+                  K_CFARE[NCARD] K_CIN[NCARD] K_RBEST[64] K_RGAIN[64] K_AIRIN[NA]
+                  K_VKIND[NVIP] K_VSTAGES[NVIP]
+    state int32   S_* scalars (1 each), S_PILE_POS[3] S_PILE_END[3] S_SUP_ROUTE[6];
+                  cards C_PLACE C_WHERE C_ANGER C_VIPK C_PICK [NCARD each], ACTIVE[NCARD],
+                  PILE[NCARD]; planes PLANES[PB*MAXP] (plane block P_*, size PB);
+                  weather WX_TYPE WX_SPACE R_LEN [MAXR each], plan WP_ROUTE WP_SPACE
+                  [3*MAXTOK each]; VIPs VP_KIND VP_STAGE VP_STATE [NVIP each]; statistics
+                  ST_UPG[5] ST_UPGR[NRT] ST_CAIR[NA] ST_RPS[4] ST_UPGKS[9]; distance tables
+                  DIST NEXT [MAXP*2*NA*NA each]; scratch SCR_BABY[NA] SCR_BUY[72]
+                  SCR_REACH[SCR_REACH_SIZE] (not game state)
+    plane block   P_SEATS P_SPEED P_MASK P_AIR P_ROUTE P_OFF P_LOAD P_SPLEFT P_ACTLEFT P_TCARD
+                  P_TAIR P_FARES P_DELIV P_NERV P_CELEB P_NCARR (1 each), P_MONEY[NFARE] P_NUPG
+    event row     engine.EV_W ints [round, plane or -1, E_*, a, b, c, d, e]
+    result row    COLUMNS order; O_X = (fixed, per_seat) read with engine.col_at
+
+Actions (``GameState.legal_actions`` / ``apply``, the flight phase of every plane at once):
+``(A_PICKUP, plane, card)`` board card; ``(A_DROP, plane, card)`` set the card down at the
+plane's airport (delivery or hand-off); ``(A_FLY, plane, airport)`` fly one hop (up to the
+next airport or as far as the move points allow) toward that airport.
 """
 
 from __future__ import annotations
+
+from sim.games.base import Column, Layout, PolicyDef, column_offsets, index_constants
+from sim.games.now_boarding.data import (  # noqa: F401  (VIP kinds re-exported for the kernel)
+    AIRPORTS,
+    HEURISTIC_WEIGHTS,
+    STAGES,
+    VIP_BABY,
+    VIP_CELEBRITY,
+    VIP_DIRECT,
+    VIP_FIRST,
+    VIP_FUGITIVE,
+    VIP_GRUMPY,
+    VIP_IMPATIENT,
+    VIP_NERVOUS,
+)
 
 NA = 9  # airports (AIRPORTS order in data.py); SEA has no route on the 2-3 side
 MAXR = 18  # routes on the largest board side
@@ -15,152 +59,160 @@ NVIP = 9  # VIP cards
 NRT = 20  # rounds tracked in the upgrade timeline (last slot = round >= NRT)
 MAXTOK = 6  # weather tokens per stage
 INF = 10000
+BIG = 1 << 30  # "unlimited" action budget
 
 # ---- spec (int64) ----
-K_NP = 0  # players = planes
-K_NR = 1  # routes on the board side in use
-K_ANGER_LIMIT = 2
-K_COMPLAINT_LIMIT = 3
-K_LEFTOVER = 4  # undelivered passengers per end complaint
-K_RESET = 5  # 0 anger reset at pickup (RB), 1 at set-down elsewhere (BGA)
-K_POOLED = 6
-K_START_SEATS = 7
-K_START_SPEED = 8
-K_MAX_SEATS = 9
-K_MAX_SPEED = 10
-K_ROUTE_PRICE = 11
-K_TSEAT_PRICE = 12
-K_TSPEED_PRICE = 13
-K_SUPPLY = 14  # 1 = tile supply limits on
-K_BUDGET = 15  # actions per plane per flight phase, 0 = unlimited
-K_VIP = 16
-K_VIP_COUNT = 17
-K_FREE_UPG = 18  # 0 policy, 1 seat, 2 speed
-K_FREE_ROUTE = 19  # 1 = each plane takes a free route colour (2 players)
-K_WTOK = 20  # weather tokens per stage
-K_TURN_CAP = 21
-K_SIDE45 = 22  # 1 = 4-5 player board side
-K_PILE = 30  # [3] cards per stage pile
-K_DRAW = 33  # [3] cards drawn per round per stage
-K_SEATP = 40  # [16] price of reaching k seats at index k
-K_SPEEDP = 56  # [16] price of reaching speed k at index k
-K_PHOME = 72  # [5] starting airport of plane p
-K_PCOL = 77  # [5] colour id (1..5) of plane p
-K_RA = 82  # [18] route endpoint a
-K_RB = 100  # [18] route endpoint b
-K_RSP = 118  # [18] non-airport spaces
-K_RCOL = 136  # [18] colour (0 white)
-K_BETWEEN = 154  # [81] route id between airports a*9+b, -1 none
-K_CORIG = 235  # [72]
-K_CDEST = 307  # [72]
-K_CFARE = 379  # [72]
-K_CIN = 451  # [72] 1 = card in the game (not removed by player count)
-K_RBEST = 523  # [64] best colour to add to route mask m (-1 none useful)
-K_RGAIN = 587  # [64] its gain (sum of all-pairs distance saved)
-K_AIRIN = 651  # [9] airport on the board side
-K_VKIND = 660  # [9] VIP card kinds
-K_VSTAGES = 669  # [9] allowed stage bits
-SPEC_SIZE = 680
+_k = Layout()
+K_NP = _k.slot()  # players = planes
+K_NR = _k.slot()  # routes on the board side in use
+K_ANGER_LIMIT = _k.slot()
+K_COMPLAINT_LIMIT = _k.slot()
+K_LEFTOVER = _k.slot()  # undelivered passengers per end complaint
+K_RESET = _k.slot()  # 0 anger reset at pickup (RB), 1 at set-down elsewhere (BGA)
+K_POOLED = _k.slot()
+K_START_SEATS = _k.slot()
+K_START_SPEED = _k.slot()
+K_MAX_SEATS = _k.slot()
+K_MAX_SPEED = _k.slot()
+K_ROUTE_PRICE = _k.slot()
+K_TSEAT_PRICE = _k.slot()
+K_TSPEED_PRICE = _k.slot()
+K_SUPPLY = _k.slot()  # 1 = tile supply limits on
+K_BUDGET = _k.slot()  # actions per plane per flight phase, 0 = unlimited
+K_VIP = _k.slot()
+K_VIP_COUNT = _k.slot()
+K_FREE_UPG = _k.slot()  # 0 policy, 1 seat, 2 speed
+K_FREE_ROUTE = _k.slot()  # 1 = each plane takes a free route colour (2 players)
+K_WTOK = _k.slot()  # weather tokens per stage
+K_TURN_CAP = _k.slot()
+K_SIDE45 = _k.slot()  # 1 = 4-5 player board side
+K_PILE = _k.block(3)  # cards per stage pile
+K_DRAW = _k.block(3)  # cards drawn per round per stage
+K_SEATP = _k.block(16)  # price of reaching k seats at index k
+K_SPEEDP = _k.block(16)  # price of reaching speed k at index k
+K_PHOME = _k.block(MAXP)  # starting airport of plane p
+K_PCOL = _k.block(MAXP)  # colour id (1..5) of plane p
+K_RA = _k.block(MAXR)  # route endpoint a
+K_RB = _k.block(MAXR)  # route endpoint b
+K_RSP = _k.block(MAXR)  # non-airport spaces
+K_RCOL = _k.block(MAXR)  # colour (0 white)
+K_BETWEEN = _k.block(NA * NA)  # route id between airports a*9+b, -1 none
+K_CORIG = _k.block(NCARD)
+K_CDEST = _k.block(NCARD)
+K_CFARE = _k.block(NCARD)
+K_CIN = _k.block(NCARD)  # 1 = card in the game (not removed by player count)
+K_RBEST = _k.block(64)  # best colour to add to route mask m (-1 none useful)
+K_RGAIN = _k.block(64)  # its gain (sum of all-pairs distance saved)
+K_AIRIN = _k.block(NA)  # airport on the board side
+K_VKIND = _k.block(NVIP)  # VIP card kinds
+K_VSTAGES = _k.block(NVIP)  # allowed stage bits
+SPEC_SIZE = _k.size
+
+# ---- plane block (offsets inside one plane's block) ----
+_p = Layout()
+P_SEATS = _p.slot()
+P_SPEED = _p.slot()
+P_MASK = _p.slot()  # route colours held: bit 0 white (always), bit c colour c
+P_AIR = _p.slot()  # airport, or -1 when on a route
+P_ROUTE = _p.slot()
+P_OFF = _p.slot()  # offset from the route's airport a, in move points (current weather)
+P_LOAD = _p.slot()  # seats used
+P_SPLEFT = _p.slot()  # move points left this flight phase
+P_ACTLEFT = _p.slot()  # actions left this flight phase (action budget)
+P_TCARD = _p.slot()  # card this plane is heading for (-1)
+P_TAIR = _p.slot()  # random policy: target airport (-1)
+P_FARES = _p.slot()
+P_DELIV = _p.slot()
+P_NERV = _p.slot()  # Nervous VIPs aboard
+P_CELEB = _p.slot()  # Celebrity aboard
+P_NCARR = _p.slot()  # cards aboard
+P_MONEY = _p.block(NFARE)  # money cards by fare value
+P_NUPG = _p.slot()  # upgrades bought (all kinds)
+PB = _p.size  # plane block size
 
 # ---- state (int32) ----
-S_ROUND = 0  # rounds started (1-based round number during play)
-S_STAGE = 1  # 0 morning, 1 afternoon, 2 evening, 3 final round
-S_OVER = 2  # 1 when the game has ended
-S_COMPL = 3  # cards in the complaint pile
-S_C_ANGER = 4
-S_C_LEFT = 5
-S_C_VIP = 6
-S_LOSS_STAGE = 7  # -1 = no loss
-S_LOSS_ROUND = 8
-S_DELIV = 9
-S_FARES = 10
-S_SPENT = 11
-S_WASTED = 12
-S_TSEAT = 13  # owner plane of the temporary seat token, -1 supply
-S_TSPEED = 14
-S_NACTIVE = 15  # cards waiting or aboard (ACTIVE list length)
-S_WIN = 16
-S_STALLED = 17
-S_VIOL = 18  # first invariant violation (check mode)
-S_NEV = 19  # events recorded
-S_LEFT = 20  # passengers left over at the end
-S_PILE_POS = 21  # [3] next card index in PILE
-S_PILE_END = 24  # [3]
-S_SUP_SEAT = 27  # seat tiles left in supply (supply_limits)
-S_SUP_SPEED = 28
-S_LOST_EARLY = 29  # 1 = 3 complaints during play (before the end count)
-S_PASSES = 30
-S_RSTAGE = 31  # stage of the current round's flight phase
-S_SUP_ROUTE = 32  # [6] route tiles left per colour
-S_NSCAL = 40
-
-C_PLACE = 40  # [72] card place (PL_*)
-C_WHERE = C_PLACE + NCARD  # airport (WAIT) or plane (PLANE/MONEY)
-C_ANGER = C_WHERE + NCARD
-C_VIPK = C_ANGER + NCARD  # VIP kind attached (0 none)
-C_PICK = C_VIPK + NCARD  # airport of the card's latest pickup (-1)
-ACTIVE = C_PICK + NCARD  # [72] ids of the cards waiting or aboard
-PILE = ACTIVE + NCARD  # [72] shuffled order; stage s uses PILE[start_s:end_s]
-
-PB = 32  # plane block size
-PLANES = PILE + NCARD
-P_SEATS = 0
-P_SPEED = 1
-P_MASK = 2  # route colours held: bit 0 white (always), bit c colour c
-P_AIR = 3  # airport, or -1 when on a route
-P_ROUTE = 4
-P_OFF = 5  # offset from the route's airport a, in move points (current weather)
-P_LOAD = 6  # seats used
-P_SPLEFT = 7  # move points left this flight phase
-P_ACTLEFT = 8  # actions left this flight phase (action budget)
-P_TCARD = 9  # card this plane is heading for (-1)
-P_TAIR = 10  # random policy: target airport (-1)
-P_FARES = 11
-P_DELIV = 12
-P_NERV = 13  # Nervous VIPs aboard
-P_CELEB = 14  # Celebrity aboard
-P_NCARR = 15  # cards aboard
-P_MONEY = 16  # [10] money cards by fare value
-P_NUPG = 26  # upgrades bought (all kinds)
-
-W_TYPE = PLANES + PB * MAXP  # [18] 0 none, 1 storm, 2 tailwind
-W_SPACE = W_TYPE + MAXR  # [18] space 1..k carrying the token
-R_LEN = W_SPACE + MAXR  # [18] move points from a to b under current weather
-WP_ROUTE = R_LEN + MAXR  # [3*6] weather plan: route of token j in stage s (-1 none)
-WP_SPACE = WP_ROUTE + 3 * MAXTOK
-V_KIND = WP_SPACE + 3 * MAXTOK  # [9] VIP card kind (shuffled)
-V_STAGE = V_KIND + NVIP  # [9] stage the VIP belongs to (-1 not in play)
-V_STATE = V_STAGE + NVIP  # [9] 0 out, 1 pending, 2 attached, 3 refused (complaint)
-ST_UPG = V_STATE + NVIP  # [5] upgrades by kind
-ST_UPGR = ST_UPG + 5  # [NRT] upgrades bought in round r (index r-1)
-ST_CAIR = ST_UPGR + NRT  # [9] anger complaints by origin airport
-ST_RPS = ST_CAIR + NA  # [4] rounds played per stage
-ST_UPGKS = ST_RPS + 4  # [3*3] permanent upgrades bought: kind (seat, speed, route) x stage of the round
-DIST = ST_UPGKS + 9  # [5*2*81] plane p, mode m (0 all, 1 no weather routes): D[u*9+v]
-NEXT = DIST + MAXP * 2 * NA * NA  # next airport on the shortest path
-SCR = NEXT + MAXP * 2 * NA * NA  # scratch space (no allocation in the hot loop); not game state
-SCR_BABY = SCR  # [9] anger phase: a Crying Baby waits here
-SCR_BUY = SCR + 16  # [3*24] buy phase basket: kinds, colours, prices
-SCR_REACH = SCR + 128  # [NFARE * (hi+1)] payment subset-sum table
+_s = Layout()
+S_ROUND = _s.slot()  # rounds started (1-based round number during play)
+S_STAGE = _s.slot()  # 0 morning, 1 afternoon, 2 evening, 3 final round
+S_OVER = _s.slot()  # 1 when the game has ended
+S_COMPL = _s.slot()  # cards in the complaint pile
+S_C_ANGER = _s.slot()
+S_C_LEFT = _s.slot()
+S_C_VIP = _s.slot()
+S_LOSS_STAGE = _s.slot()  # -1 = no loss
+S_LOSS_ROUND = _s.slot()
+S_DELIV = _s.slot()
+S_FARES = _s.slot()
+S_SPENT = _s.slot()
+S_WASTED = _s.slot()
+S_TSEAT = _s.slot()  # owner plane of the temporary seat token, -1 supply
+S_TSPEED = _s.slot()
+S_NACTIVE = _s.slot()  # cards waiting or aboard (ACTIVE list length)
+S_WIN = _s.slot()
+S_STALLED = _s.slot()
+S_VIOL = _s.slot()  # first invariant violation (check mode)
+S_LEFT = _s.slot()  # passengers left over at the end
+S_SUP_SEAT = _s.slot()  # seat tiles left in supply (supply_limits)
+S_SUP_SPEED = _s.slot()
+S_LOST_EARLY = _s.slot()  # 1 = 3 complaints during play (before the end count)
+S_PASSES = _s.slot()
+S_RSTAGE = _s.slot()  # stage of the current round's flight phase
+S_PILE_POS = _s.block(3)  # next card index in PILE
+S_PILE_END = _s.block(3)
+S_SUP_ROUTE = _s.block(6)  # route tiles left per colour
+C_PLACE = _s.block(NCARD)  # card place (PL_*)
+C_WHERE = _s.block(NCARD)  # airport (WAIT) or plane (PLANE/MONEY)
+C_ANGER = _s.block(NCARD)
+C_VIPK = _s.block(NCARD)  # VIP kind attached (0 none)
+C_PICK = _s.block(NCARD)  # airport of the card's latest pickup (-1)
+ACTIVE = _s.block(NCARD)  # ids of the cards waiting or aboard
+PILE = _s.block(NCARD)  # draw order; stage s uses PILE[S_PILE_POS+s : S_PILE_END+s]
+PLANES = _s.block(PB * MAXP)
+WX_TYPE = _s.block(MAXR)  # weather on route r: 0 none, 1 storm, 2 tailwind
+WX_SPACE = _s.block(MAXR)  # space 1..k carrying the token
+R_LEN = _s.block(MAXR)  # move points from a to b under current weather
+WP_ROUTE = _s.block(3 * MAXTOK)  # weather plan: route of token j in stage s (-1 none)
+WP_SPACE = _s.block(3 * MAXTOK)
+VP_KIND = _s.block(NVIP)  # VIP card kind (shuffled)
+VP_STAGE = _s.block(NVIP)  # stage the VIP belongs to (-1 not in play)
+VP_STATE = _s.block(NVIP)  # VS_*
+ST_UPG = _s.block(5)  # upgrades by kind
+ST_UPGR = _s.block(NRT)  # upgrades bought in round r (index r-1)
+ST_CAIR = _s.block(NA)  # anger complaints by origin airport
+ST_RPS = _s.block(4)  # rounds played per stage
+ST_UPGKS = _s.block(9)  # permanent upgrades bought: kind (seat, speed, route) x stage of the round
+DIST = _s.block(MAXP * 2 * NA * NA)  # plane p, mode m (0 all, 1 no weather routes): D[u*9+v]
+NEXT = _s.block(MAXP * 2 * NA * NA)  # next airport on the shortest path
+SCR_BABY = _s.block(NA)  # scratch (no allocation in the hot loop): a Crying Baby waits here
+SCR_BUY = _s.block(72)  # buy phase basket: kinds [0:24], colours [24:48], prices [48:72]
 SCR_REACH_SIZE = 1920
-STATE_SIZE = SCR + 128 + SCR_REACH_SIZE
+SCR_REACH = _s.block(SCR_REACH_SIZE)  # payment subset-sum table [NFARE * (hi+1)]
+STATE_SIZE = _s.size
 
+# ---- enums ----
+# VIP kinds: data.VIP_* (imported above; 0 = none)
 # card places
 PL_BOX, PL_PILE, PL_WAIT, PL_PLANE, PL_MONEY, PL_DISCARD, PL_COMPLAINT, PL_LEFTOVER = range(8)
 PLACE_NAMES = ["box", "pile", "waiting", "aboard", "money", "discard", "complaint", "left over"]
-
-# upgrade kinds
+# upgrade kinds (data.UPGRADE_KINDS order)
 U_SEAT, U_SPEED, U_ROUTE, U_TSEAT, U_TSPEED = range(5)
-
-# events: int32 rows of EV_W fields [code, a, b, c, d, e]
-EV_W = 6
-EV_ROUND, EV_MOVE, EV_PICK, EV_DROP, EV_DELIVER, EV_ANGER, EV_COMPLAINT, EV_DRAW, EV_STAGE, EV_WEATHER, \
-    EV_BUY, EV_PAY, EV_VIP, EV_END, EV_TEMP, EV_FREE, EV_FINAL, EV_ORDER, EV_LEFT = range(19)
-
 # complaint causes
 CAUSE_ANGER, CAUSE_LEFT, CAUSE_VIP = range(3)
+# VIP card states
+VS_OUT, VS_PENDING, VS_ATTACHED, VS_REFUSED = range(4)
+# upgrade strategies (heuristic weight "strategy")
+STRAT_BALANCED, STRAT_SEATS, STRAT_SPEED, STRAT_ROUTES = range(4)
 
-# invariant violation codes (check_playout)
+# ---- actions (GameState) ----
+A_PICKUP, A_DROP, A_FLY = range(3)
+
+# ---- events: code of an engine event row [round, plane or -1, code, a, b, c, d, e] ----
+EVENTS = ("round", "move", "pick", "drop", "deliver", "anger", "complaint", "draw", "stage",
+          "weather", "buy", "pay", "vip", "end", "temp", "free", "final", "order", "left", "stall")
+(E_ROUND, E_MOVE, E_PICK, E_DROP, E_DELIVER, E_ANGER, E_COMPLAINT, E_DRAW, E_STAGE, E_WEATHER,
+ E_BUY, E_PAY, E_VIP, E_END, E_TEMP, E_FREE, E_FINAL, E_ORDER, E_LEFT, E_STALL) = index_constants(EVENTS)
+
+# ---- invariant violation codes (check_playout) ----
 V_OK = 0
 V_CARD_PLACE = 1  # a card is in no valid place / zone counts disagree
 V_ACTIVE = 2  # ACTIVE list disagrees with the card places
@@ -171,3 +223,96 @@ V_ANGER = 6  # anger out of range
 V_COMPLAINTS = 7  # complaint counters disagree with the complaint pile
 V_TOKENS = 8  # a temporary token owned by two or more / bad owner
 V_UPGRADES = 9  # seats/speed over the cap
+
+# ---- policies and weights ----
+POL_RANDOM, POL_GREEDY, POL_HEURISTIC = range(3)
+W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = index_constants(
+    list(HEURISTIC_WEIGHTS))
+N_WEIGHTS = len(HEURISTIC_WEIGHTS)
+
+POLICIES = (
+    PolicyDef("random", POL_RANDOM, "random legal actions: random boarding (1/2), hand-offs (1/8), random "
+              "destinations, random upgrades"),
+    PolicyDef("greedy", POL_GREEDY, "dispatcher: deliver the nearest destination aboard; empty planes fetch the "
+              "most urgent passenger nobody else is fetching (10·anger + 2·fare − distance); board the angriest "
+              "first; balanced upgrades (cheapest next)"),
+    PolicyDef("heuristic", POL_HEURISTIC, "weighted dispatcher: scores deliveries and pickups with the weights, "
+              "detour-aware boarding, hand-offs at shared airports, configurable upgrade strategy and caps",
+              dict(HEURISTIC_WEIGHTS)),
+)
+
+# ---- result columns ----
+_STAGE3 = STAGES[:3]
+COLUMNS = (
+    Column("turns", "rounds played (final round included)"),
+    Column("stalled", "1 when turn_cap stopped the game"),
+    Column("reshuffles", "always 0 (no reshuffles in Now Boarding)"),
+    Column("starved_draws", "always 0 (a pile never runs short: stages change instead)"),
+    Column("team_win", "1 when the team ends with fewer complaints than the limit"),
+    Column("complaints", "cards in the complaint pile at the end (incl. the end count)"),
+    Column("complaints_anger", "passengers who left at their 4th anger cube"),
+    Column("complaints_leftover", "end count: 1 per 2 undelivered passengers"),
+    Column("complaints_vip", "VIPs not taken by the end of their stage"),
+    Column("lost_early", "1 when 3 complaints ended the game before the end count"),
+    Column("loss_stage", "-1 no loss; 0 morning, 1 afternoon, 2 evening, 3 final round/end count"),
+    Column("loss_round", "round of the loss (0 = none)"),
+    Column("delivered", "passengers delivered to their destination"),
+    Column("left_over", "passengers waiting or aboard when the game ended"),
+    Column("fares", "$ earned (all planes)"),
+    Column("spent", "$ paid for upgrades (overpayment included)"),
+    Column("wasted", "$ overpaid and lost (no change), after free temporary tokens"),
+    Column("upg_seat", "seat upgrades bought"),
+    Column("upg_speed", "speed upgrades bought"),
+    Column("upg_route", "route upgrades bought"),
+    Column("upg_temp_seat", "temporary seat tokens bought"),
+    Column("upg_temp_speed", "temporary speed tokens bought"),
+    Column("rounds_morning", "rounds played in the morning stage"),
+    Column("rounds_afternoon", "rounds in the afternoon"),
+    Column("rounds_evening", "rounds in the evening"),
+    Column("rounds_final", "final round played (0/1)"),
+    *(Column(f"complaints_{a}", f"anger complaints by passengers from {a}") for a in AIRPORTS),
+    *(Column(f"upgrades_r{r}", f"upgrades bought in the maintenance of round {r}" + (" or later" if r == NRT else ""))
+      for r in range(1, NRT + 1)),
+    Column("vips_taken", "VIP cards attached to passengers"),
+    *(Column(f"upg_{k}_{s}", f"{k} upgrades bought in maintenances of {s} rounds")
+      for k in ("seat", "speed", "route") for s in _STAGE3),
+    Column("plane_fares", "$ earned by this player's plane", per_seat=True),
+    Column("plane_delivered", "passengers delivered by this player's plane", per_seat=True),
+)
+_O = column_offsets(COLUMNS)
+
+
+def _run_of(first: str, n: int) -> tuple[int, int]:
+    """Offset of a run of ``n`` consecutive plain columns starting at ``first``."""
+    off = _O[first]
+    names = [c.name for c in COLUMNS]
+    i = names.index(first)
+    assert all(not c.per_seat for c in COLUMNS[i:i + n]) and _O[names[i + n - 1]] == (off[0] + n - 1, off[1])
+    return off
+
+
+O_TURNS = _O["turns"]
+O_STALLED = _O["stalled"]
+O_RESH = _O["reshuffles"]
+O_STARVED = _O["starved_draws"]
+O_WIN = _O["team_win"]
+O_COMPL = _O["complaints"]
+O_C_ANGER = _O["complaints_anger"]
+O_C_LEFT = _O["complaints_leftover"]
+O_C_VIP = _O["complaints_vip"]
+O_LOST_EARLY = _O["lost_early"]
+O_LOSS_STAGE = _O["loss_stage"]
+O_LOSS_ROUND = _O["loss_round"]
+O_DELIV = _O["delivered"]
+O_LEFT = _O["left_over"]
+O_FARES = _O["fares"]
+O_SPENT = _O["spent"]
+O_WASTED = _O["wasted"]
+O_UPG = _run_of("upg_seat", 5)  # [5] by upgrade kind
+O_RPS = _run_of("rounds_morning", 4)  # [4] by stage
+O_CAIR = _run_of("complaints_" + AIRPORTS[0], NA)  # [NA] by origin airport
+O_UPGR = _run_of("upgrades_r1", NRT)  # [NRT] by round
+O_VIPS = _O["vips_taken"]
+O_UPGKS = _run_of("upg_seat_morning", 9)  # [9] kind x stage
+O_PFARES = _O["plane_fares"]  # per seat
+O_PDELIV = _O["plane_delivered"]  # per seat

@@ -21,88 +21,75 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.stats import mean_interval, wilson
+from sim.games.now_boarding.data import AIRPORTS, ROUTES_23, ROUTES_45, STAGES, UPGRADE_KINDS
+from sim.metrics import mean, proportion, quantile
 
-STAGE_NAMES = ["morning", "afternoon", "evening", "final"]
+STAGE_NAMES = STAGES
 CAUSES = (("anger", "complaints_anger"), ("leftover", "complaints_leftover"), ("vip", "complaints_vip"))
-KINDS = ("seat", "speed", "route", "temp_seat", "temp_speed")
+KINDS = tuple(UPGRADE_KINDS)
 
 
-def _prop(metric, by, k, n, kind="proportion"):
-    lo, hi = wilson(k, n)
-    return {"metric": metric, "by": by, "value": (k / n) if n else float("nan"), "ci_low": float(lo),
-            "ci_high": float(hi), "n": int(n), "kind": kind, "successes": int(k)}
+def _share(metric, by, k, n):
+    """A share among games (a proportion record of kind ``share``)."""
+    return {**proportion(metric, by, k, n), "kind": "share"}
 
 
-def _mean(metric, by, values):
-    v = np.asarray(values, dtype=float)
-    n = v.size
-    m = float(v.mean()) if n else float("nan")
-    sd = float(v.std(ddof=1)) if n > 1 else float("nan")
-    lo, hi = mean_interval(m, sd, n)
-    return {"metric": metric, "by": by, "value": m, "ci_low": lo, "ci_high": hi, "n": int(n), "kind": "mean", "sd": sd}
-
-
-def _quantile(metric, by, values, q):
-    v = np.asarray(values, dtype=float)
-    return {"metric": metric, "by": by, "value": float(np.quantile(v, q)) if v.size else float("nan"),
-            "ci_low": None, "ci_high": None, "n": int(v.size), "kind": "quantile"}
+def _on_board(n_seats: int) -> set[str]:
+    """Airports on the board side of ``n_seats`` players (RB setup 1)."""
+    return {a for r in (ROUTES_45 if n_seats >= 4 else ROUTES_23) for a in r[:2]}
 
 
 def metrics(df, cfg) -> list[dict]:
     """Game-specific records (shape of summary.json) from the polars frame of a run."""
-    from sim.games.now_boarding.data import AIRPORTS
-    from sim.games.now_boarding.spec import routes_for
-
     n = df.height
     out: list[dict] = []
     if n == 0:
         return out
     col = {c: df[c].to_numpy() for c in df.columns}
     comp = col["complaints"]
-    out.append(_mean("complaints_mean", {}, comp))
+    out.append(mean("complaints_mean", {}, comp))
     for q, name in ((0.5, "complaints_p50"), (0.95, "complaints_p95")):
-        out.append(_quantile(name, {}, comp, q))
+        out.append(quantile(name, {}, comp, q))
     for k in range(int(comp.max()) + 1):
-        out.append(_prop("complaints_share", {"complaints": k}, int((comp == k).sum()), n, "share"))
-    out.append(_prop("lost_early_rate", {}, int(col["lost_early"].sum()), n))
+        out.append(_share("complaints_share", {"complaints": k}, int((comp == k).sum()), n))
+    out.append(proportion("lost_early_rate", {}, int(col["lost_early"].sum()), n))
     lost = col["loss_stage"] >= 0
     nl = int(lost.sum())
     if nl:
         for s, name in enumerate(STAGE_NAMES):
-            out.append(_prop("loss_stage_share", {"stage": name}, int((col["loss_stage"][lost] == s).sum()), nl, "share"))
+            out.append(_share("loss_stage_share", {"stage": name}, int((col["loss_stage"][lost] == s).sum()), nl))
         lr = col["loss_round"][lost]
-        out.append(_mean("loss_round_mean", {}, lr))
+        out.append(mean("loss_round_mean", {}, lr))
         for r in range(1, int(lr.max()) + 1):
-            out.append(_prop("loss_round_share", {"round": r}, int((lr == r).sum()), nl, "share"))
+            out.append(_share("loss_round_share", {"round": r}, int((lr == r).sum()), nl))
     for cause, c in CAUSES:
-        out.append(_mean("complaints_by_cause_mean", {"cause": cause}, col[c]))
-    on_board = {a for r in routes_for(cfg.n_seats) for a in r[:2]}
+        out.append(mean("complaints_by_cause_mean", {"cause": cause}, col[c]))
+    on_board = _on_board(cfg.n_seats)
     for a in AIRPORTS:
         if a in on_board:
-            out.append(_mean("complaints_by_airport_mean", {"airport": a}, col[f"complaints_{a}"]))
+            out.append(mean("complaints_by_airport_mean", {"airport": a}, col[f"complaints_{a}"]))
     for name in ("delivered", "left_over", "fares", "spent", "wasted"):
-        out.append(_mean(f"{name}_mean", {}, col[name]))
+        out.append(mean(f"{name}_mean", {}, col[name]))
     for k in KINDS:
-        out.append(_mean("upgrades_mean", {"kind": k}, col[f"upg_{k}"]))
+        out.append(mean("upgrades_mean", {"kind": k}, col[f"upg_{k}"]))
     rounds = [c for c in df.columns if c.startswith("upgrades_r")]
     last = max((int(c[10:]) for c in rounds if col[c].any()), default=0)
     for c in rounds:
         r = int(c[10:])
         if r <= max(last, 1):
-            out.append(_mean("upgrades_by_round_mean", {"round": r}, col[c]))
+            out.append(mean("upgrades_by_round_mean", {"round": r}, col[c]))
     for k in ("seat", "speed", "route"):
         for s in STAGE_NAMES[:3]:
-            out.append(_mean("upgrades_by_stage_mean", {"kind": k, "stage": s}, col[f"upg_{k}_{s}"]))
+            out.append(mean("upgrades_by_stage_mean", {"kind": k, "stage": s}, col[f"upg_{k}_{s}"]))
     for name in STAGE_NAMES:
         v = col[f"rounds_{name}"]
-        out.append(_mean("rounds_per_stage_mean", {"stage": name}, v))
-        out.append(_prop("stage_reached_rate", {"stage": name}, int((v > 0).sum()), n))
+        out.append(mean("rounds_per_stage_mean", {"stage": name}, v))
+        out.append(proportion("stage_reached_rate", {"stage": name}, int((v > 0).sum()), n))
     for s in range(cfg.n_seats):
-        out.append(_mean("plane_fares_mean", {"seat": s}, col[f"plane_fares_s{s}"]))
-        out.append(_mean("plane_delivered_mean", {"seat": s}, col[f"plane_delivered_s{s}"]))
+        out.append(mean("plane_fares_mean", {"seat": s}, col[f"plane_fares_s{s}"]))
+        out.append(mean("plane_delivered_mean", {"seat": s}, col[f"plane_delivered_s{s}"]))
     if getattr(cfg.section, "vip", False):
-        out.append(_mean("vips_taken_mean", {}, col["vips_taken"]))
+        out.append(mean("vips_taken_mean", {}, col["vips_taken"]))
     return out
 
 

@@ -1,15 +1,27 @@
-"""One playout (setup, rounds of flight + maintenance, end count) and the batch kernel.
+"""One playout of Now Boarding (setup, rounds of flight + maintenance, end) and the batch kernel.
 
-``playout`` is the single implementation used by ``play_batch`` (no events), ``trace``
-(events recorded) and ``check_playout`` (invariants checked after every step).
+``playout`` is the single implementation of one game: ``play_batch`` (no events), ``trace``
+(events recorded), ``check_playout`` (invariants checked after every step) and ``GameState``
+(``setup_game`` / ``open_round`` / ``close_round``, the same pieces) all play through it.
+The rules are in ``rules.py``, the team's choices in ``policies.py``; this module only puts
+them in the rulebook's order (RB "Despegue y aterrizaje": flight phase, then maintenance).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from sim.games.now_boarding.columns import (  # noqa: E402
+from sim.games.engine import EV_W, batch_kernel, capped, col_at, kernel, seat_policies
+from sim.games.now_boarding.layout import (
+    K_FREE_ROUTE,
+    K_NP,
+    K_POOLED,
+    K_TURN_CAP,
+    MAXP,
+    NA,
+    NRT,
+    NVIP,
     O_C_ANGER,
     O_C_LEFT,
     O_C_VIP,
@@ -21,9 +33,10 @@ from sim.games.now_boarding.columns import (  # noqa: E402
     O_LOSS_ROUND,
     O_LOSS_STAGE,
     O_LOST_EARLY,
+    O_PDELIV,
+    O_PFARES,
     O_RESH,
     O_RPS,
-    O_SEAT,
     O_SPENT,
     O_STALLED,
     O_STARVED,
@@ -34,80 +47,14 @@ from sim.games.now_boarding.columns import (  # noqa: E402
     O_VIPS,
     O_WASTED,
     O_WIN,
-)
-from sim.games.now_boarding.layout import (
-    ACTIVE,
-    C_ANGER,
-    C_PICK,
-    C_PLACE,
-    C_WHERE,
-    EV_DRAW,
-    EV_END,
-    EV_FINAL,
-    EV_ORDER,
-    EV_ROUND,
-    EV_STAGE,
-    EV_W,
-    K_AIRIN,
-    K_ANGER_LIMIT,
-    K_BUDGET,
-    K_CDEST,
-    K_CFARE,
-    K_CIN,
-    K_CORIG,
-    K_DRAW,
-    K_FREE_ROUTE,
-    K_FREE_UPG,
-    K_MAX_SEATS,
-    K_MAX_SPEED,
-    K_NP,
-    K_NR,
-    K_PCOL,
-    K_PHOME,
-    K_PILE,
-    K_POOLED,
-    K_RBEST,
-    K_RCOL,
-    K_RSP,
-    K_START_SEATS,
-    K_START_SPEED,
-    K_TSEAT_PRICE,
-    K_TSPEED_PRICE,
-    K_TURN_CAP,
-    K_VIP,
-    K_VIP_COUNT,
-    K_VKIND,
-    K_VSTAGES,
-    K_WTOK,
-    MAXP,
-    MAXTOK,
-    NA,
-    NCARD,
-    NFARE,
-    NRT,
-    NVIP,
     P_ACTLEFT,
     P_AIR,
     P_DELIV,
     P_FARES,
-    P_LOAD,
     P_MASK,
-    P_MONEY,
-    P_NCARR,
-    P_OFF,
-    P_ROUTE,
     P_SEATS,
     P_SPEED,
     P_SPLEFT,
-    P_TCARD,
-    PILE,
-    PL_BOX,
-    PL_COMPLAINT,
-    PL_MONEY,
-    PL_PILE,
-    PL_PLANE,
-    PL_WAIT,
-    R_LEN,
     S_C_ANGER,
     S_C_LEFT,
     S_C_VIP,
@@ -118,19 +65,12 @@ from sim.games.now_boarding.layout import (
     S_LOSS_ROUND,
     S_LOSS_STAGE,
     S_LOST_EARLY,
-    S_NACTIVE,
     S_OVER,
     S_PASSES,
-    S_PILE_END,
-    S_PILE_POS,
     S_ROUND,
     S_SPENT,
     S_STAGE,
     S_STALLED,
-    S_SUP_ROUTE,
-    S_SUP_SEAT,
-    S_SUP_SPEED,
-    S_TSEAT,
     S_TSPEED,
     S_VIOL,
     S_WASTED,
@@ -138,366 +78,101 @@ from sim.games.now_boarding.layout import (
     ST_CAIR,
     ST_RPS,
     ST_UPG,
+    ST_UPGKS,
     ST_UPGR,
     STATE_SIZE,
     U_ROUTE,
     U_SEAT,
     U_SPEED,
-    U_TSEAT,
-    U_TSPEED,
-    V_ACTIVE,
-    V_ANGER,
-    V_CAPACITY,
-    V_CARD_PLACE,
-    V_COMPLAINTS,
-    V_KIND,
-    V_MONEY,
-    V_OK,
-    V_POSITION,
-    V_STAGE,
-    V_STATE,
-    V_TOKENS,
-    V_UPGRADES,
-    WP_ROUTE,
-    WP_SPACE,
+    VP_STATE,
+    VS_ATTACHED,
 )
-from sim.games.now_boarding.layout import R_LEN as R_LEN_
-from sim.games.now_boarding.layout import S_RSTAGE as S_RSTAGE_
-from sim.games.now_boarding.layout import SCR_BUY as SCR_BUY_
-from sim.games.now_boarding.layout import ST_UPGKS as ST_UPGKS_
-from sim.games.now_boarding.layout import W_TYPE as W_TYPE_
 from sim.games.now_boarding.policies import (
-    POL_RANDOM,
     accept_vip,
     choose_target,
     deliver_all,
     do_handoffs,
     do_pickups,
     free_choice,
+    free_route_choice,
     plan_upgrade,
+    stop_buying,
     strategy_of,
 )
 from sim.games.now_boarding.rules import (
-    BIG,
-    anger_phase,
-    apply_weather,
-    compute_dist,
+    basket_add,
+    begin_round,
+    buy_basket,
+    buy_one,
+    check_invariants,
     draw_passengers,
-    emit,
-    end_count,
     fly_hop,
-    grant_upgrade,
+    forced_free_upgrade,
+    free_route,
+    free_upgrade,
+    game_end,
     money,
-    next_pending_vip,
-    pay,
     pb,
-    pile_left,
-    plane_dist,
-    plane_init,
-    refuse_stage_vips,
-    route_available,
-    seats_needed,
+    setup,
+    setup_board,
+    stall,
+    upkeep,
+    vip_offer,
 )
-from sim.games.now_boarding.rules import can_drop as can_drop_
-from sim.games.now_boarding.rules import can_pickup as can_pickup_
-from sim.games.now_boarding.rules import do_drop as do_drop_
-from sim.games.now_boarding.rules import do_pickup as do_pickup_
-from sim.games.now_boarding.rules import upgrade_price as upgrade_price_
-from sim.rng import CHANCE, POLICY, randint, seed_streams, shuffle, uniform
+from sim.rng import seed_streams
 
-# ---------------------------------------------------------------- setup
+# ---------------------------------------------------------------- setup (RB "Preparar")
 
-@njit(cache=True)
-def setup(st, spec, pol, w, rng, ev):
-    """RB "Preparar" steps 1-15 (timer: see RULES.md). Chance (stream CHANCE): starting passengers,
-    the deck shuffle, the weather plan of all 3 stages, the VIP deal."""
-    st[:] = 0
-    n = spec[K_NP]
-    st[S_TSEAT] = -1
-    st[S_TSPEED] = -1
-    st[S_LOSS_STAGE] = -1
-    st[S_SUP_SEAT] = 18 - n
-    st[S_SUP_SPEED] = 15 - n
-    for c in range(1, 6):
-        st[S_SUP_ROUTE + c] = 2
-    for c in range(NCARD):
-        st[C_PICK + c] = -1
-        st[C_WHERE + c] = -1
-    # planes (steps 6-8)
-    for p in range(n):
-        plane_init(st, spec, p, spec[K_PHOME + p], spec[K_PCOL + p], spec[K_START_SEATS], spec[K_START_SPEED])
-    for p in range(n):
-        mode = spec[K_FREE_UPG]
-        k = U_SEAT if mode == 1 else (U_SPEED if mode == 2 else free_choice(pol, w, rng))
-        b = pb(p)
-        if k == U_SEAT and st[b + P_SEATS] >= spec[K_MAX_SEATS]:
-            k = U_SPEED
-        if k == U_SPEED and st[b + P_SPEED] >= spec[K_MAX_SPEED]:
-            k = -1
-        if k >= 0:
-            grant_upgrade(st, spec, p, k, 0, ev, 0)
+@kernel
+def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
+    """RB "Preparar" 1-15: the board and planes, the free upgrades of step 8 (the team's
+    choice where the config leaves it), then the passengers, piles, weather and VIPs
+    (``rules.setup``, the rigging hook)."""
+    setup_board(st, spec)
+    for p in range(spec[K_NP]):
+        k = forced_free_upgrade(spec)
+        if k < 0:
+            k = free_choice(pol, w, rng)
+        free_upgrade(st, spec, p, k, ev, evn)
         if spec[K_FREE_ROUTE] == 1:
-            if pol == POL_RANDOM:
-                col = -1
-                for _ in range(20):
-                    cc = 1 + randint(rng, POLICY, 5)
-                    if route_available(st, spec, p, cc):
-                        col = cc
-                        break
-            else:
-                col = spec[K_RBEST + st[b + P_MASK]]
-            if col >= 1 and route_available(st, spec, p, col):
-                grant_upgrade(st, spec, p, U_ROUTE, col, ev, 0)
-    # passengers (steps 9-11)
-    deck = np.empty(NCARD, np.int64)
-    nd = 0
-    for c in range(NCARD):
-        if spec[K_CIN + c] == 1:
-            st[C_PLACE + c] = PL_PILE
-            deck[nd] = c
-            nd += 1
-        else:
-            st[C_PLACE + c] = PL_BOX
-    for p in range(n):
-        home = spec[K_PHOME + p]
-        m = 0
-        for i in range(nd):
-            if deck[i] >= 0 and spec[K_CORIG + deck[i]] == home:
-                m += 1
-        if m == 0:
-            continue
-        j = randint(rng, CHANCE, m)
-        for i in range(nd):
-            if deck[i] >= 0 and spec[K_CORIG + deck[i]] == home:
-                if j == 0:
-                    c = deck[i]
-                    deck[i] = -1
-                    st[C_PLACE + c] = PL_WAIT
-                    st[C_WHERE + c] = home
-                    st[C_ANGER + c] = 0
-                    emit(st, ev, EV_DRAW, c, home, spec[K_CDEST + c], spec[K_CFARE + c], -1)
-                    st[ACTIVE + st[S_NACTIVE]] = c
-                    st[S_NACTIVE] += 1
-                    break
-                j -= 1
-    m = 0
-    for i in range(nd):
-        if deck[i] >= 0:
-            deck[m] = deck[i]
-            m += 1
-    shuffle(deck, 0, m, rng, CHANCE)
-    pos = 0
-    for s in range(3):
-        st[S_PILE_POS + s] = pos
-        for _ in range(spec[K_PILE + s]):
-            st[PILE + pos] = deck[pos]
-            pos += 1
-        st[S_PILE_END + s] = pos
-    for i in range(pos, m):
-        st[C_PLACE + deck[i]] = PL_BOX  # out of play (4-5 players: 1 card)
-    # weather plan (steps 13-14): 3 x tokens distinct routes, a random space each
-    nr = spec[K_NR]
-    rts = np.empty(nr, np.int64)
-    for r in range(nr):
-        rts[r] = r
-    shuffle(rts, 0, nr, rng, CHANCE)
-    ntok = spec[K_WTOK]
-    for s in range(3):
-        for j in range(MAXTOK):
-            st[WP_ROUTE + s * MAXTOK + j] = -1
-            if j < ntok:
-                r = rts[s * ntok + j]
-                st[WP_ROUTE + s * MAXTOK + j] = r
-                st[WP_SPACE + s * MAXTOK + j] = 1 + randint(rng, CHANCE, spec[K_RSP + r])
-    # VIPs
-    for i in range(NVIP):
-        st[V_KIND + i] = spec[K_VKIND + i]
-        st[V_STAGE + i] = -1
-    if spec[K_VIP] == 1:
-        order = np.empty(NVIP, np.int64)
-        for i in range(NVIP):
-            order[i] = i
-        shuffle(order, 0, NVIP, rng, CHANCE)
-        cap = np.zeros(3, np.int64)
-        for s in range(3):
-            d = spec[K_DRAW + s]
-            cap[s] = (spec[K_PILE + s] + d - 1) // d
-        cap[0] -= 1  # the setup draw takes no VIP
-        kinds = np.empty(NVIP, np.int64)
-        stages = np.empty(NVIP, np.int64)
-        for i in range(NVIP):
-            kinds[i] = spec[K_VKIND + order[i]]
-            stages[i] = spec[K_VSTAGES + order[i]]
-        for i in range(NVIP):
-            st[V_KIND + i] = kinds[i]
-            if i >= spec[K_VIP_COUNT]:
-                continue
-            m = 0
-            for s in range(3):
-                if (stages[i] >> s) & 1 and cap[s] > 0:
-                    m += 1
-            if m == 0:
-                continue
-            j = randint(rng, CHANCE, m)
-            for s in range(3):
-                if (stages[i] >> s) & 1 and cap[s] > 0:
-                    if j == 0:
-                        st[V_STAGE + i] = s
-                        st[V_STATE + i] = 1
-                        cap[s] -= 1
-                        break
-                    j -= 1
-    # step 15: morning weather (computes every plane's distances); step 12: the first morning draw
-    apply_weather(st, spec, 0, ev)
-    draw_passengers(st, spec, 0, -1, ev)
+            free_route(st, spec, p, free_route_choice(st, spec, p, pol, rng), ev, evn)
+    setup(st, spec, rng, rig_deck, rig_dice, ev, evn)
 
 
-# ---------------------------------------------------------------- invariants
+# ---------------------------------------------------------------- flight phase
 
-@njit(cache=True)
-def check_invariants(st, spec):
-    """0, or the code (layout V_*) of the first violated invariant: every card in exactly one
-    place and its zone's bookkeeping agrees, seats never over capacity (the temporary seat
-    allows one above), money never negative and equal to the money cards, planes on legal
-    spots, anger below the limit, complaint counters equal the complaint pile."""
-    n = spec[K_NP]
-    nwait = 0
-    nplane = 0
-    ncompl = 0
-    npile = 0
-    load = np.zeros(MAXP, np.int64)
-    carr = np.zeros(MAXP, np.int64)
-    mon = np.zeros((MAXP, NFARE), np.int64)
-    for c in range(NCARD):
-        pl = st[C_PLACE + c]
-        if pl < 0 or pl > 7:
-            return V_CARD_PLACE
-        if spec[K_CIN + c] == 0 and pl != PL_BOX:
-            return V_CARD_PLACE
-        if pl == PL_WAIT:
-            a = st[C_WHERE + c]
-            if a < 0 or a >= NA or spec[K_AIRIN + a] == 0:
-                return V_CARD_PLACE
-            if st[C_ANGER + c] < 0 or st[C_ANGER + c] >= spec[K_ANGER_LIMIT]:
-                return V_ANGER
-            nwait += 1
-        elif pl == PL_PLANE:
-            p = st[C_WHERE + c]
-            if p < 0 or p >= n:
-                return V_CARD_PLACE
-            load[p] += seats_needed(st, c)
-            carr[p] += 1
-            nplane += 1
-        elif pl == PL_MONEY:
-            p = st[C_WHERE + c]
-            if p < 0 or p >= n:
-                return V_CARD_PLACE
-            mon[p, spec[K_CFARE + c]] += 1
-        elif pl == PL_COMPLAINT:
-            ncompl += 1
-        elif pl == PL_PILE:
-            npile += 1
-    # piles
-    tot = 0
-    for s in range(3):
-        for i in range(st[S_PILE_POS + s], st[S_PILE_END + s]):
-            if st[C_PLACE + st[PILE + i]] != PL_PILE:
-                return V_CARD_PLACE
-            tot += 1
-    if tot != npile:
-        return V_CARD_PLACE
-    # active list
-    if st[S_NACTIVE] != nwait + nplane:
-        return V_ACTIVE
-    for i in range(st[S_NACTIVE]):
-        c = st[ACTIVE + i]
-        if c < 0 or c >= NCARD:
-            return V_ACTIVE
-        pl = st[C_PLACE + c]
-        if pl != PL_WAIT and pl != PL_PLANE:
-            return V_ACTIVE
-        for j in range(i):
-            if st[ACTIVE + j] == c:
-                return V_ACTIVE
-    for p in range(n):
-        b = pb(p)
-        if st[b + P_LOAD] != load[p] or st[b + P_NCARR] != carr[p]:
-            return V_CAPACITY
-        if load[p] > st[b + P_SEATS] + 1:
-            return V_CAPACITY
-        for v in range(NFARE):
-            if st[b + P_MONEY + v] < 0 or st[b + P_MONEY + v] != mon[p, v]:
-                return V_MONEY
-        if st[b + P_SEATS] > spec[K_MAX_SEATS] or st[b + P_SPEED] > spec[K_MAX_SPEED]:
-            return V_UPGRADES
-        if st[b + P_SPLEFT] < 0:
-            return V_POSITION
-        a = st[b + P_AIR]
-        if a >= 0:
-            if a >= NA or spec[K_AIRIN + a] == 0:
-                return V_POSITION
-        else:
-            r = st[b + P_ROUTE]
-            if r < 0 or r >= spec[K_NR]:
-                return V_POSITION
-            o = st[b + P_OFF]
-            if o <= 0 or o >= st[R_LEN + r]:
-                return V_POSITION
-            if (st[b + P_MASK] >> spec[K_RCOL + r]) & 1 == 0:
-                return V_POSITION
-    if st[S_TSEAT] < -1 or st[S_TSEAT] >= n or st[S_TSPEED] < -1 or st[S_TSPEED] >= n:
-        return V_TOKENS
-    nref = 0
-    for i in range(NVIP):
-        if st[V_STATE + i] == 3:
-            nref += 1
-    if st[S_C_ANGER] != ncompl or st[S_C_VIP] != nref:
-        return V_COMPLAINTS
-    if st[S_COMPL] != st[S_C_ANGER] + st[S_C_LEFT] + st[S_C_VIP]:
-        return V_COMPLAINTS
-    return V_OK
-
-
-# ---------------------------------------------------------------- phases
-
-@njit(cache=True)
-def plane_step(st, spec, p, pol, w, rng, ev):
-    """One step of plane p in the flight phase: at an airport deliver, hand off, board; then fly
-    one hop toward the policy's target. Returns True when anything changed."""
+@kernel
+def plane_step(st, spec, p, pol, w, rng, ev, evn):
+    """One step of plane p in the flight phase (RB "Fase de vuelo"): at an airport deliver,
+    hand off, board; then fly one hop toward the policy's target. True when anything changed."""
     changed = False
     b = pb(p)
     if st[b + P_AIR] >= 0 and st[b + P_ACTLEFT] > 0:
-        if deliver_all(st, spec, p, ev) > 0:
+        if deliver_all(st, spec, p, ev, evn) > 0:
             changed = True
-        if do_handoffs(st, spec, p, pol, w, rng, ev) > 0:
+        if do_handoffs(st, spec, p, pol, w, rng, ev, evn) > 0:
             changed = True
-        if do_pickups(st, spec, p, pol, w, rng, ev) > 0:
+        if do_pickups(st, spec, p, pol, w, rng, ev, evn) > 0:
             changed = True
     if st[b + P_SPLEFT] > 0 or st[S_TSPEED] == p:
         t = choose_target(st, spec, p, pol, w, rng)
-        if t >= 0 and fly_hop(st, spec, p, t, ev) > 0:
+        if t >= 0 and fly_hop(st, spec, p, t, ev, evn) > 0:
             changed = True
     return changed
 
 
-@njit(cache=True)
-def flight_phase(st, spec, pol, w, rng, ev, order, check):
-    """RB "Fase de vuelo": all planes act 'simultaneously', resolved as passes in this round's
-    random plane order; each pass every plane takes one step (deliver/hand off/board at its
-    airport, then one hop). Passes repeat until nothing changes, so hand-offs between planes
-    within the round work (RB Pro tip). Returns an invariant code in check mode, else 0."""
+@kernel
+def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
+    """RB "Fase de vuelo" (after ``rules.start_flight``): all planes act 'simultaneously',
+    resolved as passes in this round's plane order; each pass every plane takes one step.
+    Passes repeat until nothing changes, so hand-offs between planes within the round work
+    (RB Pro tip). Returns an invariant code in check mode, else 0."""
     n = spec[K_NP]
-    budget = spec[K_BUDGET]
-    for p in range(n):
-        b = pb(p)
-        st[b + P_SPLEFT] = st[b + P_SPEED]
-        st[b + P_ACTLEFT] = budget if budget > 0 else BIG
-        st[b + P_TCARD] = -1
     passes = 0
     while passes < 200:
         changed = False
         for k in range(n):
-            if plane_step(st, spec, order[k], pol, w, rng, ev):
+            if plane_step(st, spec, order[k], pol, w, rng, ev, evn):
                 changed = True
             if check:
                 v = check_invariants(st, spec)
@@ -510,11 +185,13 @@ def flight_phase(st, spec, pol, w, rng, ev, order, check):
     return 0
 
 
-@njit(cache=True)
-def buy_phase(st, spec, p, pol, w, rng, ev):
-    """RB "Comprar actualizaciones" for plane p: plan upgrades in strategy order while the money
-    covers them, pay (pooled: one payment for all; else one per upgrade) with the least
-    overpayment, and spend any overpayment on the free temporary tokens ($2 seat, $1 speed)."""
+# ---------------------------------------------------------------- maintenance
+
+@kernel
+def buy_phase(st, spec, p, pol, w, rng, ev, evn):
+    """RB "Comprar actualizaciones" for plane p: the policy plans upgrades in its strategy's
+    order while the money covers them; they are paid (pooled: one payment for all; else one
+    per upgrade) with the least overpayment, which buys the temporary tokens."""
     b = pb(p)
     strat = strategy_of(pol, w)
     budget = money(st, p)
@@ -523,7 +200,6 @@ def buy_phase(st, spec, p, pol, w, rng, ev):
     seats = st[b + P_SEATS]
     speed = st[b + P_SPEED]
     mask = st[b + P_MASK]
-    K = SCR_BUY_  # basket in scratch: kinds [0:24], colours [24:48], prices [48:72]
     nk = 0
     total = 0
     pooled = spec[K_POOLED] == 1
@@ -531,19 +207,14 @@ def buy_phase(st, spec, p, pol, w, rng, ev):
         k, col, price = plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat)
         if k < 0 or total + price > budget:
             break
-        if pol == POL_RANDOM and uniform(rng, POLICY) < 0.3:
+        if stop_buying(pol, rng):
             break
         if not pooled:
-            paid = pay(st, spec, p, price, ev)
-            if paid < 0:
+            if not buy_one(st, spec, p, k, col, price, ev, evn):
                 break
-            grant_upgrade(st, spec, p, k, col, ev, price)
-            spend_slack(st, spec, p, paid - price, ev)
             budget = money(st, p)
         else:
-            st[K + nk] = k
-            st[K + 24 + nk] = col
-            st[K + 48 + nk] = price
+            basket_add(st, nk, k, col, price)
             nk += 1
             total += price
         if k == U_SEAT:
@@ -553,240 +224,159 @@ def buy_phase(st, spec, p, pol, w, rng, ev):
         elif k == U_ROUTE:
             mask |= 1 << col
     if pooled and nk > 0:
-        paid = pay(st, spec, p, total, ev)
-        if paid >= 0:
-            for i in range(nk):
-                grant_upgrade(st, spec, p, st[K + i], st[K + 24 + i], ev, st[K + 48 + i])
-            spend_slack(st, spec, p, paid - total, ev)
+        buy_basket(st, spec, p, nk, total, ev, evn)
 
 
-@njit(cache=True)
-def spend_slack(st, spec, p, slack, ev):
-    """Overpayment buys the temporary seat, then the temporary speed token, when in the supply."""
-    ps = spec[K_TSEAT_PRICE]
-    if st[S_TSEAT] < 0 and slack >= ps and ps > 0:
-        grant_upgrade(st, spec, p, U_TSEAT, 0, ev, ps)
-        st[S_WASTED] -= ps
-        slack -= ps
-    pv = spec[K_TSPEED_PRICE]
-    if st[S_TSPEED] < 0 and slack >= pv and pv > 0:
-        grant_upgrade(st, spec, p, U_TSPEED, 0, ev, pv)
-        st[S_WASTED] -= pv
-
-
-@njit(cache=True)
-def maintenance(st, spec, pol, w, rng, ev, order):
-    """RB "Fase de mantenimiento": anger and complaints; then (not after the final round) draw the
-    next passengers, changing stage and weather when the stage's pile is empty (after the
-    evening pile: the next round is the final one, no draw, no weather change); then
-    upgrades. After the final round: the end count (RB "Salir de la aeronave")."""
-    if anger_phase(st, spec, ev):
+@kernel
+def maintenance(st, spec, pol, w, rng, order, ev, evn):
+    """RB "Fase de mantenimiento": anger, complaints, stage change or end count
+    (``rules.upkeep``); then (not before the final round) the draw, with the VIP the team
+    takes; then every plane's upgrades, in this round's plane order."""
+    if upkeep(st, spec, ev, evn):
         return
-    s = st[S_STAGE]
-    if s == 3:
-        end_count(st, spec, ev)
-        return
-    if pile_left(st, s) <= 0:
-        if refuse_stage_vips(st, spec, s, ev):
-            return
-        if s < 2:
-            s += 1
-            st[S_STAGE] = s
-            emit(st, ev, EV_STAGE, s, st[S_ROUND], 0, 0, 0)
-            apply_weather(st, spec, s, ev)
-        else:
-            st[S_STAGE] = 3
-            emit(st, ev, EV_FINAL, st[S_ROUND] + 1, 0, 0, 0, 0)
     if st[S_STAGE] < 3:
         vi = -1
-        if spec[K_VIP] == 1:
-            cand = next_pending_vip(st, s)
-            if cand >= 0 and pile_left(st, s) > 0 and accept_vip(pol, rng):
-                vi = cand
-        draw_passengers(st, spec, s, vi, ev)
-    n = spec[K_NP]
-    for k in range(n):
-        buy_phase(st, spec, order[k], pol, w, rng, ev)
+        cand = vip_offer(st, spec)
+        if cand >= 0 and accept_vip(pol, rng):
+            vi = cand
+        draw_passengers(st, spec, st[S_STAGE], vi, ev, evn)
+    for k in range(spec[K_NP]):
+        buy_phase(st, spec, order[k], pol, w, rng, ev, evn)
 
 
-@njit(cache=True)
-def playout(st, spec, pol, w, rng, ev, check):
-    """Play one whole game into ``st``. ``ev`` int32[E, EV_W] receives events (E = 0: none);
-    ``check``: run check_invariants after every step (first violation in st[S_VIOL])."""
-    setup(st, spec, pol, w, rng, ev)
+# ---------------------------------------------------------------- rounds and the game
+
+@kernel
+def open_round(st, spec, rng, order, ev, evn):
+    """Start the next round (``rules.begin_round``), or, at the turn cap, stop the game as a
+    stall. Returns False when the game stalled."""
+    if capped(st[S_ROUND], spec[K_TURN_CAP]):
+        stall(st, ev, evn)
+        return False
+    begin_round(st, spec, rng, order, ev, evn)
+    return True
+
+
+@kernel
+def close_round(st, spec, pol, w, rng, order, ev, evn, check):
+    """The rest of a round: the flight phase by the team policy, then maintenance. Returns 0,
+    or in check mode the first violated invariant code."""
+    v = flight_passes(st, spec, pol, w, rng, order, ev, evn, check)
+    if v != 0:
+        return v
+    maintenance(st, spec, pol, w, rng, order, ev, evn)
+    if check:
+        return check_invariants(st, spec)
+    return 0
+
+
+@kernel
+def playout(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn, check):
+    """Play one whole game into ``st`` int32[STATE_SIZE] with policy ``pol`` and weights ``w``
+    float64[W]. ``ev``/``evn`` receive events (E = 0: none); ``check``: check_invariants after
+    every step (the first violation goes to st[S_VIOL] and the game stops there)."""
+    setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn)
     if check:
         v = check_invariants(st, spec)
         if v != 0:
             st[S_VIOL] = v
             return
-    n = spec[K_NP]
     order = np.empty(MAXP, np.int64)
-    cap = spec[K_TURN_CAP]
     while st[S_OVER] == 0:
-        if st[S_ROUND] >= cap:
-            st[S_STALLED] = 1
-            st[S_OVER] = 1
+        if not open_round(st, spec, rng, order, ev, evn):
             break
-        st[S_ROUND] += 1
-        st[ST_RPS + st[S_STAGE]] += 1
-        st[S_RSTAGE_] = st[S_STAGE]
-        for i in range(n):
-            order[i] = i
-        shuffle(order, 0, n, rng, CHANCE)
-        emit(st, ev, EV_ROUND, st[S_ROUND], st[S_STAGE], st[S_COMPL], 0, 0)
-        emit(st, ev, EV_ORDER, order[0], order[1] if n > 1 else -1, order[2] if n > 2 else -1,
-             order[3] if n > 3 else -1, order[4] if n > 4 else -1)
-        v = flight_phase(st, spec, pol, w, rng, ev, order, check)
+        v = close_round(st, spec, pol, w, rng, order, ev, evn, check)
         if v != 0:
             st[S_VIOL] = v
             return
-        maintenance(st, spec, pol, w, rng, ev, order)
-        if check:
-            v = check_invariants(st, spec)
-            if v != 0:
-                st[S_VIOL] = v
-                return
-    win = 1 if (st[S_STALLED] == 0 and st[S_LOSS_STAGE] < 0) else 0
-    st[S_WIN] = win
-    if st[S_LOST_EARLY] == 1 or st[S_STALLED] == 1:
-        # passengers still on the board when the game stopped
-        st[S_LEFT] = st[S_NACTIVE]
-    emit(st, ev, EV_END, win, st[S_COMPL], st[S_ROUND], st[S_LOSS_STAGE], st[S_LEFT])
+    game_end(st, ev, evn)
 
 
-@njit(cache=True)
+@kernel
 def write_row(st, spec, row):
-    """Fill one result row (int32[C], COLUMN_NAMES order + per-seat blocks)."""
-    n = spec[K_NP]
-    row[O_TURNS] = st[S_ROUND]
-    row[O_STALLED] = st[S_STALLED]
-    row[O_RESH] = 0
-    row[O_STARVED] = 0
-    row[O_WIN] = st[S_WIN]
-    row[O_COMPL] = st[S_COMPL]
-    row[O_C_ANGER] = st[S_C_ANGER]
-    row[O_C_LEFT] = st[S_C_LEFT]
-    row[O_C_VIP] = st[S_C_VIP]
-    row[O_LOST_EARLY] = st[S_LOST_EARLY]
-    row[O_LOSS_STAGE] = st[S_LOSS_STAGE]
-    row[O_LOSS_ROUND] = st[S_LOSS_ROUND]
-    row[O_DELIV] = st[S_DELIV]
-    row[O_LEFT] = st[S_LEFT]
-    row[O_FARES] = st[S_FARES]
-    row[O_SPENT] = st[S_SPENT]
-    row[O_WASTED] = st[S_WASTED]
+    """Fill one result row (int32[C], layout.COLUMNS order, per-seat columns for S planes)."""
+    S = spec[K_NP]
+    row[col_at(O_TURNS[0], O_TURNS[1], S, 0)] = st[S_ROUND]
+    row[col_at(O_STALLED[0], O_STALLED[1], S, 0)] = st[S_STALLED]
+    row[col_at(O_RESH[0], O_RESH[1], S, 0)] = 0
+    row[col_at(O_STARVED[0], O_STARVED[1], S, 0)] = 0
+    row[col_at(O_WIN[0], O_WIN[1], S, 0)] = st[S_WIN]
+    row[col_at(O_COMPL[0], O_COMPL[1], S, 0)] = st[S_COMPL]
+    row[col_at(O_C_ANGER[0], O_C_ANGER[1], S, 0)] = st[S_C_ANGER]
+    row[col_at(O_C_LEFT[0], O_C_LEFT[1], S, 0)] = st[S_C_LEFT]
+    row[col_at(O_C_VIP[0], O_C_VIP[1], S, 0)] = st[S_C_VIP]
+    row[col_at(O_LOST_EARLY[0], O_LOST_EARLY[1], S, 0)] = st[S_LOST_EARLY]
+    row[col_at(O_LOSS_STAGE[0], O_LOSS_STAGE[1], S, 0)] = st[S_LOSS_STAGE]
+    row[col_at(O_LOSS_ROUND[0], O_LOSS_ROUND[1], S, 0)] = st[S_LOSS_ROUND]
+    row[col_at(O_DELIV[0], O_DELIV[1], S, 0)] = st[S_DELIV]
+    row[col_at(O_LEFT[0], O_LEFT[1], S, 0)] = st[S_LEFT]
+    row[col_at(O_FARES[0], O_FARES[1], S, 0)] = st[S_FARES]
+    row[col_at(O_SPENT[0], O_SPENT[1], S, 0)] = st[S_SPENT]
+    row[col_at(O_WASTED[0], O_WASTED[1], S, 0)] = st[S_WASTED]
     for k in range(5):
-        row[O_UPG + k] = st[ST_UPG + k]
+        row[col_at(O_UPG[0], O_UPG[1], S, 0) + k] = st[ST_UPG + k]
     for s in range(4):
-        row[O_RPS + s] = st[ST_RPS + s]
+        row[col_at(O_RPS[0], O_RPS[1], S, 0) + s] = st[ST_RPS + s]
     for a in range(NA):
-        row[O_CAIR + a] = st[ST_CAIR + a]
+        row[col_at(O_CAIR[0], O_CAIR[1], S, 0) + a] = st[ST_CAIR + a]
     for r in range(NRT):
-        row[O_UPGR + r] = st[ST_UPGR + r]
+        row[col_at(O_UPGR[0], O_UPGR[1], S, 0) + r] = st[ST_UPGR + r]
     t = 0
     for i in range(NVIP):
-        if st[V_STATE + i] == 2:
+        if st[VP_STATE + i] == VS_ATTACHED:
             t += 1
-    row[O_VIPS] = t
+    row[col_at(O_VIPS[0], O_VIPS[1], S, 0)] = t
     for k in range(9):
-        row[O_UPGKS + k] = st[ST_UPGKS_ + k]
-    for p in range(n):
-        row[O_SEAT + p] = st[pb(p) + P_FARES]
-        row[O_SEAT + n + p] = st[pb(p) + P_DELIV]
+        row[col_at(O_UPGKS[0], O_UPGKS[1], S, 0) + k] = st[ST_UPGKS + k]
+    for p in range(S):
+        row[col_at(O_PFARES[0], O_PFARES[1], S, p)] = st[pb(p) + P_FARES]
+        row[col_at(O_PDELIV[0], O_PDELIV[1], S, p)] = st[pb(p) + P_DELIV]
 
 
-@njit(parallel=True, cache=True)
+# ---------------------------------------------------------------- entry points
+
+@kernel
+def play_game(K, entry_policy, entry_weights, perms, seed, g, st, rig_deck, rig_dice, ev, evn, check):
+    """Game ``g`` of ``seed`` into ``st``, exactly as the batch plays it: the team plays the
+    policy and weights of seat 0 (a cooperative game: every seat names the same ones).
+    Returns st[S_VIOL] (0 unless ``check`` found a violation)."""
+    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
+    rng = np.empty(2, np.uint64)
+    seed_streams(rng, seed, g)
+    playout(st, K, pids[0], W[0], rng, rig_deck, rig_dice, ev, evn, check)
+    return st[S_VIOL]
+
+
+@kernel
+def play_index(K, entry_policy, entry_weights, perms, seed, g, row):
+    """One untraced, unrigged game ``g`` of the batch into ``row`` int32[C]."""
+    st = np.empty(STATE_SIZE, np.int32)
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    rig_deck = np.zeros(0, np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    play_game(K, entry_policy, entry_weights, perms, seed, g, st, rig_deck, rig_dice, ev, evn, False)
+    write_row(st, K, row)
+
+
+@batch_kernel
 def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
     """Games first_index .. first_index+count-1 into ``out`` int32[count, C] (the contract in
-    sim/games/base.py). The team plays entry 0's policy and weights; ``perms`` is ignored
-    (cooperative game: seats are interchangeable)."""
-    pol = entry_policy[0]
-    w = entry_weights[0]
+    sim/games/base.py); ``spec`` is the 1-tuple ``(K,)`` of ``spec.compile_spec``."""
+    K = spec[0]
     for i in prange(count):
-        g = first_index + np.int64(i)
-        rng = np.empty(2, np.uint64)
-        seed_streams(rng, seed, g)
-        st = np.empty(STATE_SIZE, np.int32)
-        ev = np.zeros((0, EV_W), np.int32)
-        playout(st, spec, pol, w, rng, ev, False)
-        write_row(st, spec, out[i])
+        play_index(K, entry_policy, entry_weights, perms, seed, first_index + np.int64(i), out[i])
 
 
-# ---------------------------------------------------------------- one entry point for the GameState wrapper
+def play_traced(run, game_index: int, rows: int, check: bool = False,
+                rig: tuple[np.ndarray, np.ndarray] | None = None):
+    """Game ``game_index`` of ``run`` (a CompiledRun) with an event buffer of ``rows`` rows.
+    Returns (state int32[STATE_SIZE], events int32[n, EV_W], violation code)."""
+    from sim.games.engine import event_buffer, no_rig
 
-OP_CHECK, OP_CAN_PICK, OP_PICK, OP_CAN_DROP, OP_DROP, OP_FLY, OP_ANGER, OP_MAINT, OP_DIST, OP_WEATHER, \
-    OP_RELEN, OP_PAY, OP_PDIST, OP_GRANT, OP_BUY, OP_FLIGHT, OP_SETUP, OP_END, OP_DRAW, OP_STEP, \
-    OP_PRICE, OP_DELIVER_ALL, OP_PLAYOUT = range(23)
-
-
-@njit(cache=True)
-def gs_op(op, st, spec, pol, w, rng, ev, a, b, c):
-    """Run one rule primitive on a state (the GameState wrapper's single numba entry point, so the
-    wrapper and the kernel share every rule). Returns the primitive's int result (0 if none)."""
-    n = spec[K_NP]
-    if op == OP_CHECK:
-        return check_invariants(st, spec)
-    if op == OP_CAN_PICK:
-        return can_pickup_(st, spec, a, b)
-    if op == OP_PICK:
-        return do_pickup_(st, spec, a, b, ev)
-    if op == OP_CAN_DROP:
-        return 1 if can_drop_(st, spec, a, b) else 0
-    if op == OP_DROP:
-        return do_drop_(st, spec, a, b, ev)
-    if op == OP_FLY:
-        return fly_hop(st, spec, a, b, ev)
-    if op == OP_ANGER:
-        return 1 if anger_phase(st, spec, ev) else 0
-    if op == OP_MAINT:
-        order = np.arange(MAXP)
-        maintenance(st, spec, pol, w, rng, ev, order)
-        return st[S_OVER]
-    if op == OP_DIST:
-        for p in range(n):
-            compute_dist(st, spec, p)
-        return 0
-    if op == OP_WEATHER:
-        apply_weather(st, spec, a, ev)
-        return 0
-    if op == OP_RELEN:
-        for r in range(spec[K_NR]):
-            t = st[W_TYPE_ + r]
-            st[R_LEN_ + r] = spec[K_RSP + r] + 1 + (1 if t == 1 else (-1 if t == 2 else 0))
-        for p in range(n):
-            compute_dist(st, spec, p)
-        return 0
-    if op == OP_PAY:
-        return pay(st, spec, a, b, ev)
-    if op == OP_PDIST:
-        return plane_dist(st, spec, a, b)
-    if op == OP_GRANT:
-        grant_upgrade(st, spec, a, b, c, ev, upgrade_price_(st, spec, a, b, st[pb(a) + P_SEATS], st[pb(a) + P_SPEED]))
-        return 0
-    if op == OP_BUY:
-        buy_phase(st, spec, a, pol, w, rng, ev)
-        return 0
-    if op == OP_FLIGHT:
-        order = np.arange(MAXP)
-        for i in range(n):
-            order[i] = (i + a) % n
-        return flight_phase(st, spec, pol, w, rng, ev, order, b == 1)
-    if op == OP_SETUP:
-        setup(st, spec, pol, w, rng, ev)
-        return 0
-    if op == OP_END:
-        return 1 if end_count(st, spec, ev) else 0
-    if op == OP_DRAW:
-        return draw_passengers(st, spec, a, b, ev)
-    if op == OP_STEP:
-        return 1 if plane_step(st, spec, a, pol, w, rng, ev) else 0
-    if op == OP_PRICE:
-        return upgrade_price_(st, spec, a, b, st[pb(a) + P_SEATS], st[pb(a) + P_SPEED])
-    if op == OP_DELIVER_ALL:
-        return deliver_all(st, spec, a, ev)
-    if op == OP_PLAYOUT:
-        # game b of seed a, exactly as play_batch plays it (c = 1: check invariants every step)
-        seed_streams(rng, a, b)
-        playout(st, spec, pol, w, rng, ev, c == 1)
-        return st[S_VIOL]
-    return -1
+    st = np.zeros(STATE_SIZE, np.int32)
+    ev, evn = event_buffer(rows)
+    rig_deck, rig_dice = rig if rig is not None else no_rig()
+    v = play_game(run.spec[0], run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
+                  np.int64(game_index), st, rig_deck, rig_dice, ev, evn, check)
+    return st, ev[: int(evn[0])], int(v)

@@ -1,15 +1,13 @@
-"""Team policies (@njit). The whole team plays one policy; each plane decides for itself with
-the shared board in view (RULES.md "Policies").
-
-Ids: 0 random, 1 greedy, 2 heuristic. Heuristic weights (float64[8]):
-0 anger, 1 fare, 2 dist, 3 trip, 4 handoff, 5 strategy, 6 seat_cap, 7 speed_cap.
-Upgrade strategies: 0 balanced (cheapest next), 1 seats first, 2 speed first, 3 routes first.
+"""Team policies (``@kernel``), dispatched on the integer policy id (layout POL_*). The whole
+team plays one policy; each plane decides for itself with the shared board in view (RULES.md
+"Policies"). Weights (float64[N_WEIGHTS]) are read by layout W_* index; upgrade strategies
+are layout STRAT_*. Every draw comes from the POLICY stream, so policies never change the
+deal (common random numbers).
 """
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.games.engine import kernel
 from sim.games.now_boarding.layout import (
     ACTIVE,
     C_ANGER,
@@ -31,20 +29,34 @@ from sim.games.now_boarding.layout import (
     P_MASK,
     P_NCARR,
     P_SEATS,
-    P_SPEED,
     P_SPLEFT,
     P_TAIR,
     P_TCARD,
     PL_PLANE,
     PL_WAIT,
+    POL_GREEDY,
+    POL_HEURISTIC,
+    POL_RANDOM,
     S_NACTIVE,
     S_TSEAT,
+    STRAT_BALANCED,
+    STRAT_ROUTES,
+    STRAT_SEATS,
+    STRAT_SPEED,
     U_ROUTE,
     U_SEAT,
     U_SPEED,
+    VIP_CELEBRITY,
+    W_ANGER,
+    W_DIST,
+    W_FARE,
+    W_HANDOFF,
+    W_SEATCAP,
+    W_SPEEDCAP,
+    W_STRAT,
+    W_TRIP,
 )
 from sim.games.now_boarding.rules import (
-    VIP_CELEBRITY,
     airport_dist,
     can_drop,
     can_pickup,
@@ -58,15 +70,8 @@ from sim.games.now_boarding.rules import (
 )
 from sim.rng import POLICY, randint, uniform
 
-POL_RANDOM = 0
-POL_GREEDY = 1
-POL_HEURISTIC = 2
 
-W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = range(8)
-STRAT_BALANCED, STRAT_SEATS, STRAT_SPEED, STRAT_ROUTES = range(4)
-
-
-@njit(cache=True)
+@kernel
 def fits(st, p, c):
     """Could plane p ever board card c now (seats incl. the temporary token, Celebrity rules)?"""
     b = pb(p)
@@ -81,15 +86,16 @@ def fits(st, p, c):
     return True
 
 
-@njit(cache=True)
+@kernel
 def targeted_by_other(st, spec, p, c):
+    """True when a plane other than p is heading for card c."""
     for q in range(spec[K_NP]):
         if q != p and st[pb(q) + P_TCARD] == c:
             return True
     return False
 
 
-@njit(cache=True)
+@kernel
 def handed_to_other(st, spec, p, c):
     """True when card c was handed off for another plane that is at the same airport."""
     a = st[C_WHERE + c]
@@ -99,7 +105,7 @@ def handed_to_other(st, spec, p, c):
     return False
 
 
-@njit(cache=True)
+@kernel
 def primary_dest(st, spec, p):
     """Nearest destination among the cards aboard plane p (-1 when empty)."""
     best = -1
@@ -115,8 +121,8 @@ def primary_dest(st, spec, p):
     return best
 
 
-@njit(cache=True)
-def deliver_all(st, spec, p, ev):
+@kernel
+def deliver_all(st, spec, p, ev, evn):
     """Set down every passenger aboard p whose destination is p's airport (always taken: a
     delivery is never worse than keeping the passenger). Returns the count."""
     a = st[pb(p) + P_AIR]
@@ -125,14 +131,14 @@ def deliver_all(st, spec, p, ev):
     while i >= 0:
         c = st[ACTIVE + i]
         if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and spec[K_CDEST + c] == a:
-            if do_drop(st, spec, p, c, ev) == 2:
+            if do_drop(st, spec, p, c, ev, evn) == 2:
                 n += 1
         i -= 1
     return n
 
 
-@njit(cache=True)
-def do_pickups(st, spec, p, pol, w, rng, ev):
+@kernel
+def do_pickups(st, spec, p, pol, w, rng, ev, evn):
     """Board passengers waiting at p's airport per the policy. Returns the count boarded."""
     b = pb(p)
     a = st[b + P_AIR]
@@ -143,7 +149,7 @@ def do_pickups(st, spec, p, pol, w, rng, ev):
             c = st[ACTIVE + i]
             if st[C_PLACE + c] == PL_WAIT and st[C_WHERE + c] == a and can_pickup(st, spec, p, c) > 0:
                 if uniform(rng, POLICY) < 0.5:
-                    do_pickup(st, spec, p, c, ev)
+                    do_pickup(st, spec, p, c, ev, evn)
                     n += 1
             i += 1
         return n
@@ -178,15 +184,15 @@ def do_pickups(st, spec, p, pol, w, rng, ev):
                 best = c
         if best < 0:
             break
-        do_pickup(st, spec, p, best, ev)
+        do_pickup(st, spec, p, best, ev, evn)
         n += 1
         if pol == POL_HEURISTIC and dest0 < 0:
             dest0 = primary_dest(st, spec, p)
     return n
 
 
-@njit(cache=True)
-def do_handoffs(st, spec, p, pol, w, rng, ev):
+@kernel
+def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
     """Hand-off drop-offs at a non-destination airport (RB "Dejar pasajeros", Pro tip).
     random: each legal one with probability 1/8; heuristic: when another plane at this airport
     has room and reaches the destination at least ``handoff`` move points sooner (that plane
@@ -209,7 +215,7 @@ def do_handoffs(st, spec, p, pol, w, rng, ev):
             continue
         if pol == POL_RANDOM:
             if uniform(rng, POLICY) < 0.125:
-                do_drop(st, spec, p, c, ev)
+                do_drop(st, spec, p, c, ev, evn)
                 n += 1
             continue
         mine = airport_dist(st, p, a, d)
@@ -224,14 +230,14 @@ def do_handoffs(st, spec, p, pol, w, rng, ev):
             if st[C_VIPK + c] == VIP_CELEBRITY and st[bq + P_NCARR] > 0:
                 continue
             if airport_dist(st, q, a, d) + w[W_HANDOFF] <= mine:
-                do_drop(st, spec, p, c, ev)
+                do_drop(st, spec, p, c, ev, evn)
                 st[bq + P_TCARD] = c
                 n += 1
                 break
     return n
 
 
-@njit(cache=True)
+@kernel
 def choose_target(st, spec, p, pol, w, rng):
     """Airport plane p flies toward next (-1 = stay). Sets P_TCARD to the card it goes to fetch.
 
@@ -347,7 +353,7 @@ def choose_target(st, spec, p, pol, w, rng):
     return best_t
 
 
-@njit(cache=True)
+@kernel
 def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat):
     """Next upgrade plane p wants (kind, colour, price) given the planned seats/speed/mask;
     kind -1 = none. Strategy order: 'first' strategies return their kind while available even
@@ -419,8 +425,10 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat):
     return k, c, price
 
 
-@njit(cache=True)
+@kernel
 def strategy_of(pol, w):
+    """Upgrade strategy of the team (STRAT_*): the heuristic's ``strategy`` weight rounded
+    (out of range: balanced); the other policies buy balanced."""
     if pol == POL_HEURISTIC:
         s = int(w[W_STRAT] + 0.5)
         if s < 0 or s > 3:
@@ -429,7 +437,7 @@ def strategy_of(pol, w):
     return STRAT_BALANCED
 
 
-@njit(cache=True)
+@kernel
 def free_choice(pol, w, rng):
     """RB setup 8, free seat (U_SEAT) or speed (U_SPEED) when the config leaves it to the team:
     speed for the speed-first strategy, a coin for random, else a seat."""
@@ -440,7 +448,7 @@ def free_choice(pol, w, rng):
     return U_SEAT
 
 
-@njit(cache=True)
+@kernel
 def accept_vip(pol, rng):
     """VIP variant: greedy and heuristic take a pending VIP at once (refusing is a sure complaint);
     random takes it with probability 1/2."""
@@ -449,12 +457,21 @@ def accept_vip(pol, rng):
     return True
 
 
-@njit(cache=True)
-def mask_of(st, p):
-    return st[pb(p) + P_MASK]
+@kernel
+def free_route_choice(st, spec, p, pol, rng):
+    """RB setup 8 (2 players): the route colour plane p takes free. random: up to 20 random
+    colours until one is available (-1 if none); else the colour saving the most distance
+    for its route mask (spec K_RBEST, -1 when none helps)."""
+    if pol == POL_RANDOM:
+        for _ in range(20):
+            cc = 1 + randint(rng, POLICY, 5)
+            if route_available(st, spec, p, cc):
+                return cc
+        return -1
+    return spec[K_RBEST + st[pb(p) + P_MASK]]
 
 
-@njit(cache=True)
-def seats_speed(st, p):
-    b = pb(p)
-    return st[b + P_SEATS], st[b + P_SPEED]
+@kernel
+def stop_buying(pol, rng):
+    """random: stop planning more upgrades with probability 0.3 after each affordable one."""
+    return pol == POL_RANDOM and uniform(rng, POLICY) < 0.3

@@ -1,22 +1,26 @@
-"""Now Boarding rules as @njit primitives over the flat state (see layout.py).
+"""Now Boarding rules as ``@kernel`` functions over the flat state (see layout.py).
 
 One implementation of each rule: the batch kernel, the trace, ``check_playout`` and the
-``GameState`` test wrapper all call these functions. Rulebook sections (RB, Spanish) are
-named in each docstring; decisions on ambiguities are in RULES.md.
+``GameState`` scenario API all call these functions. Rulebook sections (RB = the rulebook
+``001_6294676ccc783d0b.txt``, Spanish) are named in each docstring; decisions on ambiguities
+are in RULES.md. No policy code here: where the team chooses (free upgrade, route colour,
+boarding, flying, buying, taking a VIP) the choice comes from ``policies.py`` via ``play.py``.
 
-Conventions: ``st`` int32[STATE_SIZE], ``spec`` int64[SPEC_SIZE], ``ev`` int32[E, EV_W]
-event buffer (E = 0 records nothing), airports 0..8, planes 0..n-1, cards 0..71.
-Move points: one per space entered (airport spaces included); a storm space costs 2, a
-tailwind space 0 (RB "Mueve tu avión").
+Conventions: ``st`` int32[STATE_SIZE], ``spec`` int64[SPEC_SIZE], ``ev`` int32[E, EV_W] event
+buffer with ``evn`` int64[1] rows written (E = 0 records nothing; rows are
+``[round, plane or -1, E_*, a, b, c, d, e]``), ``rng`` uint64[2] streams (sim.rng), airports
+0..8, planes 0..n-1, cards 0..71. Move points: one per space entered (airport spaces
+included); a storm space costs 2, a tailwind space 0 (RB "Mueve tu avión").
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.games.engine import emit, inline_kernel, kernel, shuffle_or_rig
 from sim.games.now_boarding.layout import (
     ACTIVE,
+    BIG,
     C_ANGER,
     C_PICK,
     C_PLACE,
@@ -26,32 +30,45 @@ from sim.games.now_boarding.layout import (
     CAUSE_LEFT,
     CAUSE_VIP,
     DIST,
-    EV_ANGER,
-    EV_BUY,
-    EV_COMPLAINT,
-    EV_DELIVER,
-    EV_DRAW,
-    EV_DROP,
-    EV_LEFT,
-    EV_MOVE,
-    EV_PAY,
-    EV_PICK,
-    EV_TEMP,
-    EV_VIP,
-    EV_WEATHER,
+    E_ANGER,
+    E_BUY,
+    E_COMPLAINT,
+    E_DELIVER,
+    E_DRAW,
+    E_DROP,
+    E_END,
+    E_FINAL,
+    E_LEFT,
+    E_MOVE,
+    E_ORDER,
+    E_PAY,
+    E_PICK,
+    E_ROUND,
+    E_STAGE,
+    E_STALL,
+    E_TEMP,
+    E_VIP,
+    E_WEATHER,
     INF,
+    K_AIRIN,
     K_ANGER_LIMIT,
     K_BETWEEN,
+    K_BUDGET,
     K_CDEST,
     K_CFARE,
+    K_CIN,
     K_COMPLAINT_LIMIT,
     K_CORIG,
     K_DRAW,
+    K_FREE_UPG,
     K_LEFTOVER,
     K_MAX_SEATS,
     K_MAX_SPEED,
     K_NP,
     K_NR,
+    K_PCOL,
+    K_PHOME,
+    K_PILE,
     K_RA,
     K_RB,
     K_RCOL,
@@ -60,10 +77,16 @@ from sim.games.now_boarding.layout import (
     K_RSP,
     K_SEATP,
     K_SPEEDP,
+    K_START_SEATS,
+    K_START_SPEED,
     K_SUPPLY,
     K_TSEAT_PRICE,
     K_TSPEED_PRICE,
     K_VIP,
+    K_VIP_COUNT,
+    K_VKIND,
+    K_VSTAGES,
+    K_WTOK,
     MAXP,
     MAXTOK,
     NA,
@@ -91,10 +114,12 @@ from sim.games.now_boarding.layout import (
     P_TCARD,
     PB,
     PILE,
+    PL_BOX,
     PL_COMPLAINT,
     PL_DISCARD,
     PL_LEFTOVER,
     PL_MONEY,
+    PL_PILE,
     PL_PLANE,
     PL_WAIT,
     PLANES,
@@ -110,7 +135,6 @@ from sim.games.now_boarding.layout import (
     S_LOSS_STAGE,
     S_LOST_EARLY,
     S_NACTIVE,
-    S_NEV,
     S_OVER,
     S_PILE_END,
     S_PILE_POS,
@@ -118,16 +142,20 @@ from sim.games.now_boarding.layout import (
     S_RSTAGE,
     S_SPENT,
     S_STAGE,
+    S_STALLED,
     S_SUP_ROUTE,
     S_SUP_SEAT,
     S_SUP_SPEED,
     S_TSEAT,
     S_TSPEED,
     S_WASTED,
+    S_WIN,
     SCR_BABY,
+    SCR_BUY,
     SCR_REACH,
     SCR_REACH_SIZE,
     ST_CAIR,
+    ST_RPS,
     ST_UPG,
     ST_UPGKS,
     ST_UPGR,
@@ -136,48 +164,53 @@ from sim.games.now_boarding.layout import (
     U_SPEED,
     U_TSEAT,
     U_TSPEED,
-    V_KIND,
-    V_STAGE,
-    V_STATE,
-    W_SPACE,
-    W_TYPE,
+    V_ACTIVE,
+    V_ANGER,
+    V_CAPACITY,
+    V_CARD_PLACE,
+    V_COMPLAINTS,
+    V_MONEY,
+    V_OK,
+    V_POSITION,
+    V_TOKENS,
+    V_UPGRADES,
+    VIP_BABY,
+    VIP_CELEBRITY,
+    VIP_DIRECT,
+    VIP_FIRST,
+    VIP_FUGITIVE,
+    VIP_GRUMPY,
+    VIP_IMPATIENT,
+    VIP_NERVOUS,
+    VP_KIND,
+    VP_STAGE,
+    VP_STATE,
+    VS_ATTACHED,
+    VS_PENDING,
+    VS_REFUSED,
     WP_ROUTE,
     WP_SPACE,
+    WX_SPACE,
+    WX_TYPE,
 )
-
-VIP_BABY, VIP_IMPATIENT, VIP_NERVOUS, VIP_FUGITIVE, VIP_FIRST, VIP_CELEBRITY, VIP_DIRECT, VIP_GRUMPY = 1, 2, 3, 4, 5, 6, 7, 8
-BIG = 1 << 30
+from sim.rng import CHANCE, randint, shuffle
 
 
-@njit(cache=True)
+@inline_kernel
 def pb(p):
     """Offset of plane p's block in the state."""
     return PLANES + PB * p
 
 
-@njit(cache=True)
-def emit(st, ev, code, a, b, c, d, e):
-    """Append one event row [code, a, b, c, d, e] when ``ev`` has room (E = 0: nothing)."""
-    n = st[S_NEV]
-    if n < ev.shape[0]:
-        ev[n, 0] = code
-        ev[n, 1] = a
-        ev[n, 2] = b
-        ev[n, 3] = c
-        ev[n, 4] = d
-        ev[n, 5] = e
-        st[S_NEV] = n + 1
-
-
 # ------------------------------------------------------------------ cards and the ACTIVE list
 
-@njit(cache=True)
+@kernel
 def active_add(st, c):
     st[ACTIVE + st[S_NACTIVE]] = c
     st[S_NACTIVE] += 1
 
 
-@njit(cache=True)
+@kernel
 def active_remove(st, c):
     n = st[S_NACTIVE]
     for i in range(n):
@@ -187,7 +220,7 @@ def active_remove(st, c):
             return
 
 
-@njit(cache=True)
+@kernel
 def seats_needed(st, c):
     """Seats a passenger takes: 2 for the Captured Fugitive VIP, else 1."""
     return 2 if st[C_VIPK + c] == VIP_FUGITIVE else 1
@@ -195,13 +228,13 @@ def seats_needed(st, c):
 
 # ------------------------------------------------------------------ board, weather, distances
 
-@njit(cache=True)
+@kernel
 def base_len(spec, r):
     """Move points of route r from airport to airport without weather: spaces + 1."""
     return spec[K_RSP + r] + 1
 
 
-@njit(cache=True)
+@kernel
 def off_to_phys(t, ws, o):
     """Route offset (move points from a, current weather type t on space ws) -> physical space 1..k
     (a plane on the second half of a storm space is on the storm space itself)."""
@@ -216,7 +249,7 @@ def off_to_phys(t, ws, o):
     return o
 
 
-@njit(cache=True)
+@kernel
 def phys_to_off(t, ws, i):
     """Physical space i -> offset under weather (t, ws). A plane on a new tailwind space is moved
     back one space toward airport a (offset 0 = the airport); RULES.md "Weather"."""
@@ -231,7 +264,7 @@ def phys_to_off(t, ws, i):
     return i
 
 
-@njit(cache=True)
+@kernel
 def compute_dist(st, spec, p):
     """All-pairs move points for plane p (its route colours, current weather), Floyd-Warshall.
 
@@ -250,7 +283,7 @@ def compute_dist(st, spec, p):
         for r in range(nr):
             if (mask >> spec[K_RCOL + r]) & 1 == 0:
                 continue
-            if m == 1 and st[W_TYPE + r] != 0:
+            if m == 1 and st[WX_TYPE + r] != 0:
                 continue
             a = spec[K_RA + r]
             b = spec[K_RB + r]
@@ -272,8 +305,25 @@ def compute_dist(st, spec, p):
                         st[X + i * NA + j] = st[X + i * NA + k]
 
 
-@njit(cache=True)
-def apply_weather(st, spec, s, ev):
+@kernel
+def weather_len(spec, r, t):
+    """Move points of route r from airport to airport under weather type t (RB: a storm space
+    counts 2, a tailwind space 0): spaces + 1, +1 storm, -1 tailwind."""
+    return base_len(spec, r) + (1 if t == 1 else (-1 if t == 2 else 0))
+
+
+@kernel
+def update_routes(st, spec):
+    """Route lengths R_LEN from the weather on the board (WX_TYPE), then every plane's
+    distance tables (after any weather change)."""
+    for r in range(spec[K_NR]):
+        st[R_LEN + r] = weather_len(spec, r, st[WX_TYPE + r])
+    for p in range(spec[K_NP]):
+        compute_dist(st, spec, p)
+
+
+@kernel
+def apply_weather(st, spec, s, ev, evn):
     """RB "Pasando a la siguiente etapa" / setup 15: remove every weather token, place the tokens
     of stage s's weather plan (alternating storm, tailwind), keep planes on their physical
     space, recompute every plane's distances."""
@@ -284,49 +334,45 @@ def apply_weather(st, spec, s, ev):
         b = pb(p)
         if st[b + P_AIR] < 0:
             r = st[b + P_ROUTE]
-            phys[p] = off_to_phys(st[W_TYPE + r], st[W_SPACE + r], st[b + P_OFF])
+            phys[p] = off_to_phys(st[WX_TYPE + r], st[WX_SPACE + r], st[b + P_OFF])
     for r in range(nr):
-        st[W_TYPE + r] = 0
-        st[W_SPACE + r] = 0
-        st[R_LEN + r] = base_len(spec, r)
+        st[WX_TYPE + r] = 0
+        st[WX_SPACE + r] = 0
     for j in range(MAXTOK):
         r = st[WP_ROUTE + s * MAXTOK + j]
         if r < 0:
             continue
         t = 1 if j % 2 == 0 else 2
-        st[W_TYPE + r] = t
-        st[W_SPACE + r] = st[WP_SPACE + s * MAXTOK + j]
-        st[R_LEN + r] = base_len(spec, r) + (1 if t == 1 else -1)
-        emit(st, ev, EV_WEATHER, s, r, t, st[W_SPACE + r], 0)
+        st[WX_TYPE + r] = t
+        st[WX_SPACE + r] = st[WP_SPACE + s * MAXTOK + j]
+        emit(ev, evn, st[S_ROUND], -1, E_WEATHER, s, r, t, st[WX_SPACE + r], 0)
     for p in range(n):
         b = pb(p)
         if st[b + P_AIR] < 0:
             r = st[b + P_ROUTE]
-            o = phys_to_off(st[W_TYPE + r], st[W_SPACE + r], phys[p])
+            o = phys_to_off(st[WX_TYPE + r], st[WX_SPACE + r], phys[p])
             if o <= 0:
                 st[b + P_AIR] = spec[K_RA + r]
                 st[b + P_ROUTE] = -1
                 st[b + P_OFF] = 0
             else:
                 st[b + P_OFF] = o
-    for p in range(n):
-        compute_dist(st, spec, p)
+    update_routes(st, spec)
 
 
-@njit(cache=True)
+@kernel
 def dist_mode(st, p):
     """0, or 1 when plane p carries the Nervous VIP (no route with a weather token)."""
     return 1 if st[pb(p) + P_NERV] > 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def airport_dist(st, p, u, v):
     """Move points from airport u to airport v for plane p (its current mode)."""
     return st[DIST + (p * 2 + dist_mode(st, p)) * NA * NA + u * NA + v]
 
 
-
-@njit(cache=True)
+@kernel
 def _via_ends(st, spec, r, o, D, t):
     """Move points from offset ``o`` on route ``r`` to airport ``t`` via the route's end A
     (back over ``o`` spaces) and via its end B (on over ``L - o``); D: the distance table."""
@@ -336,7 +382,7 @@ def _via_ends(st, spec, r, o, D, t):
     return da, db
 
 
-@njit(cache=True)
+@kernel
 def plane_dist(st, spec, p, t):
     """Move points from plane p's position (airport or route offset) to airport t."""
     b = pb(p)
@@ -348,7 +394,7 @@ def plane_dist(st, spec, p, t):
     return da if da <= db else db
 
 
-@njit(cache=True)
+@kernel
 def pos_code(st, p):
     """Position code for events: the airport id, or 1000 + route*32 + offset."""
     b = pb(p)
@@ -357,12 +403,13 @@ def pos_code(st, p):
     return 1000 + st[b + P_ROUTE] * 32 + st[b + P_OFF]
 
 
-@njit(cache=True)
-def fly_hop(st, spec, p, t, ev):
-    """RB "Mueve tu avión": move plane p toward airport t along its shortest path, up to the next
-    airport or as far as its move points (and action budget) allow; it may stop on any route
-    space. Uses the temporary speed token (+1 space) when that one space reaches the next
-    airport. Returns the move points spent (0 = no move)."""
+@kernel
+def hop_plan(st, spec, p, t):
+    """RB "Mueve tu avión": the next hop of plane p toward airport t along its shortest path, up
+    to the next airport or as far as its move points (and action budget) allow; it may stop on
+    any route space. The temporary speed token adds the 1 space that reaches the next airport.
+    Returns (points, token, route, offset, direction, need, end airport); points 0 = no move
+    (at t, t unreachable, or no move points)."""
     b = pb(p)
     m = dist_mode(st, p)
     D = DIST + (p * 2 + m) * NA * NA
@@ -374,45 +421,54 @@ def fly_hop(st, spec, p, t, ev):
     u = st[b + P_AIR]
     if u >= 0:
         if u == t or st[D + u * NA + t] >= INF:
-            return 0
+            return 0, 0, -1, 0, 0, 0, -1
         v = st[X + u * NA + t]
         r = spec[K_BETWEEN + u * NA + v]
         L = st[R_LEN + r]
         if spec[K_RA + r] == u:
             o = 0
             dirn = 1
-            end = v
         else:
             o = L
             dirn = -1
-            end = v
+        end = v
         need = L
     else:
         r = st[b + P_ROUTE]
         o = st[b + P_OFF]
         L = st[R_LEN + r]
-        A = spec[K_RA + r]
-        B = spec[K_RB + r]
         da, db = _via_ends(st, spec, r, o, D, t)
         if da >= INF and db >= INF:
-            return 0
+            return 0, 0, -1, 0, 0, 0, -1
         if da <= db:
             dirn = -1
             need = o
-            end = A
+            end = spec[K_RA + r]
         else:
             dirn = 1
             need = L - o
-            end = B
+            end = spec[K_RB + r]
     step = allow if allow < need else need
     extra = 0
     if step < need and need - step == 1 and st[S_TSPEED] == p and acts > step:
         extra = 1
-        st[S_TSPEED] = -1
-        emit(st, ev, EV_TEMP, p, U_TSPEED, 0, 0, 0)
     step += extra
     if step <= 0:
+        return 0, 0, -1, 0, 0, 0, -1
+    return step, extra, r, o, dirn, need, end
+
+
+@kernel
+def fly_hop(st, spec, p, t, ev, evn):
+    """RB "Mueve tu avión": fly plane p one hop toward airport t (see ``hop_plan``), using the
+    temporary speed token when the plan needs it. Returns the move points spent (0 = no move)."""
+    step, extra, r, o, dirn, need, end = hop_plan(st, spec, p, t)
+    if step <= 0:
         return 0
+    b = pb(p)
+    if extra == 1:
+        st[S_TSPEED] = -1
+        emit(ev, evn, st[S_ROUND], p, E_TEMP, p, U_TSPEED, 0, 0, 0)
     frm = pos_code(st, p)
     st[b + P_SPLEFT] -= step - extra
     st[b + P_ACTLEFT] -= step
@@ -424,13 +480,13 @@ def fly_hop(st, spec, p, t, ev):
         st[b + P_AIR] = -1
         st[b + P_ROUTE] = r
         st[b + P_OFF] = o + dirn * step
-    emit(st, ev, EV_MOVE, p, frm, pos_code(st, p), step, extra)
+    emit(ev, evn, st[S_ROUND], p, E_MOVE, p, frm, pos_code(st, p), step, extra)
     return step
 
 
 # ------------------------------------------------------------------ pickups and drop-offs
 
-@njit(cache=True)
+@kernel
 def can_pickup(st, spec, p, c):
     """RB "Recoger pasajeros": 0 = illegal; 1 = legal; 2 = legal only with the temporary seat token.
 
@@ -459,8 +515,8 @@ def can_pickup(st, spec, p, c):
     return 0
 
 
-@njit(cache=True)
-def do_pickup(st, spec, p, c, ev):
+@kernel
+def do_pickup(st, spec, p, c, ev, evn):
     """Board card c on plane p (caller checked ``can_pickup``). RB: its anger cubes go back to the
     supply (not for the Impatient VIP; not in 'setdown' reset mode). Returns can_pickup's code."""
     k = can_pickup(st, spec, p, c)
@@ -470,7 +526,7 @@ def do_pickup(st, spec, p, c, ev):
     a = st[b + P_AIR]
     if k == 2:
         st[S_TSEAT] = -1
-        emit(st, ev, EV_TEMP, p, U_TSEAT, 0, 0, 0)
+        emit(ev, evn, st[S_ROUND], p, E_TEMP, p, U_TSEAT, 0, 0, 0)
     st[C_PLACE + c] = PL_PLANE
     st[C_WHERE + c] = p
     st[C_PICK + c] = a
@@ -488,11 +544,11 @@ def do_pickup(st, spec, p, c, ev):
     for q in range(spec[K_NP]):
         if st[pb(q) + P_TCARD] == c:
             st[pb(q) + P_TCARD] = -1
-    emit(st, ev, EV_PICK, p, c, a, anger, k)
+    emit(ev, evn, st[S_ROUND], p, E_PICK, p, c, a, anger, k)
     return k
 
 
-@njit(cache=True)
+@kernel
 def can_drop(st, spec, p, c):
     """RB "Dejar pasajeros": plane p at an airport, card aboard p, not at the airport it was just
     picked up from, an action left; the Direct Flight VIP leaves only at its destination."""
@@ -507,8 +563,8 @@ def can_drop(st, spec, p, c):
     return True
 
 
-@njit(cache=True)
-def do_drop(st, spec, p, c, ev):
+@kernel
+def do_drop(st, spec, p, c, ev, evn):
     """Set card c down from plane p at its airport. At the destination: delivered, the card goes to
     p's money pile (fare earned by p alone). Elsewhere: it waits there face up (hand-off).
     Returns 0 illegal, 1 hand-off, 2 delivered."""
@@ -536,20 +592,20 @@ def do_drop(st, spec, p, c, ev):
         st[S_FARES] += f
         st[S_DELIV] += 1
         active_remove(st, c)
-        emit(st, ev, EV_DELIVER, p, c, a, f, 0)
+        emit(ev, evn, st[S_ROUND], p, E_DELIVER, p, c, a, f, 0)
         return 2
     st[C_PLACE + c] = PL_WAIT
     st[C_WHERE + c] = a
     if spec[K_RESET] == 1 and vip != VIP_IMPATIENT:
         st[C_ANGER + c] = 1 if vip == VIP_GRUMPY else 0
-    emit(st, ev, EV_DROP, p, c, a, 0, 0)
+    emit(ev, evn, st[S_ROUND], p, E_DROP, p, c, a, 0, 0)
     return 1
 
 
 # ------------------------------------------------------------------ maintenance
 
-@njit(cache=True)
-def add_complaint(st, spec, cause, c, ev):
+@kernel
+def add_complaint(st, spec, cause, c, ev, evn):
     """One card onto the complaint pile (cause CAUSE_*; c = passenger card or VIP index or -1).
     Returns True when the pile reaches the limit (RB "Fuera del negocio": all lose at once)."""
     st[S_COMPL] += 1
@@ -560,11 +616,11 @@ def add_complaint(st, spec, cause, c, ev):
         st[S_C_LEFT] += 1
     else:
         st[S_C_VIP] += 1
-    emit(st, ev, EV_COMPLAINT, cause, c, st[S_COMPL], 0, 0)
+    emit(ev, evn, st[S_ROUND], -1, E_COMPLAINT, cause, c, st[S_COMPL], 0, 0)
     return st[S_COMPL] >= spec[K_COMPLAINT_LIMIT]
 
 
-@njit(cache=True)
+@kernel
 def lose(st):
     """Record a loss now (stage and round) and end the game."""
     st[S_OVER] = 1
@@ -573,8 +629,8 @@ def lose(st):
     st[S_LOSS_ROUND] = st[S_ROUND]
 
 
-@njit(cache=True)
-def anger_phase(st, spec, ev):
+@kernel
+def anger_phase(st, spec, ev, evn):
     """RB "Poner enojo y presentar quejas": +1 anger on every waiting passenger (+2 at an airport
     where a Crying Baby VIP waits, for the others); the card reaching the limit (4th cube)
     leaves to the complaint pile. Returns True when the game is lost."""
@@ -594,25 +650,25 @@ def anger_phase(st, spec, ev):
         if st[SCR_BABY + st[C_WHERE + c]] == 1 and st[C_VIPK + c] != VIP_BABY:
             inc = 2
         st[C_ANGER + c] += inc
-        emit(st, ev, EV_ANGER, c, st[C_WHERE + c], st[C_ANGER + c], 0, 0)
+        emit(ev, evn, st[S_ROUND], -1, E_ANGER, c, st[C_WHERE + c], st[C_ANGER + c], 0, 0)
         if st[C_ANGER + c] >= limit:
             st[C_PLACE + c] = PL_COMPLAINT
             st[C_WHERE + c] = -1
             st[C_ANGER + c] = 0
             active_remove(st, c)
-            if add_complaint(st, spec, CAUSE_ANGER, c, ev):
+            if add_complaint(st, spec, CAUSE_ANGER, c, ev, evn):
                 lose(st)
                 return True
     return False
 
 
-@njit(cache=True)
+@kernel
 def pile_left(st, s):
     return st[S_PILE_END + s] - st[S_PILE_POS + s]
 
 
-@njit(cache=True)
-def draw_passengers(st, spec, s, vip_idx, ev):
+@kernel
+def draw_passengers(st, spec, s, vip_idx, ev, evn):
     """RB setup 12 / "Prepara la próxima ronda": draw the stage's 'draw per round' cards from pile s
     onto their origin airports (anger 0). ``vip_idx`` >= 0 attaches that VIP card to the first
     card drawn (Grumpy starts with 1 anger). Returns the number drawn."""
@@ -628,42 +684,42 @@ def draw_passengers(st, spec, s, vip_idx, ev):
         st[C_ANGER + c] = 0
         st[C_PICK + c] = -1
         active_add(st, c)
-        emit(st, ev, EV_DRAW, c, spec[K_CORIG + c], spec[K_CDEST + c], spec[K_CFARE + c], s)
+        emit(ev, evn, st[S_ROUND], -1, E_DRAW, c, spec[K_CORIG + c], spec[K_CDEST + c], spec[K_CFARE + c], s)
         if drawn == 0 and vip_idx >= 0:
-            kind = st[V_KIND + vip_idx]
+            kind = st[VP_KIND + vip_idx]
             st[C_VIPK + c] = kind
-            st[V_STATE + vip_idx] = 2
+            st[VP_STATE + vip_idx] = VS_ATTACHED
             if kind == VIP_GRUMPY:
                 st[C_ANGER + c] = 1
-            emit(st, ev, EV_VIP, c, kind, vip_idx, 0, 0)
+            emit(ev, evn, st[S_ROUND], -1, E_VIP, c, kind, vip_idx, 0, 0)
         drawn += 1
     return drawn
 
 
-@njit(cache=True)
+@kernel
 def next_pending_vip(st, s):
     """Index of the first VIP card pending for stage s, or -1."""
     for i in range(NVIP):
-        if st[V_STAGE + i] == s and st[V_STATE + i] == 1:
+        if st[VP_STAGE + i] == s and st[VP_STATE + i] == VS_PENDING:
             return i
     return -1
 
 
-@njit(cache=True)
-def refuse_stage_vips(st, spec, s, ev):
+@kernel
+def refuse_stage_vips(st, spec, s, ev, evn):
     """VIP variant: every VIP of stage s not taken by the end of the stage is 1 complaint.
     Returns True when the game is lost."""
     for i in range(NVIP):
-        if st[V_STAGE + i] == s and st[V_STATE + i] == 1:
-            st[V_STATE + i] = 3
-            if add_complaint(st, spec, CAUSE_VIP, i, ev):
+        if st[VP_STAGE + i] == s and st[VP_STATE + i] == VS_PENDING:
+            st[VP_STATE + i] = VS_REFUSED
+            if add_complaint(st, spec, CAUSE_VIP, i, ev, evn):
                 lose(st)
                 return True
     return False
 
 
-@njit(cache=True)
-def end_count(st, spec, ev):
+@kernel
+def end_count(st, spec, ev, evn):
     """RB "Salir de la aeronave": every passenger still waiting or aboard is taken; 1 complaint per
     2 of them (rounded down). Fewer complaints than the limit wins ("Volando alto")."""
     left = 0
@@ -684,11 +740,11 @@ def end_count(st, spec, ev):
         left += 1
     st[S_NACTIVE] = 0
     st[S_LEFT] = left
-    emit(st, ev, EV_LEFT, left, 0, 0, 0, 0)
+    emit(ev, evn, st[S_ROUND], -1, E_LEFT, left, 0, 0, 0, 0)
     extra = left // spec[K_LEFTOVER]
     lost = False
     for _ in range(extra):
-        if add_complaint(st, spec, CAUSE_LEFT, -1, ev):
+        if add_complaint(st, spec, CAUSE_LEFT, -1, ev, evn):
             lost = True
     st[S_OVER] = 1
     if lost:
@@ -699,7 +755,7 @@ def end_count(st, spec, ev):
 
 # ------------------------------------------------------------------ upgrades and money
 
-@njit(cache=True)
+@kernel
 def money(st, p):
     """Total $ in plane p's money pile."""
     b = pb(p)
@@ -709,8 +765,8 @@ def money(st, p):
     return t
 
 
-@njit(cache=True)
-def pay(st, spec, p, amount, ev):
+@kernel
+def pay(st, spec, p, amount, ev, evn):
     """RB "Comprar actualizaciones": discard money cards of plane p worth at least ``amount`` with
     the least overpayment (no change is given). Returns the $ paid, or -1 if unaffordable."""
     b = pb(p)
@@ -770,11 +826,11 @@ def pay(st, spec, p, amount, ev):
                 break
     st[S_SPENT] += best
     st[S_WASTED] += best - amount
-    emit(st, ev, EV_PAY, p, best, amount, 0, 0)
+    emit(ev, evn, st[S_ROUND], p, E_PAY, p, best, amount, 0, 0)
     return best
 
 
-@njit(cache=True)
+@kernel
 def upgrade_price(st, spec, p, kind, seats, speed):
     """Price of the next upgrade of ``kind`` for a plane with ``seats``/``speed`` (RB: the price
     rises with the count already reached); -1 when not available (cap, supply, token taken)."""
@@ -799,7 +855,7 @@ def upgrade_price(st, spec, p, kind, seats, speed):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def route_available(st, spec, p, colour):
     """Colour 1..5 not held by plane p (and a tile left when supply limits are on)."""
     if colour < 1 or colour > 5:
@@ -811,8 +867,8 @@ def route_available(st, spec, p, colour):
     return True
 
 
-@njit(cache=True)
-def grant_upgrade(st, spec, p, kind, colour, ev, price):
+@kernel
+def grant_upgrade(st, spec, p, kind, colour, ev, evn, price):
     """Give plane p one upgrade (already paid, or free at setup when price = 0): seat, speed,
     route colour, or a temporary token. Counts it in the statistics when bought (price >= 0
     and round >= 1)."""
@@ -840,10 +896,10 @@ def grant_upgrade(st, spec, p, kind, colour, ev, price):
         st[b + P_NUPG] += 1
         idx = r - 1 if r - 1 < NRT else NRT - 1
         st[ST_UPGR + idx] += 1
-    emit(st, ev, EV_BUY, p, kind, colour, price, 0)
+    emit(ev, evn, st[S_ROUND], p, E_BUY, p, kind, colour, price, 0)
 
 
-@njit(cache=True)
+@kernel
 def plane_init(st, spec, p, home, colour, seats, speed):
     """A starting plane (RB setup 6-7): seats, speed, white + its colour, at its home airport."""
     b = pb(p)
@@ -854,3 +910,432 @@ def plane_init(st, spec, p, home, colour, seats, speed):
     st[b + P_ROUTE] = -1
     st[b + P_OFF] = 0
     st[b + P_TCARD] = -1
+
+
+# ------------------------------------------------------------------ setup (RB "Preparar")
+
+@kernel
+def setup_board(st, spec):
+    """RB "Preparar" steps 1-7: an empty state, the tile supply, every plane at its home
+    airport with the starting seats and speed, white + its own colour."""
+    st[:] = 0
+    n = spec[K_NP]
+    st[S_TSEAT] = -1
+    st[S_TSPEED] = -1
+    st[S_LOSS_STAGE] = -1
+    st[S_SUP_SEAT] = 18 - n
+    st[S_SUP_SPEED] = 15 - n
+    for c in range(1, 6):
+        st[S_SUP_ROUTE + c] = 2
+    for c in range(NCARD):
+        st[C_PICK + c] = -1
+        st[C_WHERE + c] = -1
+    for p in range(n):
+        plane_init(st, spec, p, spec[K_PHOME + p], spec[K_PCOL + p], spec[K_START_SEATS], spec[K_START_SPEED])
+
+
+@kernel
+def forced_free_upgrade(spec):
+    """RB setup 8: the free permanent upgrade fixed by the config (U_SEAT / U_SPEED), or -1
+    when the team chooses (``free_upgrade = "policy"``)."""
+    mode = spec[K_FREE_UPG]
+    return U_SEAT if mode == 1 else (U_SPEED if mode == 2 else -1)
+
+
+@kernel
+def free_upgrade(st, spec, p, kind, ev, evn):
+    """RB setup 8: plane p takes the free permanent seat or speed ``kind``; a seat at its cap
+    becomes speed, a speed at its cap nothing."""
+    b = pb(p)
+    k = kind
+    if k == U_SEAT and st[b + P_SEATS] >= spec[K_MAX_SEATS]:
+        k = U_SPEED
+    if k == U_SPEED and st[b + P_SPEED] >= spec[K_MAX_SPEED]:
+        k = -1
+    if k >= 0:
+        grant_upgrade(st, spec, p, k, 0, ev, evn, 0)
+
+
+@kernel
+def free_route(st, spec, p, colour, ev, evn):
+    """RB setup 8 (2 players): plane p takes route colour ``colour`` free when it may
+    (a colour 1..5 it lacks, a tile left); -1 or an unavailable colour: nothing."""
+    if colour >= 1 and route_available(st, spec, p, colour):
+        grant_upgrade(st, spec, p, U_ROUTE, colour, ev, evn, 0)
+
+
+@kernel
+def setup(st, spec, rng, rig_deck, rig_dice, ev, evn):
+    """RB "Preparar" steps 9-15 (after ``setup_board`` and the free upgrades of step 8).
+    Chance (stream CHANCE): the starting passengers (one per plane from its home airport), the
+    deck shuffle into the three stage piles, the weather plan of all 3 stages, the VIP deal;
+    then the morning weather and the first morning draw.
+
+    Rigging hook: ``rig_deck`` int32[k] (card ids, k = 0: shuffle) is the draw order of the
+    piles: its cards still in the deck after the starting passengers come first, in that
+    order, then the rest of the deck in card-id order; the shuffle draws nothing then.
+    ``rig_dice`` is unused (the game has no dice)."""
+    n = spec[K_NP]
+    deck = np.empty(NCARD, np.int64)
+    nd = 0
+    for c in range(NCARD):
+        if spec[K_CIN + c] == 1:
+            st[C_PLACE + c] = PL_PILE
+            deck[nd] = c
+            nd += 1
+        else:
+            st[C_PLACE + c] = PL_BOX
+    for p in range(n):
+        home = spec[K_PHOME + p]
+        m = 0
+        for i in range(nd):
+            if deck[i] >= 0 and spec[K_CORIG + deck[i]] == home:
+                m += 1
+        if m == 0:
+            continue
+        j = randint(rng, CHANCE, m)
+        for i in range(nd):
+            if deck[i] >= 0 and spec[K_CORIG + deck[i]] == home:
+                if j == 0:
+                    c = deck[i]
+                    deck[i] = -1
+                    st[C_PLACE + c] = PL_WAIT
+                    st[C_WHERE + c] = home
+                    st[C_ANGER + c] = 0
+                    emit(ev, evn, st[S_ROUND], -1, E_DRAW, c, home, spec[K_CDEST + c], spec[K_CFARE + c], -1)
+                    active_add(st, c)
+                    break
+                j -= 1
+    m = 0
+    for i in range(nd):
+        if deck[i] >= 0:
+            deck[m] = deck[i]
+            m += 1
+    if rig_deck.shape[0] > 0:
+        order = np.empty(m, np.int32)
+        k = 0
+        for i in range(rig_deck.shape[0]):
+            for j in range(m):
+                if deck[j] == rig_deck[i]:
+                    order[k] = rig_deck[i]
+                    k += 1
+                    break
+        for j in range(m):
+            found = False
+            for i in range(rig_deck.shape[0]):
+                if rig_deck[i] == deck[j]:
+                    found = True
+                    break
+            if not found:
+                order[k] = deck[j]
+                k += 1
+        shuffle_or_rig(deck, 0, m, rng, CHANCE, order)
+    else:
+        shuffle_or_rig(deck, 0, m, rng, CHANCE, rig_deck)
+    pos = 0
+    for s in range(3):
+        st[S_PILE_POS + s] = pos
+        for _ in range(spec[K_PILE + s]):
+            st[PILE + pos] = deck[pos]
+            pos += 1
+        st[S_PILE_END + s] = pos
+    for i in range(pos, m):
+        st[C_PLACE + deck[i]] = PL_BOX  # out of play (4-5 players: 1 card)
+    # weather plan (steps 13-14): 3 x tokens distinct routes, a random space each
+    nr = spec[K_NR]
+    rts = np.empty(nr, np.int64)
+    for r in range(nr):
+        rts[r] = r
+    shuffle(rts, 0, nr, rng, CHANCE)
+    ntok = spec[K_WTOK]
+    for s in range(3):
+        for j in range(MAXTOK):
+            st[WP_ROUTE + s * MAXTOK + j] = -1
+            if j < ntok:
+                r = rts[s * ntok + j]
+                st[WP_ROUTE + s * MAXTOK + j] = r
+                st[WP_SPACE + s * MAXTOK + j] = 1 + randint(rng, CHANCE, spec[K_RSP + r])
+    # VIPs
+    for i in range(NVIP):
+        st[VP_KIND + i] = spec[K_VKIND + i]
+        st[VP_STAGE + i] = -1
+    if spec[K_VIP] == 1:
+        vorder = np.empty(NVIP, np.int64)
+        for i in range(NVIP):
+            vorder[i] = i
+        shuffle(vorder, 0, NVIP, rng, CHANCE)
+        cap = np.zeros(3, np.int64)
+        for s in range(3):
+            d = spec[K_DRAW + s]
+            cap[s] = (spec[K_PILE + s] + d - 1) // d
+        cap[0] -= 1  # the setup draw takes no VIP
+        kinds = np.empty(NVIP, np.int64)
+        stages = np.empty(NVIP, np.int64)
+        for i in range(NVIP):
+            kinds[i] = spec[K_VKIND + vorder[i]]
+            stages[i] = spec[K_VSTAGES + vorder[i]]
+        for i in range(NVIP):
+            st[VP_KIND + i] = kinds[i]
+            if i >= spec[K_VIP_COUNT]:
+                continue
+            m = 0
+            for s in range(3):
+                if (stages[i] >> s) & 1 and cap[s] > 0:
+                    m += 1
+            if m == 0:
+                continue
+            j = randint(rng, CHANCE, m)
+            for s in range(3):
+                if (stages[i] >> s) & 1 and cap[s] > 0:
+                    if j == 0:
+                        st[VP_STAGE + i] = s
+                        st[VP_STATE + i] = VS_PENDING
+                        cap[s] -= 1
+                        break
+                    j -= 1
+    # step 15: morning weather (computes every plane's distances); step 12: the first morning draw
+    apply_weather(st, spec, 0, ev, evn)
+    draw_passengers(st, spec, 0, -1, ev, evn)
+
+
+# ------------------------------------------------------------------ rounds (RB "Despegue y aterrizaje")
+
+@kernel
+def start_flight(st, spec):
+    """RB "Fase de vuelo" start: every plane gets its speed in move points and the action
+    budget (unlimited without the timer option); no plane is heading for a card yet."""
+    budget = spec[K_BUDGET]
+    for p in range(spec[K_NP]):
+        b = pb(p)
+        st[b + P_SPLEFT] = st[b + P_SPEED]
+        st[b + P_ACTLEFT] = budget if budget > 0 else BIG
+        st[b + P_TCARD] = -1
+
+
+@kernel
+def begin_round(st, spec, rng, order, ev, evn):
+    """A new round: count it (and its stage), draw this round's plane order (chance: planes act
+    'simultaneously', resolved in a random order, RULES.md "Flight phase") into ``order``
+    int64[MAXP], and start the flight phase."""
+    n = spec[K_NP]
+    st[S_ROUND] += 1
+    st[ST_RPS + st[S_STAGE]] += 1
+    st[S_RSTAGE] = st[S_STAGE]
+    for i in range(n):
+        order[i] = i
+    shuffle(order, 0, n, rng, CHANCE)
+    emit(ev, evn, st[S_ROUND], -1, E_ROUND, st[S_ROUND], st[S_STAGE], st[S_COMPL], 0, 0)
+    emit(ev, evn, st[S_ROUND], -1, E_ORDER, order[0], order[1] if n > 1 else -1, order[2] if n > 2 else -1,
+         order[3] if n > 3 else -1, order[4] if n > 4 else -1)
+    start_flight(st, spec)
+
+
+@kernel
+def stall(st, ev, evn):
+    """The turn cap stopped the game: a stall (neither a win nor a loss)."""
+    st[S_STALLED] = 1
+    st[S_OVER] = 1
+    emit(ev, evn, st[S_ROUND], -1, E_STALL, st[S_ROUND], 0, 0, 0, 0)
+
+
+@kernel
+def upkeep(st, spec, ev, evn):
+    """RB "Fase de mantenimiento" up to the draw: anger and complaints; after the final round
+    the end count (RB "Salir de la aeronave"); else, when the stage's pile is empty, the
+    stage's VIPs not taken are complaints and the next stage begins with its weather (after
+    the evening pile: the next round is the final one, no draw, no weather change).
+    Returns True when the game has ended."""
+    if anger_phase(st, spec, ev, evn):
+        return True
+    s = st[S_STAGE]
+    if s == 3:
+        end_count(st, spec, ev, evn)
+        return True
+    if pile_left(st, s) <= 0:
+        if refuse_stage_vips(st, spec, s, ev, evn):
+            return True
+        if s < 2:
+            s += 1
+            st[S_STAGE] = s
+            emit(ev, evn, st[S_ROUND], -1, E_STAGE, s, st[S_ROUND], 0, 0, 0)
+            apply_weather(st, spec, s, ev, evn)
+        else:
+            st[S_STAGE] = 3
+            emit(ev, evn, st[S_ROUND], -1, E_FINAL, st[S_ROUND] + 1, 0, 0, 0, 0)
+    return False
+
+
+@kernel
+def vip_offer(st, spec):
+    """VIP variant, RB "Prepara la próxima ronda": the VIP card offered with this draw (the first
+    pending VIP of the stage while its pile has cards), or -1."""
+    s = st[S_STAGE]
+    if s >= 3 or spec[K_VIP] != 1:
+        return -1
+    cand = next_pending_vip(st, s)
+    if cand >= 0 and pile_left(st, s) > 0:
+        return cand
+    return -1
+
+
+@kernel
+def spend_slack(st, spec, p, slack, ev, evn):
+    """RB "Comprar actualizaciones": overpayment buys the temporary seat, then the temporary
+    speed token, when in the supply (no change is given)."""
+    ps = spec[K_TSEAT_PRICE]
+    if st[S_TSEAT] < 0 and slack >= ps and ps > 0:
+        grant_upgrade(st, spec, p, U_TSEAT, 0, ev, evn, ps)
+        st[S_WASTED] -= ps
+        slack -= ps
+    pv = spec[K_TSPEED_PRICE]
+    if st[S_TSPEED] < 0 and slack >= pv and pv > 0:
+        grant_upgrade(st, spec, p, U_TSPEED, 0, ev, evn, pv)
+        st[S_WASTED] -= pv
+
+
+@kernel
+def buy_one(st, spec, p, kind, colour, price, ev, evn):
+    """RB "Comprar actualizaciones", one upgrade paid on its own (``pooled_payment = false``):
+    pay, take it, spend the overpayment. Returns False when unaffordable (nothing changes)."""
+    paid = pay(st, spec, p, price, ev, evn)
+    if paid < 0:
+        return False
+    grant_upgrade(st, spec, p, kind, colour, ev, evn, price)
+    spend_slack(st, spec, p, paid - price, ev, evn)
+    return True
+
+
+@kernel
+def basket_add(st, nk, kind, colour, price):
+    """Put upgrade ``nk`` (0..23) of a pooled purchase in the scratch basket."""
+    st[SCR_BUY + nk] = kind
+    st[SCR_BUY + 24 + nk] = colour
+    st[SCR_BUY + 48 + nk] = price
+
+
+@kernel
+def buy_basket(st, spec, p, nk, total, ev, evn):
+    """RB "Comprar actualizaciones", pooled payment (BGA): one payment of ``total`` for the
+    ``nk`` upgrades of the basket, then each is taken and the overpayment spent; nothing when
+    unaffordable."""
+    paid = pay(st, spec, p, total, ev, evn)
+    if paid >= 0:
+        for i in range(nk):
+            grant_upgrade(st, spec, p, st[SCR_BUY + i], st[SCR_BUY + 24 + i], ev, evn, st[SCR_BUY + 48 + i])
+        spend_slack(st, spec, p, paid - total, ev, evn)
+
+
+@kernel
+def game_end(st, ev, evn):
+    """RB "Volando alto" / "Fuera del negocio": the team wins when the game ended with fewer
+    complaints than the limit (no loss recorded) and did not stall; passengers still on the
+    board of a lost or stalled game are counted as left over."""
+    win = 1 if (st[S_STALLED] == 0 and st[S_LOSS_STAGE] < 0) else 0
+    st[S_WIN] = win
+    if st[S_LOST_EARLY] == 1 or st[S_STALLED] == 1:
+        st[S_LEFT] = st[S_NACTIVE]
+    emit(ev, evn, st[S_ROUND], -1, E_END, win, st[S_COMPL], st[S_ROUND], st[S_LOSS_STAGE], st[S_LEFT])
+
+
+# ------------------------------------------------------------------ invariants
+
+@kernel
+def check_invariants(st, spec):
+    """0, or the code (layout V_*) of the first violated invariant: every card in exactly one
+    place and its zone's bookkeeping agrees, seats never over capacity (the temporary seat
+    allows one above), money never negative and equal to the money cards, planes on legal
+    spots, anger below the limit, complaint counters equal the complaint pile."""
+    n = spec[K_NP]
+    nwait = 0
+    nplane = 0
+    ncompl = 0
+    npile = 0
+    load = np.zeros(MAXP, np.int64)
+    carr = np.zeros(MAXP, np.int64)
+    mon = np.zeros((MAXP, NFARE), np.int64)
+    for c in range(NCARD):
+        pl = st[C_PLACE + c]
+        if pl < 0 or pl > 7:
+            return V_CARD_PLACE
+        if spec[K_CIN + c] == 0 and pl != PL_BOX:
+            return V_CARD_PLACE
+        if pl == PL_WAIT:
+            a = st[C_WHERE + c]
+            if a < 0 or a >= NA or spec[K_AIRIN + a] == 0:
+                return V_CARD_PLACE
+            if st[C_ANGER + c] < 0 or st[C_ANGER + c] >= spec[K_ANGER_LIMIT]:
+                return V_ANGER
+            nwait += 1
+        elif pl == PL_PLANE:
+            p = st[C_WHERE + c]
+            if p < 0 or p >= n:
+                return V_CARD_PLACE
+            load[p] += seats_needed(st, c)
+            carr[p] += 1
+            nplane += 1
+        elif pl == PL_MONEY:
+            p = st[C_WHERE + c]
+            if p < 0 or p >= n:
+                return V_CARD_PLACE
+            mon[p, spec[K_CFARE + c]] += 1
+        elif pl == PL_COMPLAINT:
+            ncompl += 1
+        elif pl == PL_PILE:
+            npile += 1
+    tot = 0
+    for s in range(3):
+        for i in range(st[S_PILE_POS + s], st[S_PILE_END + s]):
+            if st[C_PLACE + st[PILE + i]] != PL_PILE:
+                return V_CARD_PLACE
+            tot += 1
+    if tot != npile:
+        return V_CARD_PLACE
+    if st[S_NACTIVE] != nwait + nplane:
+        return V_ACTIVE
+    for i in range(st[S_NACTIVE]):
+        c = st[ACTIVE + i]
+        if c < 0 or c >= NCARD:
+            return V_ACTIVE
+        pl = st[C_PLACE + c]
+        if pl != PL_WAIT and pl != PL_PLANE:
+            return V_ACTIVE
+        for j in range(i):
+            if st[ACTIVE + j] == c:
+                return V_ACTIVE
+    for p in range(n):
+        b = pb(p)
+        if st[b + P_LOAD] != load[p] or st[b + P_NCARR] != carr[p]:
+            return V_CAPACITY
+        if load[p] > st[b + P_SEATS] + 1:
+            return V_CAPACITY
+        for v in range(NFARE):
+            if st[b + P_MONEY + v] < 0 or st[b + P_MONEY + v] != mon[p, v]:
+                return V_MONEY
+        if st[b + P_SEATS] > spec[K_MAX_SEATS] or st[b + P_SPEED] > spec[K_MAX_SPEED]:
+            return V_UPGRADES
+        if st[b + P_SPLEFT] < 0:
+            return V_POSITION
+        a = st[b + P_AIR]
+        if a >= 0:
+            if a >= NA or spec[K_AIRIN + a] == 0:
+                return V_POSITION
+        else:
+            r = st[b + P_ROUTE]
+            if r < 0 or r >= spec[K_NR]:
+                return V_POSITION
+            o = st[b + P_OFF]
+            if o <= 0 or o >= st[R_LEN + r]:
+                return V_POSITION
+            if (st[b + P_MASK] >> spec[K_RCOL + r]) & 1 == 0:
+                return V_POSITION
+    if st[S_TSEAT] < -1 or st[S_TSEAT] >= n or st[S_TSPEED] < -1 or st[S_TSPEED] >= n:
+        return V_TOKENS
+    nref = 0
+    for i in range(NVIP):
+        if st[VP_STATE + i] == VS_REFUSED:
+            nref += 1
+    if st[S_C_ANGER] != ncompl or st[S_C_VIP] != nref:
+        return V_COMPLAINTS
+    if st[S_COMPL] != st[S_C_ANGER] + st[S_C_LEFT] + st[S_C_VIP]:
+        return V_COMPLAINTS
+    return V_OK

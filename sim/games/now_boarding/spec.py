@@ -1,11 +1,12 @@
-"""Compile a validated config into the flat spec array the kernels read (int64[SPEC_SIZE])."""
+"""Compile a validated config into the spec the kernels read: the 1-tuple ``(K,)`` of the flat
+int64[SPEC_SIZE] array (layout K_*), plus every feasibility check (ConfigError)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+import sim.games.now_boarding.data as data
 from sim.errors import ConfigError
-from sim.games.now_boarding import data
 from sim.games.now_boarding.layout import (
     INF,
     K_AIRIN,
@@ -103,8 +104,10 @@ def route_value_table(routes, airports_in: list[int]) -> tuple[np.ndarray, np.nd
     return best, gain
 
 
-def compile_spec(cfg) -> np.ndarray:
-    """Config -> spec int64[SPEC_SIZE]. Raises ConfigError for impossible set-ups.
+def compile_spec(cfg) -> tuple[np.ndarray]:
+    """Config -> ``(K,)``, K int64[SPEC_SIZE] (layout K_*). Raises
+    ``ConfigError(cfg.source, "<dotted key>", reason)`` for impossible set-ups (player count,
+    prices, piles larger than the deck, weather tokens, planes off the board side).
 
     Also enforces the cooperative contract: every seat names the same policy and weights.
     """
@@ -221,4 +224,4 @@ def compile_spec(cfg) -> np.ndarray:
     for i, (kind, stages) in enumerate(data.VIP_CARDS):
         spec[K_VKIND + i] = kind
         spec[K_VSTAGES + i] = stages
-    return spec
+    return (spec,)

@@ -1,57 +1,157 @@
-"""``GameState``: a Python wrapper over the compact int32 state for tests and scenarios.
+"""``GameState``: the scenario API over one Now Boarding position (the compact int32 state).
 
-Every rule runs through ``play.gs_op`` — the same @njit functions the batch kernel uses.
-Build a position (``clear``, ``place``, ``set_plane``, ``set_weather``, ``set_pile``...),
-act (``pickup``, ``drop``, ``fly``, ``anger``, ``maintenance``...), read back (``where``,
-``anger_of``, ``plane``, ``money``, counters).
+Every rule runs through the kernel's own ``@kernel`` functions (``rules``, ``policies``,
+``play``): nothing here re-implements a rule. ``from_run`` sets a game up exactly as
+``play_batch`` does and opens round 1's flight phase; ``legal_actions`` / ``apply`` are the
+planes' flight-phase actions (encoding in layout.py: ``(A_PICKUP, plane, card)``,
+``(A_DROP, plane, card)``, ``(A_FLY, plane, airport)``); ``end_turn`` ends the round as the
+playout does (the rest of the flight phase by the team policy, then maintenance) and opens
+the next one. Builders (``clear``, ``place``, ``set_plane``, ``set_weather``, ``set_pile``,
+``give_money`` ...) rig a position; readers (``where``, ``anger_of``, ``plane``, ``money`` ...)
+read it back.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
-from sim.games.now_boarding import data
-from sim.games.now_boarding import layout as L
-from sim.games.now_boarding import play as P
+import sim.games.now_boarding.data as data
+import sim.games.now_boarding.layout as L
+import sim.games.now_boarding.play as P
+import sim.games.now_boarding.policies as POL
+import sim.games.now_boarding.rules as R
+from sim.compile import CompiledRun, run_from_dict
+from sim.games.base import GameStateBase, Rig
+from sim.games.engine import event_buffer, make_rig, no_rig, seat_policies
+from sim.rng import seed_streams
 
-_POL = {"random": 0, "greedy": 1, "heuristic": 2}
+MAX_EVENTS = 20000
 
 
-class GameState:
-    """One Now Boarding position. ``raw``: a config dict (as TOML parsed) or None for 4 greedy
-    players; the game is set up from (seed, game_index) like game ``game_index`` of a run."""
+class GameState(GameStateBase):
+    """One Now Boarding position.
+
+    ``GameState(raw=None, seed=0, game_index=0, players=None, section=None, policy=None)``:
+    ``raw`` a config dict (as TOML parsed) or None for ``players`` (default 4) seats of
+    ``policy`` (default greedy) with ``section`` as the ``[now_boarding]`` table and ``seed``;
+    the position of game ``game_index`` (see :meth:`from_run`). Raises ConfigError for a bad
+    config.
+    """
 
     def __init__(self, raw: dict[str, Any] | None = None, seed: int = 0, game_index: int = 0,
                  players: int | None = None, section: dict | None = None, policy: str | None = None):
-        from sim.config import load_dict, seat_tables
-        from sim.games import get_game
-
         if raw is None:
             n = players or 4
             raw = {"game": "now_boarding", "seed": seed, "seats": [policy or "greedy"] * n,
                    "now_boarding": section or {}}
-        self.cfg = load_dict(raw, "<GameState>")
-        gdef = get_game("now_boarding")
-        self.spec = gdef.compile(self.cfg)
-        ep, ew, _perms, _ = seat_tables(self.cfg, gdef)
-        self.pol = np.int64(ep[0])
-        self.w = np.ascontiguousarray(ew[0])
+        self._start(run_from_dict(raw, "<GameState>"), game_index, None)
+
+    @classmethod
+    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameState:
+        """Game ``game_index`` of ``run`` set up as ``play_batch`` sets it up, at the start of
+        round 1's flight phase. ``rig.deck``: the pile draw order (card ids, see
+        ``rules.setup``); raises ValueError for ``rig.dice`` (no dice in Now Boarding) or a
+        deck with unknown, repeated or out-of-play cards."""
+        gs = cls.__new__(cls)
+        gs._start(run, game_index, rig)
+        return gs
+
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
+        self.run = run
+        self.cfg = run.cfg
+        self.spec = run.spec[0]
+        pids, W = seat_policies(run.entry_policy, run.entry_weights, run.perms, np.int64(game_index))
+        self.pol = np.int64(pids[0])
+        self.w = np.ascontiguousarray(W[0])
         self.n = int(self.spec[L.K_NP])
         self.st = np.zeros(L.STATE_SIZE, np.int32)
-        self.ev = np.zeros((20000, L.EV_W), np.int32)
+        self.ev, self.evn = event_buffer(MAX_EVENTS)
         self.rng = np.zeros(2, np.uint64)
-        from sim.rng import seed_streams
+        self.order = np.arange(L.MAXP, dtype=np.int64)
+        rig_deck, rig_dice = no_rig()
+        if rig is not None:
+            if rig.dice is not None:
+                raise ValueError("Now Boarding has no dice to rig")
+            if rig.deck is not None:
+                deck = [int(c) for c in rig.deck]
+                bad = [c for c in deck if not 0 <= c < L.NCARD or not self.spec[L.K_CIN + c]]
+                if bad or len(set(deck)) != len(deck):
+                    raise ValueError(f"rig deck needs distinct card ids in play; bad: {bad or deck}")
+                rig_deck, rig_dice = make_rig(deck=deck)
+        seed_streams(self.rng, np.int64(run.seed), np.int64(game_index))
+        P.setup_game(self.st, self.spec, self.pol, self.w, self.rng, rig_deck, rig_dice, self.ev, self.evn)
+        self._open()
 
-        seed_streams(self.rng, np.int64(seed), np.int64(game_index))
-        self._op(P.OP_SETUP)
+    # ------------------------------------------------------------------ the contract
+    def _open(self) -> None:
+        if not P.open_round(self.st, self.spec, self.rng, self.order, self.ev, self.evn):
+            R.game_end(self.st, self.ev, self.evn)
 
-    # ------------------------------------------------------------------ plumbing
-    def _op(self, op: int, a: int = 0, b: int = 0, c: int = 0) -> int:
-        return int(P.gs_op(np.int64(op), self.st, self.spec, self.pol, self.w, self.rng, self.ev,
-                           np.int64(a), np.int64(b), np.int64(c)))
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        """Every plane's legal flight-phase actions now (none when the game is over)."""
+        if self.over:
+            return []
+        out: list[tuple[int, ...]] = []
+        on_board = [a for a in range(L.NA) if self.spec[L.K_AIRIN + a]]
+        for p in range(self.n):
+            for c in self.active():
+                if R.can_pickup(self.st, self.spec, p, c) > 0:
+                    out.append((L.A_PICKUP, p, c))
+                if R.can_drop(self.st, self.spec, p, c):
+                    out.append((L.A_DROP, p, c))
+            for a in on_board:
+                if R.hop_plan(self.st, self.spec, p, a)[0] > 0:
+                    out.append((L.A_FLY, p, a))
+        return out
 
+    def apply(self, action: Sequence[int]) -> None:
+        """Apply one action of :meth:`legal_actions`; raises ValueError when it is not legal."""
+        act = tuple(int(x) for x in action)
+        if act not in self.legal_actions():
+            raise ValueError(f"illegal action {act}")
+        kind, p, x = act
+        if kind == L.A_PICKUP:
+            R.do_pickup(self.st, self.spec, p, x, self.ev, self.evn)
+        elif kind == L.A_DROP:
+            R.do_drop(self.st, self.spec, p, x, self.ev, self.evn)
+        else:
+            R.fly_hop(self.st, self.spec, p, x, self.ev, self.evn)
+
+    def end_turn(self) -> None:
+        """End the round as the playout does: the rest of the flight phase by the team policy,
+        maintenance, then the next round (or the game's end). ValueError when over."""
+        if self.over:
+            raise ValueError("the game is over")
+        P.close_round(self.st, self.spec, self.pol, self.w, self.rng, self.order, self.ev, self.evn, False)
+        if self.st[L.S_OVER]:
+            R.game_end(self.st, self.ev, self.evn)
+        else:
+            self._open()
+
+    @property
+    def over(self) -> bool:
+        return bool(self.st[L.S_OVER])
+
+    def snapshot(self) -> dict[str, Any]:
+        """Round, stage, result counters, every plane, the waiting and aboard passengers, piles."""
+        st = self.st
+        return {
+            "round": int(st[L.S_ROUND]), "stage": data.STAGES[int(st[L.S_STAGE])], "over": self.over,
+            "team_win": int(st[L.S_WIN]), "stalled": int(st[L.S_STALLED]), "complaints": int(st[L.S_COMPL]),
+            "delivered": int(st[L.S_DELIV]), "fares": int(st[L.S_FARES]),
+            "planes": [self.plane(p) | {"money": self.money(p)} for p in range(self.n)],
+            "waiting": {c: (data.AIRPORTS[self.where(c)[1]], self.anger_of(c)) for c in self.active()
+                        if self.where(c)[0] == "waiting"},
+            "aboard": {c: self.where(c)[1] for c in self.active() if self.where(c)[0] == "aboard"},
+            "pile_left": [int(st[L.S_PILE_END + s] - st[L.S_PILE_POS + s]) for s in range(3)],
+        }
+
+    def invariants(self) -> int:
+        return int(R.check_invariants(self.st, self.spec))
+
+    # ------------------------------------------------------------------ names
     @staticmethod
     def airport(name: str | int) -> int:
         return name if isinstance(name, int) else data.AIRPORT_ID[name]
@@ -73,7 +173,7 @@ class GameState:
     def pb(self, p: int) -> int:
         return L.PLANES + L.PB * p
 
-    # ------------------------------------------------------------------ rigging
+    # ------------------------------------------------------------------ builders
     def clear(self) -> None:
         """Empty the board: every waiting/aboard/money/complaint card back to the box, planes
         empty, no complaints, no events, tokens in the supply."""
@@ -86,8 +186,9 @@ class GameState:
             st[L.C_VIPK + c] = 0
             st[L.C_PICK + c] = -1
         st[L.S_NACTIVE] = 0
-        for k in (L.S_COMPL, L.S_C_ANGER, L.S_C_LEFT, L.S_C_VIP, L.S_OVER, L.S_LOST_EARLY, L.S_NEV):
+        for k in (L.S_COMPL, L.S_C_ANGER, L.S_C_LEFT, L.S_C_VIP, L.S_OVER, L.S_LOST_EARLY):
             st[k] = 0
+        self.evn[0] = 0
         st[L.S_LOSS_STAGE] = -1
         st[L.S_TSEAT] = -1
         st[L.S_TSPEED] = -1
@@ -98,18 +199,17 @@ class GameState:
             st[b + L.P_MONEY:b + L.P_MONEY + L.NFARE] = 0
             st[b + L.P_TCARD] = -1
         for i in range(L.NVIP):
-            st[L.V_STATE + i] = 0
-            st[L.V_STAGE + i] = -1
+            st[L.VP_STATE + i] = L.VS_OUT
+            st[L.VP_STAGE + i] = -1
 
     def place(self, card: int, airport: str | int, anger: int = 0, vip: int = 0) -> int:
-        """Put ``card`` waiting at ``airport`` (from wherever it was, pile excluded)."""
+        """Put ``card`` waiting at ``airport`` (from the box, a pile, or waiting elsewhere)."""
         st = self.st
         if st[L.C_PLACE + card] == L.PL_PILE:
             self._unpile(card)
         assert st[L.C_PLACE + card] in (L.PL_BOX, L.PL_WAIT), "place a card from the box or a pile"
         if st[L.C_PLACE + card] != L.PL_WAIT:
-            st[L.ACTIVE + st[L.S_NACTIVE]] = card
-            st[L.S_NACTIVE] += 1
+            R.active_add(st, card)
         st[L.C_PLACE + card] = L.PL_WAIT
         st[L.C_WHERE + card] = self.airport(airport)
         st[L.C_ANGER + card] = anger
@@ -171,23 +271,24 @@ class GameState:
             for c in colours:
                 m |= 1 << data.COLOUR_ID[c]
             st[b + L.P_MASK] = m
-            self._op(P.OP_DIST)
+            for q in range(self.n):
+                R.compute_dist(st, self.spec, q)
         if speed_left is not None:
             st[b + L.P_SPLEFT] = speed_left
-        st[b + L.P_ACTLEFT] = actions if actions is not None else (1 << 30)
+        st[b + L.P_ACTLEFT] = actions if actions is not None else L.BIG
 
     def set_weather(self, tokens: list[tuple[str, str, str, int]]) -> None:
         """Replace the weather: (a, b, 'storm'|'tailwind', space counted from a)."""
         st = self.st
         for r in range(int(self.spec[L.K_NR])):
-            st[L.W_TYPE + r] = 0
-            st[L.W_SPACE + r] = 0
+            st[L.WX_TYPE + r] = 0
+            st[L.WX_SPACE + r] = 0
         for a, b, kind, space in tokens:
             r = self.route(a, b)
             k = int(self.spec[L.K_RSP + r])
-            st[L.W_TYPE + r] = 1 if kind == "storm" else 2
-            st[L.W_SPACE + r] = space if self.spec[L.K_RA + r] == self.airport(a) else k + 1 - space
-        self._op(P.OP_RELEN)
+            st[L.WX_TYPE + r] = 1 if kind == "storm" else 2
+            st[L.WX_SPACE + r] = space if self.spec[L.K_RA + r] == self.airport(a) else k + 1 - space
+        R.update_routes(st, self.spec)
 
     def set_pile(self, stage: int, cards: list[int]) -> None:
         """Make stage ``stage``'s remaining pile exactly ``cards`` (top first); the cards come from
@@ -197,7 +298,6 @@ class GameState:
         end = int(st[L.S_PILE_END + stage])
         for i in range(pos, end):
             st[L.C_PLACE + st[L.PILE + i]] = L.PL_BOX
-        # rebuild the PILE array from this stage on
         later = []
         for s in range(stage + 1, 3):
             later.append([int(st[L.PILE + i]) for i in range(st[L.S_PILE_POS + s], st[L.S_PILE_END + s])])
@@ -216,29 +316,25 @@ class GameState:
             st[L.S_PILE_END + s] = i
 
     def start_flight(self) -> None:
-        """Refill every plane's move points for a new flight phase (no budget)."""
-        budget = int(self.spec[L.K_BUDGET])
-        for p in range(self.n):
-            b = self.pb(p)
-            self.st[b + L.P_SPLEFT] = self.st[b + L.P_SPEED]
-            self.st[b + L.P_ACTLEFT] = budget if budget > 0 else (1 << 30)
+        """Refill every plane's move points and actions for a new flight phase (rules.start_flight)."""
+        R.start_flight(self.st, self.spec)
 
-    # ------------------------------------------------------------------ actions (shared rules)
+    # ------------------------------------------------------------------ rule steps (kernel functions)
     def can_pickup(self, p: int, card: int) -> int:
-        return self._op(P.OP_CAN_PICK, p, card)
+        return int(R.can_pickup(self.st, self.spec, p, card))
 
     def pickup(self, p: int, card: int) -> int:
-        return self._op(P.OP_PICK, p, card)
+        return int(R.do_pickup(self.st, self.spec, p, card, self.ev, self.evn))
 
     def can_drop(self, p: int, card: int) -> bool:
-        return bool(self._op(P.OP_CAN_DROP, p, card))
+        return bool(R.can_drop(self.st, self.spec, p, card))
 
     def drop(self, p: int, card: int) -> int:
-        return self._op(P.OP_DROP, p, card)
+        return int(R.do_drop(self.st, self.spec, p, card, self.ev, self.evn))
 
     def fly(self, p: int, target: str | int) -> int:
         """One hop toward ``target``; returns the move points spent."""
-        return self._op(P.OP_FLY, p, self.airport(target))
+        return int(R.fly_hop(self.st, self.spec, p, self.airport(target), self.ev, self.evn))
 
     def fly_to(self, p: int, target: str | int) -> int:
         """Hop until at ``target`` or out of move points; returns the total spent."""
@@ -250,42 +346,58 @@ class GameState:
             tot += s
 
     def dist(self, p: int, target: str | int) -> int:
-        return self._op(P.OP_PDIST, p, self.airport(target))
+        return int(R.plane_dist(self.st, self.spec, p, self.airport(target)))
+
+    def apply_weather(self, stage: int) -> None:
+        """The weather of ``stage``'s plan replaces the board's (stage change)."""
+        R.apply_weather(self.st, self.spec, stage, self.ev, self.evn)
 
     def anger(self) -> bool:
         """Anger and complaints (maintenance step 1); True when the game is lost."""
-        return bool(self._op(P.OP_ANGER))
+        return bool(R.anger_phase(self.st, self.spec, self.ev, self.evn))
 
     def maintenance(self) -> int:
-        return self._op(P.OP_MAINT)
+        """A whole maintenance (planes buy in seat order); returns S_OVER."""
+        P.maintenance(self.st, self.spec, self.pol, self.w, self.rng, np.arange(L.MAXP, dtype=np.int64),
+                      self.ev, self.evn)
+        return int(self.st[L.S_OVER])
 
     def flight(self, first: int = 0, check: bool = False) -> int:
-        """A whole flight phase by the team policy, planes ordered from ``first``."""
-        return self._op(P.OP_FLIGHT, first, 1 if check else 0)
+        """A whole flight phase by the team policy, planes ordered from ``first``; returns 0 or
+        (check) the first violated invariant."""
+        order = np.array([(i + first) % self.n for i in range(L.MAXP)], dtype=np.int64)
+        R.start_flight(self.st, self.spec)
+        return int(P.flight_passes(self.st, self.spec, self.pol, self.w, self.rng, order, self.ev, self.evn,
+                                   check))
 
     def step(self, p: int) -> bool:
-        return bool(self._op(P.OP_STEP, p))
+        return bool(P.plane_step(self.st, self.spec, p, self.pol, self.w, self.rng, self.ev, self.evn))
+
+    def deliver_all(self, p: int) -> int:
+        """Plane p sets down every passenger whose destination is its airport; returns the count."""
+        return int(POL.deliver_all(self.st, self.spec, p, self.ev, self.evn))
 
     def pay(self, p: int, amount: int) -> int:
-        return self._op(P.OP_PAY, p, amount)
+        return int(R.pay(self.st, self.spec, p, amount, self.ev, self.evn))
 
     def price(self, p: int, kind: int) -> int:
-        return self._op(P.OP_PRICE, p, kind)
+        b = self.pb(p)
+        return int(R.upgrade_price(self.st, self.spec, p, kind, self.st[b + L.P_SEATS], self.st[b + L.P_SPEED]))
 
     def grant(self, p: int, kind: int, colour: int = 0) -> None:
-        self._op(P.OP_GRANT, p, kind, colour)
+        R.grant_upgrade(self.st, self.spec, p, kind, colour, self.ev, self.evn, self.price(p, kind))
 
     def buy(self, p: int) -> None:
-        self._op(P.OP_BUY, p)
+        P.buy_phase(self.st, self.spec, p, self.pol, self.w, self.rng, self.ev, self.evn)
 
     def end_count(self) -> bool:
-        return bool(self._op(P.OP_END))
+        return bool(R.end_count(self.st, self.spec, self.ev, self.evn))
 
     def draw(self, stage: int, vip_index: int = -1) -> int:
-        return self._op(P.OP_DRAW, stage, vip_index)
+        return int(R.draw_passengers(self.st, self.spec, stage, vip_index, self.ev, self.evn))
 
     def check(self) -> int:
-        return self._op(P.OP_CHECK)
+        return self.invariants()
 
     def legal_pickups(self, p: int) -> list[int]:
         return [c for c in self.active() if self.can_pickup(p, c)]
@@ -296,6 +408,11 @@ class GameState:
     # ------------------------------------------------------------------ read back
     def active(self) -> list[int]:
         return [int(x) for x in self.st[L.ACTIVE:L.ACTIVE + self.st[L.S_NACTIVE]]]
+
+    def pile(self, stage: int) -> list[int]:
+        """Cards left in ``stage``'s pile, in draw order."""
+        st = self.st
+        return [int(st[L.PILE + i]) for i in range(st[L.S_PILE_POS + stage], st[L.S_PILE_END + stage])]
 
     def where(self, card: int) -> tuple[str, int]:
         return L.PLACE_NAMES[self.st[L.C_PLACE + card]], int(self.st[L.C_WHERE + card])
@@ -314,14 +431,12 @@ class GameState:
         }
 
     def money(self, p: int) -> int:
-        b = self.pb(p)
-        return int(sum(v * self.st[b + L.P_MONEY + v] for v in range(L.NFARE)))
+        return int(R.money(self.st, p))
 
     def __getitem__(self, key: str) -> int:
         """State scalar by layout name without the ``S_`` prefix, e.g. ``gs['COMPL']``."""
         return int(self.st[getattr(L, "S_" + key)])
 
-    def events(self) -> list[str]:
-        from sim.games.now_boarding.trace import render
-
-        return render(self.spec, self.ev, int(self.st[L.S_NEV]))
+    def events(self) -> list[tuple[int, ...]]:
+        """Event rows recorded so far: ``(round, plane or -1, E_*, a, b, c, d, e)``."""
+        return [tuple(int(x) for x in r) for r in self.ev[: int(self.evn[0])]]

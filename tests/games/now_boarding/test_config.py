@@ -1,10 +1,11 @@
-"""Bad input for the [now_boarding] section and the cooperative seat rule: ConfigError naming the key."""
+"""Bad input for the [now_boarding] section (validation, sim.config) and infeasible set-ups
+(spec.compile_spec, via sim.compile.run_from_dict): ConfigError naming the key."""
 
 from __future__ import annotations
 
 import pytest
 
-from sim.config import load_dict
+from sim.compile import run_from_dict as load_dict
 from sim.errors import ConfigError
 
 
@@ -69,5 +70,5 @@ def test_seat_count_and_weights():
 
 
 def test_valid_variants_load():
-    cfg = load_dict(raw({"vip": True, "action_budget": 8, "anger_reset": "setdown"}), "x.toml")
+    cfg = load_dict(raw({"vip": True, "action_budget": 8, "anger_reset": "setdown"}), "x.toml").cfg
     assert cfg.section.vip and cfg.section.action_budget == 8

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from sim.games.now_boarding import data
-from sim.games.now_boarding import layout as L
+import sim.games.now_boarding.data as data
+import sim.games.now_boarding.layout as L
+from sim.compile import run_from_dict
+from sim.games.base import Rig
+from sim.games.now_boarding.state import GameState
 
 
 def test_board_side_by_player_count(make):
@@ -97,12 +101,12 @@ def test_weather_tokens_per_stage(make):
         plan = g.st[L.WP_ROUTE:L.WP_ROUTE + 3 * L.MAXTOK].reshape(3, L.MAXTOK)
         used = plan[plan >= 0]
         assert len(used) == 3 * tok and len(set(used.tolist())) == 3 * tok
-        types = g.st[L.W_TYPE:L.W_TYPE + g.spec[L.K_NR]]
+        types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.K_NR]]
         assert (types == 1).sum() == tok // 2 + tok % 2 and (types == 2).sum() == tok // 2
         for j in range(tok):
             r = plan[0, j]
             assert types[r] == (1 if j % 2 == 0 else 2)
-            assert 1 <= g.st[L.W_SPACE + r] <= g.spec[L.K_RSP + r]
+            assert 1 <= g.st[L.WX_SPACE + r] <= g.spec[L.K_RSP + r]
 
 
 def test_setup_is_deterministic_per_game_index(make):
@@ -111,3 +115,34 @@ def test_setup_is_deterministic_per_game_index(make):
     c = make(4, clear=False, game_index=8)
     assert np.array_equal(a.st, b.st)
     assert not np.array_equal(a.st, c.st)
+
+
+def test_rigged_pile_order_is_drawn_in_that_order():
+    """Rigging hook (rules.setup): a preset pile order replaces the shuffle; the morning's first
+    draw (RB setup 12) and each maintenance draw (RB "Prepara la próxima ronda") take the cards
+    in that order; the rest of the deck follows in card-id order."""
+    run = run_from_dict({"game": "now_boarding", "seed": 5, "seats": ["greedy"] * 4}, "<rig>")
+    ref = GameState.from_run(run, 0)
+    # cards from airports without a plane (DEN, JFK, MIA, SFO, SEA) cannot be starting passengers
+    homes = {int(ref.spec[L.K_PHOME + p]) for p in range(4)}
+    order = [c for c in range(L.NCARD - 1, -1, -1) if int(ref.spec[L.K_CORIG + c]) not in homes][:10]
+    gs = GameState.from_run(run, 0, Rig(deck=order))
+    first = [c for c in gs.active() if c in order]
+    assert first == order[:3]  # the setup draw: 3 cards with 4 players
+    assert gs.pile(0)[:7] == order[3:10]
+    rest = [c for c in gs.pile(0)[7:] + gs.pile(1) + gs.pile(2)]
+    assert rest == sorted(rest) and not set(rest) & set(order)
+    gs.end_turn()  # round 1 ends: its maintenance draws the next 3
+    assert [c for c in order[3:6] if gs.where(c)[0] == "waiting"] == order[3:6]
+    assert gs.pile(0)[:4] == order[6:10]
+    # unrigged: the shuffle; an empty rig is the same as none
+    assert ref.pile(0) != gs.pile(0)
+    assert np.array_equal(GameState.from_run(run, 0, Rig(deck=[])).st, ref.st)
+
+
+def test_rig_rejects_bad_decks_and_dice():
+    run = run_from_dict({"game": "now_boarding", "seats": ["greedy"] * 2}, "<rig>")
+    jfk = GameState.from_run(run, 0).card("JFK", "ATL")  # removed with 2 players
+    for rig in (Rig(dice=[1]), Rig(deck=[3, 3]), Rig(deck=[72]), Rig(deck=[jfk])):
+        with pytest.raises(ValueError):
+            GameState.from_run(run, 0, rig)

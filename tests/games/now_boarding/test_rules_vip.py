@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.now_boarding import data
-from sim.games.now_boarding import layout as L
+import sim.games.now_boarding.data as data
+import sim.games.now_boarding.layout as L
 
 
 def test_vip_deal(make):
     """players + 2 VIPs, each pending in a stage it allows, at most one per maintenance draw."""
     for gi in range(20):
         g = make(4, clear=False, game_index=gi, vip=True)
-        pend = [i for i in range(L.NVIP) if g.st[L.V_STATE + i] == 1]
+        pend = [i for i in range(L.NVIP) if g.st[L.VP_STATE + i] == 1]
         assert len(pend) == 6
         per_stage = np.zeros(3, int)
         for i in pend:
-            kind = int(g.st[L.V_KIND + i])
-            stage = int(g.st[L.V_STAGE + i])
+            kind = int(g.st[L.VP_KIND + i])
+            stage = int(g.st[L.VP_STAGE + i])
             allowed = [s for k, s in data.VIP_CARDS if k == kind][0]
             assert allowed >> stage & 1
             per_stage[stage] += 1
         assert per_stage[0] <= 3 and per_stage[1] <= 5 and per_stage[2] <= 7
-    assert make(4, clear=False).st[L.V_STATE:L.V_STATE + 9].sum() == 0  # variant off by default
+    assert make(4, clear=False).st[L.VP_STATE:L.VP_STATE + 9].sum() == 0  # variant off by default
 
 
 def test_crying_baby_doubles_anger_of_the_others(make):
@@ -98,7 +98,7 @@ def test_direct_flight_leaves_only_at_destination(make):
 
 def test_grumpy_starts_with_one_anger(make):
     g = make(vip=True)
-    i = [k for k in range(L.NVIP) if g.st[L.V_KIND + k] == data.VIP_GRUMPY][0]
+    i = [k for k in range(L.NVIP) if g.st[L.VP_KIND + k] == data.VIP_GRUMPY][0]
     g.draw(0, i)
     c = g.active()[0]
     assert g.st[L.C_VIPK + c] == data.VIP_GRUMPY and g.anger_of(c) == 1
@@ -106,8 +106,8 @@ def test_grumpy_starts_with_one_anger(make):
 
 def test_vip_not_taken_by_stage_end_is_a_complaint(make):
     g = make(vip=True)
-    g.st[L.V_STAGE + 0] = 0
-    g.st[L.V_STATE + 0] = 1
+    g.st[L.VP_STAGE + 0] = 0
+    g.st[L.VP_STATE + 0] = 1
     g.set_pile(0, [])
     g.maintenance()
     assert g["C_VIP"] == 1 and g["COMPL"] == 1 and g["STAGE"] == 1 and g.check() == 0
@@ -115,9 +115,9 @@ def test_vip_not_taken_by_stage_end_is_a_complaint(make):
 
 def test_vip_attaches_to_the_first_new_passenger(make):
     g = make(vip=True)
-    i = [k for k in range(L.NVIP) if g.st[L.V_KIND + k] == data.VIP_BABY][0]
-    g.st[L.V_STAGE + i] = 0
-    g.st[L.V_STATE + i] = 1
+    i = [k for k in range(L.NVIP) if g.st[L.VP_KIND + k] == data.VIP_BABY][0]
+    g.st[L.VP_STAGE + i] = 0
+    g.st[L.VP_STATE + i] = 1
     g.maintenance()  # greedy accepts
     vips = [c for c in g.active() if g.st[L.C_VIPK + c]]
-    assert len(vips) == 1 and g.st[L.V_STATE + i] == 2
+    assert len(vips) == 1 and g.st[L.VP_STATE + i] == 2

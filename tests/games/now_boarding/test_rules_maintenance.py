@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sim.games.now_boarding import layout as L
+import sim.games.now_boarding.layout as L
 
 
 def test_anger_on_every_waiting_passenger_not_aboard(make):
@@ -65,7 +65,7 @@ def test_empty_pile_changes_stage_and_weather(make):
     assert g["STAGE"] == 1
     assert len(g.active()) == 4  # afternoon draw with 4 players
     plan = [int(r) for r in g.st[L.WP_ROUTE + L.MAXTOK:L.WP_ROUTE + 2 * L.MAXTOK] if r >= 0]
-    types = g.st[L.W_TYPE:L.W_TYPE + g.spec[L.K_NR]]
+    types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.K_NR]]
     assert sorted(int(r) for r in (types > 0).nonzero()[0]) == sorted(plan)
     assert g.check() == 0
 
@@ -76,12 +76,12 @@ def test_final_round_after_the_evening_pile(make):
     g = make()
     g.st[L.S_STAGE] = 2
     g.set_pile(2, [])
-    weather = g.st[L.W_TYPE:L.W_TYPE + 18].copy()
+    weather = g.st[L.WX_TYPE:L.WX_TYPE + 18].copy()
     for o, d in (("ATL", "MIA"), ("DEN", "SFO"), ("JFK", "ORD"), ("LAX", "SFO"), ("MIA", "ATL")):
         g.place(g.card(o, d), o)
     g.maintenance()
     assert g["STAGE"] == 3 and g["OVER"] == 0 and len(g.active()) == 5
-    assert (g.st[L.W_TYPE:L.W_TYPE + 18] == weather).all()
+    assert (g.st[L.WX_TYPE:L.WX_TYPE + 18] == weather).all()
     g.maintenance()  # the final round's maintenance
     assert g["OVER"] == 1 and g["LEFT"] == 5 and g["C_LEFT"] == 2 and g["COMPL"] == 2
     assert g["LOSS_STAGE"] == -1  # 2 < 3: the team wins ("Volando alto")

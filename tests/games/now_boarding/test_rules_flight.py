@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sim.games.now_boarding import layout as L
-from sim.games.now_boarding import play as P
+import sim.games.now_boarding.layout as L
 
 
 def test_move_up_to_speed_and_stop_on_a_route_space(make):
@@ -75,7 +74,7 @@ def test_stage_weather_keeps_planes_on_their_physical_space(make):
     g.st[L.WP_ROUTE + 1 * L.MAXTOK:L.WP_ROUTE + 2 * L.MAXTOK] = -1
     g.st[L.WP_ROUTE + 1 * L.MAXTOK] = r
     g.st[L.WP_SPACE + 1 * L.MAXTOK] = 1 if g.spec[L.K_RA + r] == g.airport("ATL") else 3
-    g._op(P.OP_WEATHER, 1)
+    g.apply_weather(1)
     assert g.st[L.R_LEN + r] == 5 and g.dist(0, "ATL") == 3 and g.dist(0, "DEN") == 2
     # tailwind (2nd token of the plan) on the plane's own space 2
     g.set_weather([])
@@ -83,7 +82,7 @@ def test_stage_weather_keeps_planes_on_their_physical_space(make):
     g.st[L.WP_ROUTE + 1 * L.MAXTOK] = -1
     g.st[L.WP_ROUTE + 1 * L.MAXTOK + 1] = r
     g.st[L.WP_SPACE + 1 * L.MAXTOK + 1] = 2
-    g._op(P.OP_WEATHER, 1)
+    g.apply_weather(1)
     assert g.st[L.R_LEN + r] == 3 and g.dist(0, "ATL") == 1 and g.dist(0, "DEN") == 2
     assert g.check() == 0
 
@@ -173,7 +172,7 @@ def test_delivery_earns_the_fare(make):
     c = g.place(g.card("JFK", "ORD"), "JFK")
     g.pickup(3, c)
     g.fly_to(3, "ORD")
-    assert g._op(P.OP_DELIVER_ALL, 3) == 1
+    assert g.deliver_all(3) == 1
     assert g.money(3) == 2 and g["FARES"] == 2 and g.active() == []
 
 
