@@ -82,6 +82,13 @@ class GameState(GameStateBase):
                 rig_deck, rig_dice = make_rig(deck=deck)
         seed_streams(self.rng, np.int64(run.seed), np.int64(game_index))
         P.setup_game(self.st, self.spec, self.pol, self.w, self.rng, rig_deck, rig_dice, self.ev, self.evn)
+        st = self.st
+        self._dealt = {
+            "piles": [int(c) for c in st[L.PILE:L.PILE + int(st[L.S_PILE_END + 2])]],
+            "waiting": sorted(int(c) for c in range(L.NCARD) if st[L.C_PLACE + c] == L.PL_WAIT),
+            "weather": [(int(st[L.WP_ROUTE + i]), int(st[L.WP_SPACE + i])) for i in range(3 * L.MAXTOK)],
+            "vips": [(int(st[L.VP_KIND + i]), int(st[L.VP_STAGE + i])) for i in range(L.NVIP)],
+        }
         self._open()
 
     # ------------------------------------------------------------------ the contract
@@ -148,7 +155,13 @@ class GameState(GameStateBase):
             "pile_left": [int(st[L.S_PILE_END + s] - st[L.S_PILE_POS + s]) for s in range(3)],
         }
 
+    def dealt(self) -> dict[str, Any]:
+        """What chance dealt at set-up (RB "Preparar"): the three piles in draw order, the
+        starting passengers, the weather plan of every stage and the VIP deal."""
+        return {k: list(v) for k, v in self._dealt.items()}
+
     def invariants(self) -> int:
+        """0, or the first violated ``layout.V_*`` code (``rules.check_invariants``)."""
         return int(R.check_invariants(self.st, self.spec))
 
     # ------------------------------------------------------------------ names
