@@ -25,15 +25,17 @@ GAME_INDEX = 0
 
 def render(config: Path) -> str:
     """The golden text of ``config``: a header naming config, game, rules version, seed and
-    game index, then the replay of that game."""
+    game index, then the replay of that game, then its result row (every column)."""
     run = load_run(config)
+    res = replay(run, GAME_INDEX)
     head = [
         f"# golden playthrough of configs/{config.name}",
         f"# game {run.game.name}, rules version {run.game.version}, seed {run.seed}, game index {GAME_INDEX}",
         "# recorded by `make playthroughs`; review the diff when a rule or a policy changes on purpose",
         "",
     ]
-    return "\n".join(head + replay(run, GAME_INDEX).lines) + "\n"
+    tail = ["", "# result row"] + [f"{k} = {v}" for k, v in res.row.items()]
+    return "\n".join(head + res.lines + tail) + "\n"
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[c.stem for c in CONFIGS])
