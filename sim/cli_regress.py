@@ -37,8 +37,11 @@ def _console(stderr: bool = False):
 
 
 def _fail_input(err: Exception) -> typer.Exit:
-    """Print a bad-input error and return the Exit(2) to raise."""
-    _console(stderr=True).print(f"[bold red]error:[/] {err}", highlight=False)
+    """Print a bad-input error (one line, never wrapped, markup in it not interpreted) and
+    return the Exit(2) to raise."""
+    from rich.text import Text
+
+    _console(stderr=True).print(Text.assemble(("error:", "bold red"), f" {err}"), soft_wrap=True, highlight=False)
     return typer.Exit(2)
 
 
