@@ -258,10 +258,18 @@ class GameStateBase(abc.ABC):
     """
 
     @classmethod
-    @abc.abstractmethod
     def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameStateBase:
         """The position at the start of game ``game_index`` of ``run`` (set up exactly as
-        ``play_batch`` sets it up, chance optionally rigged)."""
+        ``play_batch`` sets it up, chance optionally rigged): :meth:`_start` on a new object.
+        Raises ValueError for a rig the game cannot honour."""
+        gs = cls.__new__(cls)
+        gs._start(run, game_index, rig)
+        return gs
+
+    @abc.abstractmethod
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
+        """Set this object up as game ``game_index`` of ``run`` (what :meth:`from_run` and a
+        game's own convenience constructor call); documents what ``rig.deck`` rigs."""
 
     @abc.abstractmethod
     def legal_actions(self) -> list[tuple[int, ...]]:

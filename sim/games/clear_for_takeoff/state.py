@@ -56,18 +56,12 @@ class GameState(GameStateBase):
             rig = Rig(deck=top + rest[::-1])
         self._start(run, game_index, rig)
 
-    @classmethod
-    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameState:
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         """The position at the start of game ``game_index`` of ``run``, set up as
         ``play_batch`` sets it up (its seed streams, its seats' policies). ``rig.deck``: the
         whole deck in draw order (first drawn first, card-type ids, the same cards as the
         config's deck), dealt as the shuffled deck would be. Raises ValueError for a deck
         that is not the config's, and for ``rig.dice`` (the game has no dice)."""
-        gs = cls.__new__(cls)
-        gs._start(run, game_index, rig)
-        return gs
-
-    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         self.run = run
         self.cfg = run.cfg
         self.spec = run.spec

@@ -48,17 +48,11 @@ class GameState(GameStateBase):
                    "now_boarding": section or {}}
         self._start(run_from_dict(raw, "<GameState>"), game_index, None)
 
-    @classmethod
-    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameState:
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         """Game ``game_index`` of ``run`` set up as ``play_batch`` sets it up, at the start of
         round 1's flight phase. ``rig.deck``: the pile draw order (card ids, see
         ``rules.setup``); raises ValueError for ``rig.dice`` (no dice in Now Boarding) or a
         deck with unknown, repeated or out-of-play cards."""
-        gs = cls.__new__(cls)
-        gs._start(run, game_index, rig)
-        return gs
-
-    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         self.run = run
         self.cfg = run.cfg
         self.spec = run.spec[0]
