@@ -4,8 +4,19 @@
   an interval that counts games, not turns, as the unit (``sim.metrics.ratio``).
 * ``flr_suffered_mean`` / ``dly_suffered_mean`` by seat: aircraft of that seat sent back to
   the hangar per game, by a card an opponent played or by one the seat itself drew face up
-  in an exchange (which hits the drawer's most prepared aircraft).
+  in an exchange (which hits the drawer's most prepared aircraft): the sum of the two causes,
+  ``flr_played_on_mean`` / ``dly_played_on_mean`` (played on it) and ``flr_drawn_mean`` /
+  ``dly_drawn_mean`` (drawn by it), each by seat too.
 * ``flr_played_mean`` / ``dly_played_mean`` by seat: attack cards played per game.
+* by {"policy": label}: ``flr_played_mean``, ``dly_played_mean``, ``flr_played_on_mean``,
+  ``dly_played_on_mean``, ``flr_drawn_mean``, ``dly_drawn_mean``, ``flr_suffered_mean``,
+  ``dly_suffered_mean``: per seat-appearance of the policy (one value per game and seat the
+  policy sat in; the seats of one game are not independent, so with a policy in several
+  seats the interval is a little narrow), so "does attacking pay, and who pays for it" reads
+  beside ``win_rate`` by policy.
+* ``cut_off_rate``: share of games the turn cap stopped after the winner finished, before the
+  finishing order was complete (counted as won; ``stall_rate`` counts only games with no
+  winner, so seat win rates and the stall rate sum to 1).
 * ``takeoffs_blocked_mean`` by seat, and by {} for all seats together: takeoff attempts
   stopped by the weather per game.
 * ``exchanges_mean`` by seat: turns per game a seat spent exchanging cards.
@@ -20,10 +31,35 @@ import numpy as np
 
 from sim.games.clear_for_takeoff.data import WEATHER_CARDS
 from sim.games.clear_for_takeoff.layout import WEATHER_KEYS
-from sim.metrics import mean, ratio
+from sim.metrics import mean, proportion, ratio
 
 WEATHER_LABELS = dict(zip(WEATHER_KEYS, WEATHER_CARDS))
 """Column key -> card code (``sc`` -> ``SC``, ``31l`` -> ``31L`` ...)."""
+
+
+def _col(name):
+    return lambda df, s: df[f"{name}_s{s}"].to_numpy().astype(np.int64)
+
+
+def _sum(a, b):
+    return lambda df, s: _col(a)(df, s) + _col(b)(df, s)
+
+
+_SEAT_VALUES = {
+    "flr_suffered_mean": _sum("flr_played_on", "flr_drawn"),
+    "dly_suffered_mean": _sum("dly_played_on", "dly_drawn"),
+    "flr_played_on_mean": _col("flr_played_on"),
+    "flr_drawn_mean": _col("flr_drawn"),
+    "dly_played_on_mean": _col("dly_played_on"),
+    "dly_drawn_mean": _col("dly_drawn"),
+    "flr_played_mean": _col("flr_played"),
+    "dly_played_mean": _col("dly_played"),
+    "takeoffs_blocked_mean": _col("blocked"),
+}
+"""Per-seat metric -> its values per game (int64[n]) from the result columns of seat s."""
+_POLICY_VALUES = ("flr_played_mean", "dly_played_mean", "flr_played_on_mean", "dly_played_on_mean",
+                  "flr_drawn_mean", "dly_drawn_mean", "flr_suffered_mean", "dly_suffered_mean")
+"""The per-seat metrics also reported by policy."""
 
 
 def metrics(df, cfg) -> list[dict]:
@@ -33,15 +69,22 @@ def metrics(df, cfg) -> list[dict]:
     turns = df["turns"].to_numpy()
     for w in WEATHER_KEYS:
         out.append(ratio("weather_share", {"weather": WEATHER_LABELS[w]}, df[f"weather_turns_{w}"].to_numpy(), turns))
+    per_seat = [{k: v(df, s) for k, v in _SEAT_VALUES.items()} for s in range(S)]
     for s in range(S):
-        for col, name in (("flr_suffered", "flr_suffered_mean"), ("dly_suffered", "dly_suffered_mean"),
-                          ("flr_played", "flr_played_mean"), ("dly_played", "dly_played_mean"),
-                          ("blocked", "takeoffs_blocked_mean")):
-            out.append(mean(name, {"seat": s}, df[f"{col}_s{s}"].to_numpy()))
+        for name in _SEAT_VALUES:
+            out.append(mean(name, {"seat": s}, per_seat[s][name]))
+    if all(f"policy_s{s}" in df.columns for s in range(S)):
+        for label in dict.fromkeys(v for s in range(S) for v in df[f"policy_s{s}"].unique().to_list()):
+            at = [(df[f"policy_s{s}"] == label).to_numpy() for s in range(S)]
+            for name in _POLICY_VALUES:
+                vals = np.concatenate([per_seat[s][name][at[s]] for s in range(S)])
+                if vals.size:
+                    out.append(mean(name, {"policy": label}, vals))
     blocked = sum(df[f"blocked_s{s}"].to_numpy().astype(np.int64) for s in range(S))
     out.append(mean("takeoffs_blocked_mean", {}, blocked))
     for s in range(S):
         out.append(mean("exchanges_mean", {"seat": s}, df[f"exchanges_s{s}"].to_numpy()))
+    out.append(proportion("cut_off_rate", {}, int(df["cut_off"].sum()), df.height))
     won = df.filter(df["winner"] >= 0)
     if won.height:
         out.append(mean("winner_turn_mean", {}, won["winner_turn"].to_numpy()))
@@ -72,8 +115,8 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         fig.savefig(folder / "weather_share.png", dpi=110)
         plt.close(fig)
         made.append(("Weather share of turns", "weather_share.png"))
-    fl = [r for r in records if r["metric"] == "flr_suffered_mean"]
-    dl = [r for r in records if r["metric"] == "dly_suffered_mean"]
+    fl = [r for r in records if r["metric"] == "flr_suffered_mean" and "seat" in r["by"]]
+    dl = [r for r in records if r["metric"] == "dly_suffered_mean" and "seat" in r["by"]]
     bl = [r for r in records if r["metric"] == "takeoffs_blocked_mean" and "seat" in r["by"]]
     if fl:
         fig, ax = plt.subplots(figsize=(6.4, 3.6))

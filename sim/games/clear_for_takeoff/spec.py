@@ -19,6 +19,9 @@ from sim.games.clear_for_takeoff.layout import (
     P_D0,
     P_DIRECT,
     P_DLYOWN,
+    P_JOINHELD,
+    P_RESHUF_EMPTY,
+    P_SNOWANY,
     P_EXMAX,
     P_FINHAND,
     P_HAND,
@@ -98,6 +101,9 @@ def compile_spec(cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     p[P_DIRECT] = int(sec.direct_to_takeoff)
     p[P_FINHAND] = 1 if sec.finished_hand == "discard" else 0
     p[P_DLYOWN] = int(sec.dly_own_aircraft)
+    p[P_SNOWANY] = 1 if sec.snow_extra == "any" else 0
+    p[P_JOINHELD] = int(sec.join_held_sequence)
+    p[P_RESHUF_EMPTY] = 1 if sec.reshuffle == "on_empty" else 0
     for i in range(3):
         p[P_MOVE1 + i] = sec.move_cards[i]
         p[P_AI1 + i] = sec.anti_ice_cards[i]

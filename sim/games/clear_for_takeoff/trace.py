@@ -94,6 +94,8 @@ def _event_line(e, p, fleet, labels) -> str:
     if code == L.E_PASS:
         return "  passes (no cards, no play)"
     if code == L.E_STALL:
+        if a == 1:
+            return "  == turn cap reached: the finishing order is cut off (the game counts as won, not stalled)"
         return "  == turn cap reached: the game is a stall"
     return f"  event {code} {a} {b} {c} {d} {x}"
 
@@ -124,6 +126,7 @@ def trace(run, game_index: int) -> TraceResult:
     ranks = ", ".join(f"seat {s}: {rowd[f'rank_s{s}'] or '-'}" for s in range(S))
     lines.append("")
     lines.append(f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, stalled {rowd['stalled']}, "
+                 f"cut off {rowd['cut_off']}, "
                  f"reshuffles {rowd['reshuffles']}; finishing order {ranks}")
     return TraceResult(lines, rowd)
 

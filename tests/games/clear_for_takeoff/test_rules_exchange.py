@@ -86,7 +86,7 @@ def test_exchange_rulebook_example():
     assert gs.where(0, MED) == "hangar"
     assert gs.where(0, SMALL) == "D 31L place 1"
     assert gs.where(0, WIDE) == "A of stand A-B #1"
-    assert gs.stat(0, L.ST_DLY) == 1
+    assert gs.stat(0, L.ST_DLY_DRAWN) == 1 and gs.stat(0, L.ST_DLY) == 0  # drawn by it, not played on it
     assert gs.invariants() == 0
 
 
@@ -162,7 +162,7 @@ def test_exchange_flr_face_up_hits_most_prepared(hi, lo):
     assert gs.pos(0, WIDE) == slots[lo]
     assert gs.hand(0) == {"A": 8, "B": 1}
     assert "FLR" in discard_pile(gs)
-    assert gs.stat(0, L.ST_FLR) == 1
+    assert gs.stat(0, L.ST_FLR_DRAWN) == 1 and gs.stat(0, L.ST_FLR) == 0
     assert gs.invariants() == 0
 
 
@@ -207,7 +207,7 @@ def test_exchange_dly_with_nothing_eligible_is_discarded():
     assert gs.pos(0, SMALL) == gs.d(0, 0) and gs.pos(0, WIDE) == gs.to(1)
     assert gs.hand(0) == {"A": 8, "C": 1}
     assert sorted(discard_pile(gs)) == ["A", "DLY"]
-    assert gs.stat(0, L.ST_DLY) == 0
+    assert gs.stat(0, L.ST_DLY_DRAWN) == 0 and gs.stat(0, L.ST_DLY) == 0
     assert gs.invariants() == 0
 
 
