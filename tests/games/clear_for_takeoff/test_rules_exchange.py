@@ -343,3 +343,42 @@ def test_exchange_weather_lifting_fog_closes_gaps():
     assert gs.weather == "XW"
     assert gs.pos(1, SMALL) == gs.d(0, 0)
     assert gs.invariants() == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Reshuffle timing (RULES.md D19, option reshuffle)
+# ---------------------------------------------------------------------------------------
+def _deck_runs_out(**section) -> GameState:
+    """20 A cards, 2 seats: 2 cards left after the deal. Seat 0 places its small aircraft
+    (1 A to the pile) and draws 1; seat 1 does the same and draws the deck's last card."""
+    gs = GameState(seats=2, seed=7, deck=small_deck(A=20), **section)
+    assert gs.deck_size() == 2
+    gs.play("place", gs.gid(0, SMALL), 0)
+    gs.end_turn()
+    gs.play("place", gs.gid(1, SMALL), 1)
+    gs.end_turn()
+    return gs
+
+
+def test_reshuffle_on_draw_default_includes_the_next_plays():
+    """RB Deck notes 'If the card deck runs out of cards, reshuffle the discard pile', D19
+    default reshuffle = "on_draw": the pile waits until a draw needs a card, so the card seat 0
+    plays on the next turn is in the new deck (3 cards reshuffled, 1 drawn)."""
+    gs = _deck_runs_out()
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (0, 2, 0)
+    gs.play("place", gs.gid(0, MED), 2)  # 2 A
+    gs.end_turn()
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (2, 0, 1)
+    assert [int(e[3]) for e in gs.events() if e[2] == L.E_RESHUFFLE] == [4]
+
+
+def test_reshuffle_on_empty_option_reshuffles_at_the_last_card():
+    """D19 option reshuffle = "on_empty": the pile is shuffled in the moment the deck's last
+    card is drawn (the 2 cards then in the pile); the next turn's play is not in that deck: its
+    2 A form the deck after the next one (reshuffles of 2 and 2 cards, not one of 4)."""
+    gs = _deck_runs_out(reshuffle="on_empty")
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (2, 0, 1)
+    gs.play("place", gs.gid(0, MED), 2)
+    gs.end_turn()
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (2, 0, 2)
+    assert [int(e[3]) for e in gs.events() if e[2] == L.E_RESHUFFLE] == [2, 2]
