@@ -599,7 +599,8 @@ def _spend(state, p, s, card, need, lc):
 @kernel
 def spend_step(state, p, s, card, size, lc):
     """Pay a placement or advance found legal by ``step_payment`` (``lc`` = its LC count):
-    the cards go to the discard pile. Returns the number of cards paid."""
+    the cards go to the discard pile. Returns the number of cards paid, plus 256 x (card type
+    + 1) of SNOW's extra card when ``snow_extra = "any"`` chose it (D17; for the trace)."""
     if p[P_SNOWANY] == 0 or state[H_WEATHER] != SN:
         need = move_cost(state, p, size)
         _spend(state, p, s, card, need, lc)
@@ -610,7 +611,7 @@ def spend_step(state, p, s, card, size, lc):
     _spend(state, p, s, card, base, lcb)
     state[hand_at(p, s, x)] -= 1
     discard(state, p, x, 1)
-    return base + 1
+    return base + 1 + 256 * (x + 1)
 
 
 @kernel
@@ -668,19 +669,21 @@ def apply_play(state, p, fleet, act, ev, evn):
         emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, K_VIP, gid, from_slot, p[P_VIP1], 0)
         return
     if kind == K_PLACE:
-        need = spend_step(state, p, s, CA, size, lc)
+        paid = spend_step(state, p, s, CA, size, lc)
         set_pos(state, p, gid, 2 * arg)
         to = 2 * arg
     elif kind == K_ADVANCE:
         card = CB if stand_ab(p, arg // 2) else CC
-        need = spend_step(state, p, s, card, size, lc)
+        paid = spend_step(state, p, s, card, size, lc)
         set_pos(state, p, gid, arg)
         to = arg
     else:  # K_TO_D
-        need = spend_step(state, p, s, CD, size, lc)
+        paid = spend_step(state, p, s, CD, size, lc)
         join_d(state, p, gid, arg)
         to = state[pos_at(p, s, gid % K)]
-    emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, kind, gid, from_slot, to, lc * 16 + need)
+    # event e = 256 x (SNOW extra card type + 1, 0 = none chosen) + 16 x LC + cards paid
+    need = paid % 256
+    emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, kind, gid, from_slot, to, (paid - need) + lc * 16 + need)
 
 
 @kernel

@@ -444,6 +444,8 @@ def test_snow_extra_any_pays_with_any_movement_card():
     assert gs.pos(0, SMALL) == gs.d(1, 0)
     assert gs.hand(0) == {"A": 1, "B": 2, "C": 2}
     assert discard_pile(gs) == ["A", "D"]
+    # the play's event names the extra card: e = 256 x (A + 1) + 16 x 0 LC + 2 cards
+    assert [int(e[7]) for e in gs.events() if e[2] == L.E_PLAY] == [256 * (L.CA + 1) + 2]
 
 
 def test_snow_extra_any_most_spare_type_then_lc():
