@@ -86,6 +86,15 @@ class Section(Strict):
         data.FINISHED_HAND, description="what happens to a finished airline's hand (RULES.md D12)")
     dly_own_aircraft: bool = Field(data.DLY_OWN_AIRCRAFT,
                                    description="allow a played DLY on one's own aircraft (RULES.md D9)")
+    snow_extra: Literal["same", "any"] = Field(
+        data.SNOW_EXTRA, description="SNOW's additional movement card: 'same' = one more of the step's own card "
+        "(or LC), 'any' = any movement card A, B, C, D or LC (RULES.md D17)")
+    join_held_sequence: bool = Field(
+        data.JOIN_HELD_SEQUENCE, description="under FG / a closed runway, a D play or VIP2 -> D may still join the "
+        "back of the held D sequence (RULES.md D18)")
+    reshuffle: Literal["on_draw", "on_empty"] = Field(
+        data.RESHUFFLE, description="when the discard pile becomes the new deck: 'on_draw' = when a draw needs a "
+        "card, 'on_empty' = as soon as the deck's last card is drawn (RULES.md D19)")
     deck: Deck = Field(default_factory=Deck)
     airlines: list[Airline] = Field(default_factory=_default_airlines, min_length=1,
                                     description="ASSUMPTION: six airlines; seat i flies airline i")

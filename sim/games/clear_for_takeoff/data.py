@@ -63,6 +63,15 @@ FINISHED_HAND = "discard"
 """RULES.md D12: a finished airline's hand goes to the discard pile (or "out_of_play")."""
 DLY_OWN_AIRCRAFT = False
 """RULES.md D9: a played DLY targets opponents only."""
+SNOW_EXTRA = "same"
+"""RULES.md D17: SNOW's additional movement card is one more of the step's own card (or LC);
+"any" = any movement card (A, B, C, D or LC)."""
+JOIN_HELD_SEQUENCE = True
+"""RULES.md D18: under FG / a closed runway an aircraft may still join the back of the held D
+sequence (D play, VIP2 -> D); False = no aircraft joins a held sequence."""
+RESHUFFLE = "on_draw"
+"""RULES.md D19: the discard pile becomes the new deck when a draw needs a card ("on_draw");
+"on_empty" = the moment the last card of the deck is drawn."""
 
 # ---- the heuristic policy's weights (defaults; their order is the kernel's W_* order) ---------
 HEURISTIC_WEIGHTS: dict[str, float] = {

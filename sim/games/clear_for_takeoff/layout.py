@@ -7,7 +7,8 @@ Spec (``spec.compile_spec``): ``(p, deck_cards, fleet)``; ``p`` int64[NP] parame
     P_S P_K P_NST P_NAC P_Q P_HAND P_EXMAX P_NCARDS P_CAP    seats, fleet width, stands, A-C
                                                              stands, D places, hand, exchange
                                                              max, cards, turn cap
-    P_PLAYOUT P_DIRECT P_FINHAND P_DLYOWN                    rule options (0/1)
+    P_PLAYOUT P_DIRECT P_FINHAND P_DLYOWN P_SNOWANY          rule options (0/1)
+    P_JOINHELD P_RESHUF_EMPTY
     P_NSLOT P_VIP1 P_VIP2 P_D0 P_TO0                         slot ids (below)
     P_OFF_HAND .. P_OFF_WT                                   state block offsets (below)
     P_MOVE1 +0..2, P_AI1 +0..2                               costs by size (small, medium, wide)
@@ -83,6 +84,9 @@ P_PLAYOUT = _p.slot()
 P_DIRECT = _p.slot()
 P_FINHAND = _p.slot()
 P_DLYOWN = _p.slot()
+P_SNOWANY = _p.slot()
+P_JOINHELD = _p.slot()
+P_RESHUF_EMPTY = _p.slot()
 P_NSLOT = _p.slot()
 P_VIP1 = _p.slot()
 P_VIP2 = _p.slot()
@@ -115,15 +119,19 @@ H_STARVED = _h.slot()
 H_NFIN = _h.slot()
 H_DONE = _h.slot()
 H_WINNER = _h.slot()
-H_STALL = _h.slot()
+H_STALL = _h.slot()         # 1 when the turn cap stopped the game (row: stalled or cut_off)
 H_WINNER_TURN = _h.slot()
 H_ROUND_SEAT = _h.slot()
 NH = _h.size
 
 # ---- per-seat stats -----------------------------------------------------------------------------
-STAT_NAMES = ("flr", "dly", "blocked", "exch", "plays", "flr_played", "dly_played", "takeoffs")
+STAT_NAMES = ("flr", "dly", "blocked", "exch", "plays", "flr_played", "dly_played", "takeoffs",
+              "flr_drawn", "dly_drawn")
 (ST_FLR, ST_DLY, ST_BLOCKED, ST_EXCH, ST_PLAYS, ST_FLR_PLAYED, ST_DLY_PLAYED,
- ST_TAKEOFFS) = index_constants(STAT_NAMES)
+ ST_TAKEOFFS, ST_FLR_DRAWN, ST_DLY_DRAWN) = index_constants(STAT_NAMES)
+"""ST_FLR / ST_DLY: hits on this seat's aircraft by a card an opponent played (or, with
+``dly_own_aircraft``, the seat itself); ST_FLR_DRAWN / ST_DLY_DRAWN: hits by a card the seat
+drew face up in its own exchange."""
 NSTAT = len(STAT_NAMES)
 
 # ---- action kinds ------------------------------------------------------------------------------
@@ -179,14 +187,22 @@ assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES
 # ---- result columns -----------------------------------------------------------------------------
 COLUMNS = (
     Column("turns", "player turns played"),
-    Column("stalled", "1 when the turn cap ended the game before one airline remained"),
+    Column("stalled", "1 when the turn cap ended the game with no winner (no airline had every aircraft "
+           "airborne); games with a winner are never stalled, so seat wins and stalls partition the games"),
+    Column("cut_off", "1 when the turn cap ended the game after the winner finished but before the finishing "
+           "order was complete (play_out_ranks); such a game counts as won, not stalled"),
     Column("reshuffles", "times the discard pile was shuffled into a new deck"),
     Column("starved_draws", "draws cut short because deck and discard pile were both empty"),
     Column("winner", "seat of the first airline with every aircraft airborne, -1 if none"),
     Column("winner_turn", "player turn on which the winner finished, -1 if none"),
     Column("rank", "finishing position (1 = first), 0 = still on the airfield at a stall", per_seat=True),
-    Column("flr_suffered", "aircraft sent to the hangar by FLR (played or drawn face up)", per_seat=True),
-    Column("dly_suffered", "aircraft sent to the hangar by DLY (played or drawn face up)", per_seat=True),
+    Column("flr_played_on", "aircraft of this seat sent to the hangar by an FLR an opponent played", per_seat=True),
+    Column("flr_drawn", "aircraft of this seat sent to the hangar by an FLR it drew face up in an exchange",
+           per_seat=True),
+    Column("dly_played_on", "aircraft of this seat sent to the hangar by a played DLY (an opponent's; its own "
+           "only with dly_own_aircraft)", per_seat=True),
+    Column("dly_drawn", "aircraft of this seat sent to the hangar by a DLY it drew face up in an exchange",
+           per_seat=True),
     Column("flr_played", "FLR cards played on opponents", per_seat=True),
     Column("dly_played", "DLY cards played on opponents", per_seat=True),
     Column("blocked", "takeoff attempts stopped by the weather", per_seat=True),
@@ -197,13 +213,16 @@ COLUMNS = (
 _O = column_offsets(COLUMNS)
 O_TURNS = _O["turns"]
 O_STALLED = _O["stalled"]
+O_CUT_OFF = _O["cut_off"]
 O_RESHUFFLES = _O["reshuffles"]
 O_STARVED = _O["starved_draws"]
 O_WINNER = _O["winner"]
 O_WINNER_TURN = _O["winner_turn"]
 O_RANK = _O["rank"]
-O_FLR_SUFFERED = _O["flr_suffered"]
-O_DLY_SUFFERED = _O["dly_suffered"]
+O_FLR_PLAYED_ON = _O["flr_played_on"]
+O_FLR_DRAWN = _O["flr_drawn"]
+O_DLY_PLAYED_ON = _O["dly_played_on"]
+O_DLY_DRAWN = _O["dly_drawn"]
 O_FLR_PLAYED = _O["flr_played"]
 O_DLY_PLAYED = _O["dly_played"]
 O_BLOCKED = _O["blocked"]

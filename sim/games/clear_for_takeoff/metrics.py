@@ -4,8 +4,21 @@
   an interval that counts games, not turns, as the unit (``sim.metrics.ratio``).
 * ``flr_suffered_mean`` / ``dly_suffered_mean`` by seat: aircraft of that seat sent back to
   the hangar per game, by a card an opponent played or by one the seat itself drew face up
-  in an exchange (which hits the drawer's most prepared aircraft).
+  in an exchange (which hits the drawer's most prepared aircraft): the sum of the two causes,
+  ``flr_played_on_mean`` / ``dly_played_on_mean`` (played on it) and ``flr_drawn_mean`` /
+  ``dly_drawn_mean`` (drawn by it), each by seat too.
 * ``flr_played_mean`` / ``dly_played_mean`` by seat: attack cards played per game.
+* by {"policy": label}: ``flr_played_mean``, ``dly_played_mean``, ``flr_played_on_mean``,
+  ``dly_played_on_mean``, ``flr_drawn_mean``, ``dly_drawn_mean``, ``flr_suffered_mean``,
+  ``dly_suffered_mean``: per seat-appearance of the policy (one value per game and seat the
+  policy sat in; the seats of one game are not independent, so with a policy in several
+  seats the interval is a little narrow), so "does attacking pay, and who pays for it" reads
+  beside ``win_rate`` by policy.
+* plots: weather share, setbacks per seat by cause, attacks by policy (played, played on it,
+  drawn by it).
+* ``cut_off_rate``: share of games the turn cap stopped after the winner finished, before the
+  finishing order was complete (counted as won; ``stall_rate`` counts only games with no
+  winner, so seat win rates and the stall rate sum to 1).
 * ``takeoffs_blocked_mean`` by seat, and by {} for all seats together: takeoff attempts
   stopped by the weather per game.
 * ``exchanges_mean`` by seat: turns per game a seat spent exchanging cards.
@@ -20,10 +33,35 @@ import numpy as np
 
 from sim.games.clear_for_takeoff.data import WEATHER_CARDS
 from sim.games.clear_for_takeoff.layout import WEATHER_KEYS
-from sim.metrics import mean, ratio
+from sim.metrics import mean, proportion, ratio
 
 WEATHER_LABELS = dict(zip(WEATHER_KEYS, WEATHER_CARDS))
 """Column key -> card code (``sc`` -> ``SC``, ``31l`` -> ``31L`` ...)."""
+
+
+def _col(name):
+    return lambda df, s: df[f"{name}_s{s}"].to_numpy().astype(np.int64)
+
+
+def _sum(a, b):
+    return lambda df, s: _col(a)(df, s) + _col(b)(df, s)
+
+
+_SEAT_VALUES = {
+    "flr_suffered_mean": _sum("flr_played_on", "flr_drawn"),
+    "dly_suffered_mean": _sum("dly_played_on", "dly_drawn"),
+    "flr_played_on_mean": _col("flr_played_on"),
+    "flr_drawn_mean": _col("flr_drawn"),
+    "dly_played_on_mean": _col("dly_played_on"),
+    "dly_drawn_mean": _col("dly_drawn"),
+    "flr_played_mean": _col("flr_played"),
+    "dly_played_mean": _col("dly_played"),
+    "takeoffs_blocked_mean": _col("blocked"),
+}
+"""Per-seat metric -> its values per game (int64[n]) from the result columns of seat s."""
+_POLICY_VALUES = ("flr_played_mean", "dly_played_mean", "flr_played_on_mean", "dly_played_on_mean",
+                  "flr_drawn_mean", "dly_drawn_mean", "flr_suffered_mean", "dly_suffered_mean")
+"""The per-seat metrics also reported by policy."""
 
 
 def metrics(df, cfg) -> list[dict]:
@@ -33,15 +71,22 @@ def metrics(df, cfg) -> list[dict]:
     turns = df["turns"].to_numpy()
     for w in WEATHER_KEYS:
         out.append(ratio("weather_share", {"weather": WEATHER_LABELS[w]}, df[f"weather_turns_{w}"].to_numpy(), turns))
+    per_seat = [{k: v(df, s) for k, v in _SEAT_VALUES.items()} for s in range(S)]
     for s in range(S):
-        for col, name in (("flr_suffered", "flr_suffered_mean"), ("dly_suffered", "dly_suffered_mean"),
-                          ("flr_played", "flr_played_mean"), ("dly_played", "dly_played_mean"),
-                          ("blocked", "takeoffs_blocked_mean")):
-            out.append(mean(name, {"seat": s}, df[f"{col}_s{s}"].to_numpy()))
+        for name in _SEAT_VALUES:
+            out.append(mean(name, {"seat": s}, per_seat[s][name]))
+    if all(f"policy_s{s}" in df.columns for s in range(S)):
+        for label in dict.fromkeys(v for s in range(S) for v in df[f"policy_s{s}"].unique().to_list()):
+            at = [(df[f"policy_s{s}"] == label).to_numpy() for s in range(S)]
+            for name in _POLICY_VALUES:
+                vals = np.concatenate([per_seat[s][name][at[s]] for s in range(S)])
+                if vals.size:
+                    out.append(mean(name, {"policy": label}, vals))
     blocked = sum(df[f"blocked_s{s}"].to_numpy().astype(np.int64) for s in range(S))
     out.append(mean("takeoffs_blocked_mean", {}, blocked))
     for s in range(S):
         out.append(mean("exchanges_mean", {"seat": s}, df[f"exchanges_s{s}"].to_numpy()))
+    out.append(proportion("cut_off_rate", {}, int(df["cut_off"].sum()), df.height))
     won = df.filter(df["winner"] >= 0)
     if won.height:
         out.append(mean("winner_turn_mean", {}, won["winner_turn"].to_numpy()))
@@ -49,7 +94,8 @@ def metrics(df, cfg) -> list[dict]:
 
 
 def plots(df, records, folder: Path) -> list[tuple[str, str]]:
-    """Weather share and attacks suffered per seat; returns (title, file name) pairs."""
+    """Weather share and setbacks per seat (FLR / DLY by cause, takeoffs blocked); returns
+    (title, file name) pairs."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -72,24 +118,61 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         fig.savefig(folder / "weather_share.png", dpi=110)
         plt.close(fig)
         made.append(("Weather share of turns", "weather_share.png"))
-    fl = [r for r in records if r["metric"] == "flr_suffered_mean"]
-    dl = [r for r in records if r["metric"] == "dly_suffered_mean"]
-    bl = [r for r in records if r["metric"] == "takeoffs_blocked_mean" and "seat" in r["by"]]
-    if fl:
+    def by_seat(metric):
+        return [r for r in records if r["metric"] == metric and "seat" in r["by"]]
+
+    fl_on, fl_dr = by_seat("flr_played_on_mean"), by_seat("flr_drawn_mean")
+    dl_on, dl_dr = by_seat("dly_played_on_mean"), by_seat("dly_drawn_mean")
+    bl = by_seat("takeoffs_blocked_mean")
+    if fl_on and len(fl_on) == len(fl_dr) == len(dl_on) == len(dl_dr) == len(bl):
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
-        x = np.arange(len(fl))
+        x = np.arange(len(fl_on))
         wdt = 0.27
-        for i, (rs, lab) in enumerate(((fl, "FLR suffered"), (dl, "DLY suffered"), (bl, "takeoffs blocked"))):
-            v = np.array([r["value"] for r in rs])
-            lo = v - np.array([r["ci_low"] for r in rs])
-            hi = np.array([r["ci_high"] for r in rs]) - v
-            ax.bar(x + (i - 1) * wdt, v, wdt, yerr=[lo, hi], capsize=2, label=lab)
-        ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in fl])
-        ax.set_ylabel("per game (mean, 95% interval)")
-        ax.set_title("Setbacks per seat (FLR / DLY: played on it or drawn face up)")
-        ax.legend(fontsize=8)
+
+        def vals(rs):
+            return np.array([r["value"] for r in rs])
+
+        ax.bar(x - wdt, vals(fl_on), wdt, label="FLR played on it", color="#C44E52")
+        ax.bar(x - wdt, vals(fl_dr), wdt, bottom=vals(fl_on), label="FLR drawn by it", color="#E8A0A2")
+        ax.bar(x, vals(dl_on), wdt, label="DLY played on it", color="#4C72B0")
+        ax.bar(x, vals(dl_dr), wdt, bottom=vals(dl_on), label="DLY drawn by it", color="#A5BDE0")
+        v = vals(bl)
+        lo = v - np.array([r["ci_low"] for r in bl])
+        hi = np.array([r["ci_high"] for r in bl]) - v
+        ax.bar(x + wdt, v, wdt, yerr=[lo, hi], capsize=2, label="takeoffs blocked", color="#8C8C8C")
+        ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in fl_on])
+        ax.set_ylabel("per game (mean)")
+        ax.set_title("Setbacks per seat: FLR / DLY by cause, takeoffs blocked")
+        top = max(float((vals(fl_on) + vals(fl_dr)).max()), float((vals(dl_on) + vals(dl_dr)).max()),
+                  float(np.array([r["ci_high"] for r in bl]).max()))
+        ax.set_ylim(0, top * 1.5)
+        ax.legend(fontsize=7, ncol=3, loc="upper center")
         fig.tight_layout()
         fig.savefig(folder / "setbacks_by_seat.png", dpi=110)
         plt.close(fig)
-        made.append(("Setbacks per seat: FLR and DLY suffered, takeoffs blocked by weather", "setbacks_by_seat.png"))
+        made.append(("Setbacks per seat: FLR and DLY played on it or drawn by it, takeoffs blocked by weather",
+                     "setbacks_by_seat.png"))
+    pol = sorted({r["by"]["policy"] for r in records if r["metric"] == "flr_played_mean" and "policy" in r["by"]})
+    if pol:
+        def at(metric, label):
+            return next((r["value"] for r in records if r["metric"] == metric and r["by"].get("policy") == label), 0.0)
+
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        x = np.arange(len(pol))
+        wdt = 0.27
+        played = np.array([at("flr_played_mean", q) + at("dly_played_mean", q) for q in pol])
+        on = np.array([at("flr_played_on_mean", q) + at("dly_played_on_mean", q) for q in pol])
+        drawn = np.array([at("flr_drawn_mean", q) + at("dly_drawn_mean", q) for q in pol])
+        ax.bar(x - wdt, played, wdt, label="FLR + DLY played", color="#55A868")
+        ax.bar(x, on, wdt, label="played on it", color="#C44E52")
+        ax.bar(x + wdt, drawn, wdt, label="drawn by it (own face-up draw)", color="#E8A0A2")
+        ax.set_xticks(x, pol)
+        ax.set_ylabel("per game and seat (mean)")
+        ax.set_title("Attacks by policy: played, suffered from opponents, self-inflicted")
+        ax.set_ylim(0, max(float(played.max()), float(on.max()), float(drawn.max())) * 1.35 + 1e-9)
+        ax.legend(fontsize=7, ncol=3, loc="upper center")
+        fig.tight_layout()
+        fig.savefig(folder / "attacks_by_policy.png", dpi=110)
+        plt.close(fig)
+        made.append(("Attacks by policy: FLR and DLY played, played on it, drawn by it", "attacks_by_policy.png"))
     return made

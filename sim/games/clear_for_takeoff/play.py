@@ -32,11 +32,14 @@ from sim.games.clear_for_takeoff.layout import (
     NCT,
     NWEATHER,
     O_BLOCKED,
+    O_CUT_OFF,
+    O_DLY_DRAWN,
     O_DLY_PLAYED,
-    O_DLY_SUFFERED,
+    O_DLY_PLAYED_ON,
     O_EXCHANGES,
+    O_FLR_DRAWN,
     O_FLR_PLAYED,
-    O_FLR_SUFFERED,
+    O_FLR_PLAYED_ON,
     O_RANK,
     O_RESHUFFLES,
     O_STALLED,
@@ -56,9 +59,11 @@ from sim.games.clear_for_takeoff.layout import (
     SC,
     ST_BLOCKED,
     ST_DLY,
+    ST_DLY_DRAWN,
     ST_DLY_PLAYED,
     ST_EXCH,
     ST_FLR,
+    ST_FLR_DRAWN,
     ST_FLR_PLAYED,
     ST_TAKEOFFS,
 )
@@ -123,6 +128,15 @@ def end_turn(state, p, fleet, pid, short, vip_runway, draw, rng, ev, evn):
 
 
 @kernel
+def stop_at_cap(state, ev, evn):
+    """The turn cap stops the game (RULES.md End of the game): ``H_STALL`` = 1 and an
+    E_STALL event whose ``a`` is 1 when a winner had already finished (the row then says
+    ``cut_off``, not ``stalled``: the outcomes partition the games)."""
+    state[H_STALL] = 1
+    emit(ev, evn, state[H_TURN], state[H_CUR], E_STALL, 1 if state[H_WINNER] >= 0 else 0, 0, 0, 0, 0)
+
+
+@kernel
 def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, evn, snaps, check):
     """Play game ``g`` of ``seed`` into ``state`` (int32[state_size]); returns 0 or the first
     violated invariant code (``layout.V_*``, only tested with ``check``).
@@ -141,8 +155,7 @@ def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, ev
     cap = p[P_CAP]
     while True:
         if capped(state[H_TURN], cap):
-            state[H_STALL] = 1
-            emit(ev, evn, state[H_TURN], state[H_CUR], E_STALL, 0, 0, 0, 0, 0)
+            stop_at_cap(state, ev, evn)
             break
         s = state[H_CUR]
         begin_turn(state, p)
@@ -177,15 +190,21 @@ def write_row(state, spec, row):
     p = spec[0]
     S = p[P_S]
     row[col_at(O_TURNS[0], O_TURNS[1], S, 0)] = state[H_TURN]
-    row[col_at(O_STALLED[0], O_STALLED[1], S, 0)] = state[H_STALL]
+    # RULES.md End of the game: stalled = the cap stopped a game nobody had won; cut_off = it
+    # stopped a won game before the finishing order was complete (never both)
+    won = 1 if state[H_WINNER] >= 0 else 0
+    row[col_at(O_STALLED[0], O_STALLED[1], S, 0)] = state[H_STALL] * (1 - won)
+    row[col_at(O_CUT_OFF[0], O_CUT_OFF[1], S, 0)] = state[H_STALL] * won
     row[col_at(O_RESHUFFLES[0], O_RESHUFFLES[1], S, 0)] = state[H_RESHUF]
     row[col_at(O_STARVED[0], O_STARVED[1], S, 0)] = state[H_STARVED]
     row[col_at(O_WINNER[0], O_WINNER[1], S, 0)] = state[H_WINNER]
     row[col_at(O_WINNER_TURN[0], O_WINNER_TURN[1], S, 0)] = state[H_WINNER_TURN]
     for s in range(S):
         row[col_at(O_RANK[0], O_RANK[1], S, s)] = state[p[P_OFF_RANK] + s]
-        row[col_at(O_FLR_SUFFERED[0], O_FLR_SUFFERED[1], S, s)] = state[stat_at(p, s, ST_FLR)]
-        row[col_at(O_DLY_SUFFERED[0], O_DLY_SUFFERED[1], S, s)] = state[stat_at(p, s, ST_DLY)]
+        row[col_at(O_FLR_PLAYED_ON[0], O_FLR_PLAYED_ON[1], S, s)] = state[stat_at(p, s, ST_FLR)]
+        row[col_at(O_FLR_DRAWN[0], O_FLR_DRAWN[1], S, s)] = state[stat_at(p, s, ST_FLR_DRAWN)]
+        row[col_at(O_DLY_PLAYED_ON[0], O_DLY_PLAYED_ON[1], S, s)] = state[stat_at(p, s, ST_DLY)]
+        row[col_at(O_DLY_DRAWN[0], O_DLY_DRAWN[1], S, s)] = state[stat_at(p, s, ST_DLY_DRAWN)]
         row[col_at(O_FLR_PLAYED[0], O_FLR_PLAYED[1], S, s)] = state[stat_at(p, s, ST_FLR_PLAYED)]
         row[col_at(O_DLY_PLAYED[0], O_DLY_PLAYED[1], S, s)] = state[stat_at(p, s, ST_DLY_PLAYED)]
         row[col_at(O_BLOCKED[0], O_BLOCKED[1], S, s)] = state[stat_at(p, s, ST_BLOCKED)]

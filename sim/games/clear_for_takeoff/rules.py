@@ -66,6 +66,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_DLYOWN,
     P_FINHAND,
     P_HAND,
+    P_JOINHELD,
     P_K,
     P_MOVE1,
     P_NAC,
@@ -84,7 +85,9 @@ from sim.games.clear_for_takeoff.layout import (
     P_OFF_WT,
     P_PLAYOUT,
     P_Q,
+    P_RESHUF_EMPTY,
     P_S,
+    P_SNOWANY,
     P_TO0,
     P_VIP1,
     P_VIP2,
@@ -95,9 +98,11 @@ from sim.games.clear_for_takeoff.layout import (
     SN,
     ST_BLOCKED,
     ST_DLY,
+    ST_DLY_DRAWN,
     ST_DLY_PLAYED,
     ST_EXCH,
     ST_FLR,
+    ST_FLR_DRAWN,
     ST_FLR_PLAYED,
     ST_PLAYS,
     ST_TAKEOFFS,
@@ -296,27 +301,41 @@ def note_turn_start(state, p):
 # the deck (RB "Deck notes")
 # =======================================================================================
 @kernel
+def reshuffle(state, p, rng, ev, evn):
+    """RB Deck notes: 'If the card deck runs out of cards, reshuffle the discard pile to
+    create a new card deck' (the caller checked the deck is empty and the pile is not)."""
+    m = state[H_DISC_N]
+    d0 = p[P_OFF_DECK]
+    s0 = p[P_OFF_DISC]
+    for i in range(m):
+        state[d0 + i] = state[s0 + i]
+    state[H_DISC_N] = 0
+    shuffle(state, d0, d0 + m, rng, CHANCE)
+    state[H_DECK_N] = m
+    state[H_RESHUF] += 1
+    emit(ev, evn, state[H_TURN], state[H_CUR], E_RESHUFFLE, m, 0, 0, 0, 0)
+
+
+@kernel
 def draw_card(state, p, rng, ev, evn):
     """Top card of the deck, reshuffling the discard pile in when the deck is empty.
 
-    Returns the card type, or -1 when deck and discard pile are both empty (a starved draw:
-    RULES.md D4).
+    RULES.md D19: by default ("on_draw") the pile is reshuffled when a draw finds the deck
+    empty, so every card discarded until then (a play on the next turn included) is in the
+    new deck; with ``reshuffle = "on_empty"`` it is reshuffled as soon as the deck's last
+    card is drawn (and still on a draw that finds the deck empty, if the pile was empty
+    then). Returns the card type, or -1 when deck and discard pile are both empty (a
+    starved draw: RULES.md D4).
     """
     if state[H_DECK_N] == 0:
-        m = state[H_DISC_N]
-        if m == 0:
+        if state[H_DISC_N] == 0:
             return -1
-        d0 = p[P_OFF_DECK]
-        s0 = p[P_OFF_DISC]
-        for i in range(m):
-            state[d0 + i] = state[s0 + i]
-        state[H_DISC_N] = 0
-        shuffle(state, d0, d0 + m, rng, CHANCE)
-        state[H_DECK_N] = m
-        state[H_RESHUF] += 1
-        emit(ev, evn, state[H_TURN], state[H_CUR], E_RESHUFFLE, m, 0, 0, 0, 0)
+        reshuffle(state, p, rng, ev, evn)
     state[H_DECK_N] -= 1
-    return state[p[P_OFF_DECK] + state[H_DECK_N]]
+    c = state[p[P_OFF_DECK] + state[H_DECK_N]]
+    if p[P_RESHUF_EMPTY] == 1 and state[H_DECK_N] == 0 and state[H_DISC_N] > 0:
+        reshuffle(state, p, rng, ev, evn)
+    return c
 
 
 @kernel
@@ -349,6 +368,57 @@ def move_cost(state, p, size):
     if state[H_WEATHER] == SN:
         c += 1
     return c
+
+
+@kernel
+def snow_extra_card(state, p, s, card, base, lcb):
+    """RULES.md D17 ``snow_extra = "any"``: the card type paying SNOW's additional movement
+    card once the step's own ``base`` cards are paid (``base - lcb`` real ``card`` cards and
+    ``lcb`` LC): the movement card (A, B, C or D) of which the seat holds the most spare
+    copies (ties: A, B, C, D order), else a spare LC; -1 when nothing is left to pay with."""
+    best = -1
+    bestn = 0
+    for t in range(CA, CD + 1):
+        spare = state[hand_at(p, s, t)]
+        if t == card:
+            spare -= base - lcb
+        if spare > bestn:
+            bestn = spare
+            best = t
+    if best >= 0:
+        return best
+    if state[hand_at(p, s, LC)] - lcb > 0:
+        return LC
+    return -1
+
+
+@kernel
+def step_payment(state, p, s, card, size):
+    """LC cards a placement or advance of an aircraft of ``size`` with ``card`` cards uses
+    (real cards first, RULES.md D7), or -1 when the seat cannot pay. SNOW adds a card
+    (RB SN): with ``snow_extra = "same"`` one more ``card`` (or LC); with ``"any"`` any
+    movement card (``snow_extra_card``; an LC paying it counts in the returned LC)."""
+    if p[P_SNOWANY] == 0 or state[H_WEATHER] != SN:
+        return _pay(state, p, s, card, move_cost(state, p, size))
+    base = p[P_MOVE1 + size - 1]
+    lcb = _pay(state, p, s, card, base)
+    if lcb < 0:
+        return -1
+    x = snow_extra_card(state, p, s, card, base, lcb)
+    if x < 0:
+        return -1
+    return lcb + (1 if x == LC else 0)
+
+
+@kernel
+def can_join(state, p, r):
+    """True when an aircraft may join runway r's D sequence: a D place is free (RB 'If every
+    part of position D is occupied, you may not play a D card'), and, with
+    ``join_held_sequence = false`` (RULES.md D18), the sequence is not held by FG / a closed
+    runway (RB: 'all aircrafts hold their positions')."""
+    if d_back(state, p, r) >= p[P_Q]:
+        return False
+    return p[P_JOINHELD] == 1 or not runway_frozen(state, r)
 
 
 @kernel
@@ -444,12 +514,11 @@ def legal_plays(state, p, fleet, acts):
             continue
         gid = s * K + k
         slot = state[pos_at(p, s, k)]
-        cost = move_cost(state, p, size)
         if slot == POS_HANGAR:
             if (seen_hangar >> size) & 1:
                 continue
             seen_hangar |= 1 << size
-            lc = _pay(state, p, s, CA, cost)
+            lc = step_payment(state, p, s, CA, size)
             if lc >= 0:
                 # RB Position A / A on a stand A-C: a free A slot; A-C's A only while its C is free
                 for st in range(nst):
@@ -467,15 +536,16 @@ def legal_plays(state, p, fleet, acts):
                 # RB: A -> B on an A-B stand, A -> C on an A-C stand
                 card = CB if stand_ab(p, st) else CC
                 if occ(state, p, slot + 1) < 0:
-                    lc = _pay(state, p, s, card, cost)
+                    lc = step_payment(state, p, s, card, size)
                     if lc >= 0:
                         n = _add(acts, n, K_ADVANCE, gid, slot + 1, lc)
             else:
                 # RB Position D (from B / from C): choose 31L or 31R; not when D is full
-                lc = _pay(state, p, s, CD, cost)
+                # (nor, with join_held_sequence = false, when the sequence is held: D18)
+                lc = step_payment(state, p, s, CD, size)
                 if lc >= 0:
                     for r in range(2):
-                        if d_back(state, p, r) < p[P_Q]:
+                        if can_join(state, p, r):
                             n = _add(acts, n, K_TO_D, gid, r, lc)
             # RB V.I.P.: from A, B or C as well
             if has_vip and vip_free:
@@ -524,6 +594,24 @@ def _spend(state, p, s, card, need, lc):
     if lc > 0:
         state[hand_at(p, s, LC)] -= lc
         discard(state, p, LC, lc)
+
+
+@kernel
+def spend_step(state, p, s, card, size, lc):
+    """Pay a placement or advance found legal by ``step_payment`` (``lc`` = its LC count):
+    the cards go to the discard pile. Returns the number of cards paid, plus 256 x (card type
+    + 1) of SNOW's extra card when ``snow_extra = "any"`` chose it (D17; for the trace)."""
+    if p[P_SNOWANY] == 0 or state[H_WEATHER] != SN:
+        need = move_cost(state, p, size)
+        _spend(state, p, s, card, need, lc)
+        return need
+    base = p[P_MOVE1 + size - 1]
+    lcb = _pay(state, p, s, card, base)
+    x = snow_extra_card(state, p, s, card, base, lcb)
+    _spend(state, p, s, card, base, lcb)
+    state[hand_at(p, s, x)] -= 1
+    discard(state, p, x, 1)
+    return base + 1 + 256 * (x + 1)
 
 
 @kernel
@@ -580,21 +668,22 @@ def apply_play(state, p, fleet, act, ev, evn):
         set_pos(state, p, gid, p[P_VIP1])
         emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, K_VIP, gid, from_slot, p[P_VIP1], 0)
         return
-    need = move_cost(state, p, size)
     if kind == K_PLACE:
-        _spend(state, p, s, CA, need, lc)
+        paid = spend_step(state, p, s, CA, size, lc)
         set_pos(state, p, gid, 2 * arg)
         to = 2 * arg
     elif kind == K_ADVANCE:
         card = CB if stand_ab(p, arg // 2) else CC
-        _spend(state, p, s, card, need, lc)
+        paid = spend_step(state, p, s, card, size, lc)
         set_pos(state, p, gid, arg)
         to = arg
     else:  # K_TO_D
-        _spend(state, p, s, CD, need, lc)
+        paid = spend_step(state, p, s, CD, size, lc)
         join_d(state, p, gid, arg)
         to = state[pos_at(p, s, gid % K)]
-    emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, kind, gid, from_slot, to, lc * 16 + need)
+    # event e = 256 x (SNOW extra card type + 1, 0 = none chosen) + 16 x LC + cards paid
+    need = paid % 256
+    emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, kind, gid, from_slot, to, (paid - need) + lc * 16 + need)
 
 
 @kernel
@@ -613,7 +702,7 @@ def resolve_face_up(state, p, fleet, c, ev, evn):
         if g >= 0:
             from_slot = state[pos_at(p, s, g % p[P_K])]
             remove_to_hangar(state, p, g)
-            state[stat_at(p, s, ST_FLR if c == FLR else ST_DLY)] += 1
+            state[stat_at(p, s, ST_FLR_DRAWN if c == FLR else ST_DLY_DRAWN)] += 1
             emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, g, from_slot, 1, 0)
         else:
             emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, -1, -1, 1, 0)
@@ -752,15 +841,18 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
     v2 = p[P_VIP2]
     g = occ(state, p, v2)
     if g >= 0 and g // K == s and state[st0 + g % K] == v2:
+        # RB VIP2: 'If all positions at point D are occupied, your aircraft can not leave
+        # VIP2'; with join_held_sequence = false a held sequence takes no one either (D18)
         b0 = d_back(state, p, 0)
         b1 = d_back(state, p, 1)
-        Q = p[P_Q]
+        ok0 = can_join(state, p, 0)
+        ok1 = can_join(state, p, 1)
         r = vip_runway
-        if r < 0 or d_back(state, p, r) >= Q:
+        if r < 0 or not can_join(state, p, r):
             r = -1
-            if b0 < Q and (b0 <= b1 or b1 >= Q):
+            if ok0 and (b0 <= b1 or not ok1):
                 r = 0
-            elif b1 < Q:
+            elif ok1:
                 r = 1
         if r >= 0:
             join_d(state, p, g, r)

@@ -22,6 +22,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_EXMAX,
     P_FINHAND,
     P_HAND,
+    P_JOINHELD,
     P_K,
     P_MOVE1,
     P_NAC,
@@ -40,7 +41,9 @@ from sim.games.clear_for_takeoff.layout import (
     P_OFF_WT,
     P_PLAYOUT,
     P_Q,
+    P_RESHUF_EMPTY,
     P_S,
+    P_SNOWANY,
     P_TO0,
     P_VIP1,
     P_VIP2,
@@ -98,6 +101,9 @@ def compile_spec(cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     p[P_DIRECT] = int(sec.direct_to_takeoff)
     p[P_FINHAND] = 1 if sec.finished_hand == "discard" else 0
     p[P_DLYOWN] = int(sec.dly_own_aircraft)
+    p[P_SNOWANY] = 1 if sec.snow_extra == "any" else 0
+    p[P_JOINHELD] = int(sec.join_held_sequence)
+    p[P_RESHUF_EMPTY] = 1 if sec.reshuffle == "on_empty" else 0
     for i in range(3):
         p[P_MOVE1 + i] = sec.move_cards[i]
         p[P_AI1 + i] = sec.anti_ice_cards[i]

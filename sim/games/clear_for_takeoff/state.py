@@ -26,7 +26,7 @@ import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
-from sim.games.clear_for_takeoff.play import begin_turn, end_turn, start_game
+from sim.games.clear_for_takeoff.play import begin_turn, end_turn, start_game, stop_at_cap
 from sim.games.engine import capped, emit, event_buffer, make_rig, seat_policies
 
 KIND = {name: i for i, name in enumerate(L.KIND_NAMES)}
@@ -176,15 +176,15 @@ class GameState(GameStateBase):
         self._acted = False
         if not self.state[L.H_DONE]:
             if capped(self.state[L.H_TURN], self.p[L.P_CAP]):
-                self.state[L.H_STALL] = 1
-                self._emit(L.E_STALL)
+                stop_at_cap(self.state, self.ev, self.evn)
             else:
                 self._begin()
         return short
 
     def snapshot(self) -> dict[str, Any]:
         """The position as plain values: turn, current seat, weather, deck / discard sizes,
-        hands (card name -> count), aircraft places (``slot_name``), ranks, winner, over."""
+        hands (card name -> count), aircraft places (``slot_name``), ranks, winner, stalled (the
+        turn cap stopped a game with no winner), cut_off (it stopped a won game early), over."""
         S, K = int(self.p[L.P_S]), int(self.p[L.P_K])
         return {
             "turn": int(self.state[L.H_TURN]),
@@ -196,7 +196,8 @@ class GameState(GameStateBase):
             "aircraft": [[self.where(s, k) for k in range(K) if self.fleet[s, k] > 0] for s in range(S)],
             "ranks": [self.rank(s) for s in range(S)],
             "winner": int(self.state[L.H_WINNER]),
-            "stalled": bool(self.state[L.H_STALL]),
+            "stalled": bool(self.state[L.H_STALL]) and int(self.state[L.H_WINNER]) < 0,
+            "cut_off": bool(self.state[L.H_STALL]) and int(self.state[L.H_WINNER]) >= 0,
             "over": self.over,
         }
 

@@ -65,12 +65,19 @@ def _event_line(e, p, fleet, labels) -> str:
         return f"    {L.CARD_NAMES[a]} {how}: {aircraft_name(p, fleet, b)} at {slot_name(p, c)} -> hangar"
     if code == L.E_PLAY:
         kind = a
-        lc, need = divmod(x, 16)
+        extra, rest = divmod(x, 256)  # extra: SNOW's extra card type + 1 under snow_extra = "any" (D17)
+        lc, need = divmod(rest, 16)
         if kind == L.K_VIP:
             return (f"  plays VIP: {aircraft_name(p, fleet, b)} {slot_name(p, c)} -> VIP1 "
                     f"(VIP1 and VIP2 were free; one VIP card for any size)")
         card = {L.K_PLACE: "A", L.K_ADVANCE: "B" if "A-B" in slot_name(p, d) else "C", L.K_TO_D: "D"}[kind]
-        paid = " + ".join(x for x in (f"{need - lc}x{card}" if need > lc else "", f"{lc}xLC" if lc else "") if x)
+        counts = {card: need - lc}
+        if extra and extra - 1 != L.LC:
+            counts[card] -= 1
+            xname = L.CARD_NAMES[extra - 1]
+            counts[xname] = counts.get(xname, 0) + 1
+        counts["LC"] = lc
+        paid = " + ".join(f"{k}x{n}" for n, k in counts.items() if k > 0)
         return (f"  plays {paid}: {aircraft_name(p, fleet, b)} "
                 f"{slot_name(p, c)} -> {slot_name(p, d)} ({need} card(s) for this size and weather; the place was free)")
     if code == L.E_DEICE:
@@ -94,6 +101,8 @@ def _event_line(e, p, fleet, labels) -> str:
     if code == L.E_PASS:
         return "  passes (no cards, no play)"
     if code == L.E_STALL:
+        if a == 1:
+            return "  == turn cap reached: the finishing order is cut off (the game counts as won, not stalled)"
         return "  == turn cap reached: the game is a stall"
     return f"  event {code} {a} {b} {c} {d} {x}"
 
@@ -124,6 +133,7 @@ def trace(run, game_index: int) -> TraceResult:
     ranks = ", ".join(f"seat {s}: {rowd[f'rank_s{s}'] or '-'}" for s in range(S))
     lines.append("")
     lines.append(f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, stalled {rowd['stalled']}, "
+                 f"cut off {rowd['cut_off']}, "
                  f"reshuffles {rowd['reshuffles']}; finishing order {ranks}")
     return TraceResult(lines, rowd)
 

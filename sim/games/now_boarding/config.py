@@ -38,6 +38,10 @@ class Section(Strict):
     leftover_per_complaint: int = Field(2, ge=1, le=20, description="RB end: 1 complaint per 2 undelivered passengers")
     anger_reset: Literal["pickup", "setdown"] = Field(
         "pickup", description="RB: anger cubes removed on pickup; 'setdown' = BGA: kept until set down elsewhere")
+    grumpy_reset: Literal[0, 1] | None = Field(
+        None, description="anger the Grumpy VIP (starts with 1) keeps when its anger is removed (at pickup, or at "
+        "set-down with anger_reset = 'setdown'); default: 0 with 'pickup' (RB: remove the cubes), 1 with "
+        "'setdown' (BGA); RULES.md 'Grumpy'")
     pooled_payment: bool = Field(True, description="pay a maintenance's purchases with one pooled payment (BGA); false: each upgrade paid separately")
     start_seats: int = Field(1, ge=1, le=9, description="seats of a starting plane (BGA)")
     start_speed: int = Field(3, ge=1, le=15, description="speed of a starting plane (BGA)")
@@ -48,7 +52,10 @@ class Section(Strict):
     route_price: int = Field(ROUTE_PRICE, ge=0, le=99, description="price of one route colour (BGA, flat)")
     temp_seat_price: int = Field(TEMP_SEAT_PRICE, ge=0, le=99, description="temporary seat token (BGA)")
     temp_speed_price: int = Field(TEMP_SPEED_PRICE, ge=0, le=99, description="temporary speed token (BGA)")
-    supply_limits: bool = Field(False, description="enforce the tile supply: 13 seats, 10 speeds, 2 routes per colour (ASSUMPTION; BGA has none)")
+    supply_limits: bool = Field(False, description="enforce the tile supply (ASSUMPTION; BGA has none): the box's 18 seat / "
+                                "15 speed tiles less 1 of each per plane in play and less the free set-up upgrades "
+                                "(4 players, free seat: 10 seat / 11 speed tiles to buy), 2 route tiles per colour "
+                                "less the 2-player free routes")
     action_budget: int = Field(0, ge=0, le=1000, description="time pressure: actions per plane per flight phase (space moved, pickup, drop-off each 1); 0 = no timer")
     vip: bool = Field(False, description="VIP variant (9 VIP cards)")
     vip_count: int | None = Field(None, ge=0, le=9, description="VIPs in play; default players + 2 (BGA 'Normal')")

@@ -86,6 +86,22 @@ ROUTE_PRICE = 7
 TEMP_SEAT_PRICE = 2
 TEMP_SPEED_PRICE = 1
 
+# Tile supply (RB components: "18 losetas de asiento", "15 fichas de velocidad", "10 fichas de
+# mejora de ruta"). With ``supply_limits`` the buyable tiles are the box's, less one seat tile and
+# one speed tile per plane in play (its starting seat and wing, research note section 5), less
+# each free set-up upgrade (RB setup 8: one seat or speed tile per plane; with 2 players one route
+# tile too). The research note's "13 seats / 10 speeds" is 18 - 5 / 15 - 5: five planes, before
+# the free upgrades.
+SEAT_TILES = 18
+SPEED_TILES = 15
+ROUTE_TILES_PER_COLOUR = 2  # 10 route tiles, 5 colours
+
+# Grumpy VIP ("starts with 1 anger", BGA): the anger it keeps when its anger is removed.
+GRUMPY_RESET_PICKUP = 0
+"""anger_reset = "pickup" (RB: the cubes go back to the supply at pickup): 0."""
+GRUMPY_RESET_SETDOWN = 1
+"""anger_reset = "setdown" (BGA: anger resets to the passenger's start when set down): 1."""
+
 # VIP kinds (BGA N_VIP_FOWERS, the 9 cards of the physical game).
 VIP_NAMES = ["", "Crying Baby", "Impatient", "Nervous", "Captured Fugitive", "First in Line",
              "Celebrity", "Direct Flight", "Grumpy"]

@@ -9,7 +9,7 @@ Index layout (``[n]`` = block of n slots; all sizes fixed, none depends on the c
     spec  int64   K_NP K_NR K_ANGER_LIMIT K_COMPLAINT_LIMIT K_LEFTOVER K_RESET K_POOLED
                   K_START_SEATS K_START_SPEED K_MAX_SEATS K_MAX_SPEED K_ROUTE_PRICE
                   K_TSEAT_PRICE K_TSPEED_PRICE K_SUPPLY K_BUDGET K_VIP K_VIP_COUNT K_FREE_UPG
-                  K_FREE_ROUTE K_WTOK K_TURN_CAP K_SIDE45 (1 each), K_PILE[3] K_DRAW[3]
+                  K_FREE_ROUTE K_WTOK K_TURN_CAP K_SIDE45 K_GRUMPY (1 each), K_PILE[3] K_DRAW[3]
                   K_SEATP[16] K_SPEEDP[16] K_PHOME[MAXP] K_PCOL[MAXP] K_RA[MAXR] K_RB[MAXR]
                   K_RSP[MAXR] K_RCOL[MAXR] K_BETWEEN[NA*NA] K_CORIG[NCARD] K_CDEST[NCARD]
                   K_CFARE[NCARD] K_CIN[NCARD] K_RBEST[64] K_RGAIN[64] K_AIRIN[NA]
@@ -39,6 +39,9 @@ from sim.games.base import Column, Layout, PolicyDef, column_offsets, index_cons
 from sim.games.now_boarding.data import (  # noqa: F401  (VIP kinds re-exported for the kernel)
     AIRPORTS,
     HEURISTIC_WEIGHTS,
+    ROUTE_TILES_PER_COLOUR,
+    SEAT_TILES,
+    SPEED_TILES,
     STAGES,
     VIP_BABY,
     VIP_CELEBRITY,
@@ -86,6 +89,7 @@ K_FREE_ROUTE = _k.slot()  # 1 = each plane takes a free route colour (2 players)
 K_WTOK = _k.slot()  # weather tokens per stage
 K_TURN_CAP = _k.slot()
 K_SIDE45 = _k.slot()  # 1 = 4-5 player board side
+K_GRUMPY = _k.slot()  # anger the Grumpy VIP keeps when its anger is removed (0 or 1)
 K_PILE = _k.block(3)  # cards per stage pile
 K_DRAW = _k.block(3)  # cards drawn per round per stage
 K_SEATP = _k.block(16)  # price of reaching k seats at index k

@@ -61,6 +61,7 @@ from sim.games.now_boarding.layout import (
     K_CORIG,
     K_DRAW,
     K_FREE_UPG,
+    K_GRUMPY,
     K_LEFTOVER,
     K_MAX_SEATS,
     K_MAX_SPEED,
@@ -124,6 +125,7 @@ from sim.games.now_boarding.layout import (
     PL_WAIT,
     PLANES,
     R_LEN,
+    ROUTE_TILES_PER_COLOUR,
     S_C_ANGER,
     S_C_LEFT,
     S_C_VIP,
@@ -154,6 +156,8 @@ from sim.games.now_boarding.layout import (
     SCR_BUY,
     SCR_REACH,
     SCR_REACH_SIZE,
+    SEAT_TILES,
+    SPEED_TILES,
     ST_CAIR,
     ST_RPS,
     ST_UPG,
@@ -518,7 +522,8 @@ def can_pickup(st, spec, p, c):
 @kernel
 def do_pickup(st, spec, p, c, ev, evn):
     """Board card c on plane p (caller checked ``can_pickup``). RB: its anger cubes go back to the
-    supply (not for the Impatient VIP; not in 'setdown' reset mode). Returns can_pickup's code."""
+    supply (not for the Impatient VIP; not in 'setdown' reset mode; the Grumpy VIP keeps
+    ``grumpy_reset``, 0 by default). Returns can_pickup's code."""
     k = can_pickup(st, spec, p, c)
     if k == 0:
         return 0
@@ -540,7 +545,7 @@ def do_pickup(st, spec, p, c, ev, evn):
         st[b + P_CELEB] += 1
     anger = st[C_ANGER + c]
     if spec[K_RESET] == 0 and vip != VIP_IMPATIENT:
-        st[C_ANGER + c] = 0
+        st[C_ANGER + c] = spec[K_GRUMPY] if vip == VIP_GRUMPY else 0
     for q in range(spec[K_NP]):
         if st[pb(q) + P_TCARD] == c:
             st[pb(q) + P_TCARD] = -1
@@ -597,7 +602,7 @@ def do_drop(st, spec, p, c, ev, evn):
     st[C_PLACE + c] = PL_WAIT
     st[C_WHERE + c] = a
     if spec[K_RESET] == 1 and vip != VIP_IMPATIENT:
-        st[C_ANGER + c] = 1 if vip == VIP_GRUMPY else 0
+        st[C_ANGER + c] = spec[K_GRUMPY] if vip == VIP_GRUMPY else 0
     emit(ev, evn, st[S_ROUND], p, E_DROP, p, c, a, 0, 0)
     return 1
 
@@ -923,10 +928,12 @@ def setup_board(st, spec):
     st[S_TSEAT] = -1
     st[S_TSPEED] = -1
     st[S_LOSS_STAGE] = -1
-    st[S_SUP_SEAT] = 18 - n
-    st[S_SUP_SPEED] = 15 - n
+    # RB components: 18 seat / 15 speed tiles, less each plane's starting seat and wing; the
+    # free set-up upgrades (step 8) take theirs in grant_upgrade; 10 route tiles = 2 per colour
+    st[S_SUP_SEAT] = SEAT_TILES - n
+    st[S_SUP_SPEED] = SPEED_TILES - n
     for c in range(1, 6):
-        st[S_SUP_ROUTE + c] = 2
+        st[S_SUP_ROUTE + c] = ROUTE_TILES_PER_COLOUR
     for c in range(NCARD):
         st[C_PICK + c] = -1
         st[C_WHERE + c] = -1

@@ -21,6 +21,7 @@ from sim.games.now_boarding.layout import (
     K_DRAW,
     K_FREE_ROUTE,
     K_FREE_UPG,
+    K_GRUMPY,
     K_LEFTOVER,
     K_MAX_SEATS,
     K_MAX_SPEED,
@@ -130,6 +131,10 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
     spec[K_COMPLAINT_LIMIT] = sec.complaint_limit
     spec[K_LEFTOVER] = sec.leftover_per_complaint
     spec[K_RESET] = 0 if sec.anger_reset == "pickup" else 1
+    if sec.grumpy_reset is not None:
+        spec[K_GRUMPY] = sec.grumpy_reset
+    else:
+        spec[K_GRUMPY] = data.GRUMPY_RESET_PICKUP if sec.anger_reset == "pickup" else data.GRUMPY_RESET_SETDOWN
     spec[K_POOLED] = 1 if sec.pooled_payment else 0
     if sec.max_seats < sec.start_seats:
         raise ConfigError(src, "now_boarding.max_seats", "must be >= start_seats")

@@ -27,6 +27,9 @@ def test_defaults_come_from_data():
     assert sum(sec.deck.counts()) == 108
     assert len(sec.airlines) == data.N_AIRLINES
     assert (sec.airlines[0].small, sec.airlines[0].medium, sec.airlines[0].wide) == (1, 2, 1)
+    # the readings of RULES.md D17-D19 (the table's readings)
+    assert (sec.snow_extra, sec.join_held_sequence, sec.reshuffle) == \
+        (data.SNOW_EXTRA, data.JOIN_HELD_SEQUENCE, data.RESHUFFLE) == ("same", True, "on_draw")
 
 
 @pytest.mark.parametrize("section,key", [
@@ -34,6 +37,9 @@ def test_defaults_come_from_data():
     ({"move_cards": [1, 2]}, "clear_for_takeoff.move_cards"),
     ({"stands_ab": 9}, "clear_for_takeoff.stands_ab"),
     ({"finished_hand": "burn"}, "clear_for_takeoff.finished_hand"),
+    ({"snow_extra": "D"}, "clear_for_takeoff.snow_extra"),
+    ({"reshuffle": "never"}, "clear_for_takeoff.reshuffle"),
+    ({"join_held_sequence": "maybe"}, "clear_for_takeoff.join_held_sequence"),
     ({"deck": {"A": -1}}, "clear_for_takeoff.deck.A"),
     ({"deck": {"Z": 3}}, "clear_for_takeoff.deck.Z"),
     ({"no_such_key": 1}, "clear_for_takeoff.no_such_key"),

@@ -7,6 +7,7 @@ Default fleet of every airline: k0 small, k1 and k2 medium, k3 wide-body.
 from __future__ import annotations
 
 import sim.games.clear_for_takeoff.layout as L
+from sim.compile import run_from_dict
 from sim.games.clear_for_takeoff.state import GameState
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
@@ -179,3 +180,34 @@ def test_smaller_fleet_finishes_with_its_own_aircraft():
     gs.end_turn()
     assert gs.rank(0) == 1
     assert gs.invariants() == 0
+
+
+def _capped(cap: int) -> GameState:
+    raw = {"game": "clear_for_takeoff", "seats": ["greedy"] * 3, "seed": 2, "turn_cap": cap, "clear_for_takeoff": {}}
+    return GameState.from_run(run_from_dict(raw, "<cap>"))
+
+
+def test_cap_after_the_winner_cuts_the_order_short_and_is_no_stall():
+    """RB Welcome on board (the first airline with every aircraft airborne wins) and the
+    turn cap (RULES.md End of the game): a cap reached after the winner finished ends a won
+    game with its finishing order cut off (snapshot ``cut_off``), not a stall."""
+    gs = _capped(3)
+    for k in range(4):
+        gs.put(0, k, L.POS_AIRBORNE if k else gs.to(0))
+    gs.end_turn()
+    assert gs.rank(0) == 1 and gs.snapshot()["winner"] == 0
+    gs.end_turn()
+    gs.end_turn()
+    snap = gs.snapshot()
+    assert gs.over and snap["cut_off"] and not snap["stalled"]
+    assert [gs.rank(s) for s in range(3)] == [1, 0, 0]
+    assert [int(e[3]) for e in gs.events() if e[2] == L.E_STALL] == [1]
+
+
+def test_cap_before_any_winner_is_a_stall():
+    """RULES.md End of the game: a cap reached before any airline finished is a stall."""
+    gs = _capped(2)
+    gs.end_turn()
+    gs.end_turn()
+    snap = gs.snapshot()
+    assert gs.over and snap["stalled"] and not snap["cut_off"] and snap["winner"] == -1

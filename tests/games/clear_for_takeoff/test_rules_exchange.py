@@ -86,7 +86,7 @@ def test_exchange_rulebook_example():
     assert gs.where(0, MED) == "hangar"
     assert gs.where(0, SMALL) == "D 31L place 1"
     assert gs.where(0, WIDE) == "A of stand A-B #1"
-    assert gs.stat(0, L.ST_DLY) == 1
+    assert gs.stat(0, L.ST_DLY_DRAWN) == 1 and gs.stat(0, L.ST_DLY) == 0  # drawn by it, not played on it
     assert gs.invariants() == 0
 
 
@@ -162,7 +162,7 @@ def test_exchange_flr_face_up_hits_most_prepared(hi, lo):
     assert gs.pos(0, WIDE) == slots[lo]
     assert gs.hand(0) == {"A": 8, "B": 1}
     assert "FLR" in discard_pile(gs)
-    assert gs.stat(0, L.ST_FLR) == 1
+    assert gs.stat(0, L.ST_FLR_DRAWN) == 1 and gs.stat(0, L.ST_FLR) == 0
     assert gs.invariants() == 0
 
 
@@ -207,7 +207,7 @@ def test_exchange_dly_with_nothing_eligible_is_discarded():
     assert gs.pos(0, SMALL) == gs.d(0, 0) and gs.pos(0, WIDE) == gs.to(1)
     assert gs.hand(0) == {"A": 8, "C": 1}
     assert sorted(discard_pile(gs)) == ["A", "DLY"]
-    assert gs.stat(0, L.ST_DLY) == 0
+    assert gs.stat(0, L.ST_DLY_DRAWN) == 0 and gs.stat(0, L.ST_DLY) == 0
     assert gs.invariants() == 0
 
 
@@ -343,3 +343,42 @@ def test_exchange_weather_lifting_fog_closes_gaps():
     assert gs.weather == "XW"
     assert gs.pos(1, SMALL) == gs.d(0, 0)
     assert gs.invariants() == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Reshuffle timing (RULES.md D19, option reshuffle)
+# ---------------------------------------------------------------------------------------
+def _deck_runs_out(**section) -> GameState:
+    """20 A cards, 2 seats: 2 cards left after the deal. Seat 0 places its small aircraft
+    (1 A to the pile) and draws 1; seat 1 does the same and draws the deck's last card."""
+    gs = GameState(seats=2, seed=7, deck=small_deck(A=20), **section)
+    assert gs.deck_size() == 2
+    gs.play("place", gs.gid(0, SMALL), 0)
+    gs.end_turn()
+    gs.play("place", gs.gid(1, SMALL), 1)
+    gs.end_turn()
+    return gs
+
+
+def test_reshuffle_on_draw_default_includes_the_next_plays():
+    """RB Deck notes 'If the card deck runs out of cards, reshuffle the discard pile', D19
+    default reshuffle = "on_draw": the pile waits until a draw needs a card, so the card seat 0
+    plays on the next turn is in the new deck (3 cards reshuffled, 1 drawn)."""
+    gs = _deck_runs_out()
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (0, 2, 0)
+    gs.play("place", gs.gid(0, MED), 2)  # 2 A
+    gs.end_turn()
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (2, 0, 1)
+    assert [int(e[3]) for e in gs.events() if e[2] == L.E_RESHUFFLE] == [4]
+
+
+def test_reshuffle_on_empty_option_reshuffles_at_the_last_card():
+    """D19 option reshuffle = "on_empty": the pile is shuffled in the moment the deck's last
+    card is drawn (the 2 cards then in the pile); the next turn's play is not in that deck: its
+    2 A form the deck after the next one (reshuffles of 2 and 2 cards, not one of 4)."""
+    gs = _deck_runs_out(reshuffle="on_empty")
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (2, 0, 1)
+    gs.play("place", gs.gid(0, MED), 2)
+    gs.end_turn()
+    assert (gs.deck_size(), gs.discard_size(), int(gs.state[L.H_RESHUF])) == (2, 0, 2)
+    assert [int(e[3]) for e in gs.events() if e[2] == L.E_RESHUFFLE] == [2, 2]

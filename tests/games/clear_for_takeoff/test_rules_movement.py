@@ -479,3 +479,50 @@ def test_all_four_independent_steps_in_one_turn_end():
     assert gs.pos(1, SMALL) == gs.d(0, 0)
     assert gs.pos(0, WIDE) == gs.d(0, 1)
     assert gs.stat(0, L.ST_TAKEOFFS) == 1
+
+
+# ---------------------------------------------------------------------------------------
+# New aircraft joining a held sequence (RULES.md D18, option join_held_sequence)
+# ---------------------------------------------------------------------------------------
+def _on_b_with_d(gs: GameState) -> None:
+    gs.put(0, SMALL, gs.slot_2(0))
+    gs.set_hand(0, {"D": 2})
+
+
+def test_held_sequence_joinable_by_default():
+    """RB FOG 'the sequence on D does not move and all aircrafts hold their positions', D18
+    default join_held_sequence = true: aircraft already in the sequence hold; a new one may
+    still join its back (a D play under FG on either runway, under 31L CLOSED on 31L)."""
+    gs = new(seed=19)
+    gs.set_weather("FG")
+    _on_b_with_d(gs)
+    assert sorted(a[2] for a in gs.legal() if a[0] == "to_d") == [0, 1]
+    gs.play("to_d", gs.gid(0, SMALL), 0)
+    assert gs.pos(0, SMALL) == gs.d(0, 0)
+
+
+def test_held_sequence_closed_to_newcomers_option():
+    """RB FOG / 31L CLOSED 'all aircrafts hold their positions', D18 option
+    join_held_sequence = false: no D play onto a held sequence (FG: none at all; 31L CLOSED:
+    31R only; 31R CLOSED: 31L only)."""
+    for weather, runways in (("FG", []), ("31L", [1]), ("31R", [0]), ("SN", [0, 1])):
+        gs = new(seed=19, join_held_sequence=False)
+        gs.set_weather(weather)
+        _on_b_with_d(gs)
+        assert sorted(a[2] for a in gs.legal() if a[0] == "to_d") == runways, weather
+
+
+def test_vip2_waits_or_takes_the_open_runway_when_held_sequences_are_closed():
+    """RB VIP2 ('can not leave VIP2' when D is full) with D18 join_held_sequence = false:
+    under FG the aircraft waits on VIP2; under 31L CLOSED it goes to 31R even when 31L was
+    chosen; once the hold ends it leaves at its owner's next end of turn."""
+    gs = new(seed=19, join_held_sequence=False)
+    gs.set_weather("FG")
+    gs.put(0, WIDE, gs.vip2)
+    gs.end_turn(vip_runway=0)
+    assert gs.pos(0, WIDE) == gs.vip2
+    gs.end_turn()
+    gs.set_weather("31L")
+    gs.end_turn(vip_runway=0)
+    assert gs.pos(0, WIDE) == gs.d(1, 0)
+    assert gs.invariants() == 0

@@ -409,3 +409,73 @@ def test_one_play_per_turn_any_card_kind_listed():
     gs.end_turn()
     assert sum(gs.hand(0).values()) == 9
     assert gs.invariants() == 0
+
+
+# ---------------------------------------------------------------------------------------
+# SNOW's additional movement card (RULES.md D17, option snow_extra)
+# ---------------------------------------------------------------------------------------
+ISSUE_HAND = {"D": 1, "B": 2, "A": 2, "C": 2}
+
+
+def test_snow_extra_same_default_needs_one_more_card_of_the_step():
+    """RB SN 'Additional effect: ... one additional Movement card (A, B, C or D) to place or
+    advance an aircraft', D17 default snow_extra = "same": the extra card is one more of the
+    step's own card (or LC). A small aircraft on B holding one D cannot taxi to D."""
+    gs = new(seed=3)
+    gs.set_weather("SN")
+    gs.put(0, SMALL, gs.slot_2(0))
+    gs.set_hand(0, ISSUE_HAND)
+    assert plays(gs, "to_d", gs.gid(0, SMALL)) == []
+    gs.set_hand(0, {"D": 1, "LC": 1})
+    assert [a[3] for a in plays(gs, "to_d", gs.gid(0, SMALL))] == [1, 1]  # D + LC
+
+
+def test_snow_extra_any_pays_with_any_movement_card():
+    """RB SN additional effect, D17 option snow_extra = "any": the extra card may be any
+    movement card. The issue's position (small on B, hand D 1, B 2, A 2, C 2) may taxi to D on
+    either runway with no LC; it pays the D and one card of the most-held spare type (A, B, C
+    tie: A, the first in card order)."""
+    gs = new(seed=3, snow_extra="any")
+    gs.set_weather("SN")
+    gs.put(0, SMALL, gs.slot_2(0))
+    gs.set_hand(0, ISSUE_HAND)
+    assert [(a[2], a[3]) for a in plays(gs, "to_d", gs.gid(0, SMALL))] == [(0, 0), (1, 0)]
+    gs.play("to_d", gs.gid(0, SMALL), 1)
+    assert gs.pos(0, SMALL) == gs.d(1, 0)
+    assert gs.hand(0) == {"A": 1, "B": 2, "C": 2}
+    assert discard_pile(gs) == ["A", "D"]
+    # the play's event names the extra card: e = 256 x (A + 1) + 16 x 0 LC + 2 cards
+    assert [int(e[7]) for e in gs.events() if e[2] == L.E_PLAY] == [256 * (L.CA + 1) + 2]
+
+
+def test_snow_extra_any_most_spare_type_then_lc():
+    """D17 "any": a medium placement (2 A) with A 1, LC 1, B 1 pays A + LC for the step and
+    the spare B for SNOW (lc = 1); "same" would need 3 A-or-LC and cannot pay. With no spare
+    movement card the extra is an LC (counted in the play's LC)."""
+    gs = new(seed=3, snow_extra="any")
+    gs.set_weather("SN")
+    gs.set_hand(0, {"A": 1, "LC": 1, "B": 1})
+    placements = plays(gs, "place", gs.gid(0, MED))
+    assert placements and {a[3] for a in placements} == {1}
+    gs.play("place", gs.gid(0, MED), 0)
+    assert gs.hand(0) == {} and discard_pile(gs) == ["A", "B", "LC"]
+    same = new(seed=3)
+    same.set_weather("SN")
+    same.set_hand(0, {"A": 1, "LC": 1, "B": 1})
+    assert plays(same, "place", same.gid(0, MED)) == []
+    gs2 = new(seed=3, snow_extra="any")
+    gs2.set_weather("SN")
+    gs2.put(0, SMALL, gs2.slot_a(0))
+    gs2.set_hand(0, {"B": 1, "LC": 1})
+    assert [a[3] for a in plays(gs2, "advance", gs2.gid(0, SMALL))] == [1]
+    gs2.play("advance", gs2.gid(0, SMALL), gs2.slot_2(0))
+    assert discard_pile(gs2) == ["B", "LC"]
+
+
+def test_snow_extra_any_costs_the_same_without_snow():
+    """D17: the option changes nothing under any other weather (a small taxi costs one D)."""
+    gs = new(seed=3, snow_extra="any")
+    gs.put(0, SMALL, gs.slot_2(0))
+    gs.set_hand(0, ISSUE_HAND)
+    gs.play("to_d", gs.gid(0, SMALL), 0)
+    assert gs.hand(0) == {"B": 2, "A": 2, "C": 2} and discard_pile(gs) == ["D"]

@@ -25,6 +25,7 @@ def raw(section=None, seats=None, **top):
     ({"draws": [0, 4, 5]}, "now_boarding.draws"),
     ({"anger_limit": 0}, "now_boarding.anger_limit"),
     ({"anger_reset": "never"}, "now_boarding.anger_reset"),
+    ({"grumpy_reset": 2}, "now_boarding.grumpy_reset"),
     ({"free_upgrade": "route"}, "now_boarding.free_upgrade"),
     ({"weather_tokens": 7}, "now_boarding.weather_tokens"),
     ({"seat_prices": [5, 9, 13]}, "now_boarding.seat_prices"),
@@ -72,3 +73,15 @@ def test_seat_count_and_weights():
 def test_valid_variants_load():
     cfg = load_dict(raw({"vip": True, "action_budget": 8, "anger_reset": "setdown"}), "x.toml").cfg
     assert cfg.section.vip and cfg.section.action_budget == 8
+
+
+def test_grumpy_reset_default_follows_the_anger_reset_mode():
+    """RULES.md "Grumpy": grumpy_reset unset = 0 with anger_reset "pickup" (RB), 1 with
+    "setdown" (BGA); an explicit value wins in either mode (spec K_GRUMPY)."""
+    import sim.games.now_boarding.layout as L
+
+    def k(section):
+        return int(load_dict(raw(section), "x.toml").spec[0][L.K_GRUMPY])
+
+    assert k({}) == 0 and k({"anger_reset": "setdown"}) == 1
+    assert k({"grumpy_reset": 1}) == 1 and k({"anger_reset": "setdown", "grumpy_reset": 0}) == 0

@@ -221,3 +221,24 @@ def test_policy_flight_hands_off_at_a_shared_airport(make):
     g2.flight(first=0)
     assert g2.where(c) == ("money", 2) and g2.plane(2)["fares"] == 4 and g2.plane(0)["fares"] == 0
     assert g2.check() == 0
+
+
+def test_drop_ban_lasts_until_the_card_is_set_down(make):
+    """RB "Dejar pasajeros": 'No puede dejar a un pasajero en un aeropuerto del que lo acaba de
+    recoger' (RULES.md: the ban lasts while the card stays aboard, not only for the round): a
+    plane that carries the passenger away and back, even in a later round, still cannot set it
+    down there; once set down elsewhere and picked up again, the old airport is open."""
+    g = make()
+    g.set_plane(0, airport="ATL", speed=9, colours=["green"])
+    c = g.place(g.card("ATL", "LAX"), "ATL")
+    g.pickup(0, c)
+    g.fly_to(0, "MIA")
+    g.maintenance()
+    g.start_flight()
+    g.fly_to(0, "ATL")
+    assert not g.can_drop(0, c) and g.legal_drops(0) == []
+    g.fly_to(0, "MIA")
+    assert g.drop(0, c) == 1
+    assert g.pickup(0, c) == 1 and not g.can_drop(0, c)
+    g.fly_to(0, "ATL")
+    assert g.can_drop(0, c) and g.drop(0, c) == 1

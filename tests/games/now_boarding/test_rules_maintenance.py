@@ -169,3 +169,20 @@ def test_heuristic_upgrade_strategies(make):
     assert res[1] == (3, 3, 2, 0)  # 3rd seat $9 paid with $10
     assert res[2] == (2, 4, 2, 5)  # speed 4 $5; speed 5 ($7) unaffordable, $5 kept
     assert res[3] == (2, 3, 3, 0)  # a route colour $7
+
+
+def test_tile_supply_counts_the_planes_and_free_upgrades(make):
+    """RB components (18 seat, 15 speed, 10 route tiles) with supply_limits: each plane in play
+    holds a starting seat and wing, and the free set-up upgrade (RB "Preparar" 8) takes a tile:
+    4 players, free seats: 10 seat / 11 speed tiles to buy; 5 players, free speed: 13 / 5;
+    2 players: each free route takes one of its colour's 2 tiles."""
+    import sim.games.now_boarding.data as data
+
+    g = make(players=4, clear=False, supply_limits=True, free_upgrade="seat")
+    assert (g["SUP_SEAT"], g["SUP_SPEED"]) == (data.SEAT_TILES - 4 - 4, data.SPEED_TILES - 4) == (10, 11)
+    g = make(players=5, clear=False, supply_limits=True, free_upgrade="speed")
+    assert (g["SUP_SEAT"], g["SUP_SPEED"]) == (18 - 5, 15 - 5 - 5) == (13, 5)
+    g = make(players=2, clear=False, supply_limits=True, free_upgrade="seat")
+    routes = [int(g.st[L.S_SUP_ROUTE + c]) for c in range(1, 6)]
+    assert sum(routes) == 10 - 2 and min(routes) >= 0
+    assert (g["SUP_SEAT"], g["SUP_SPEED"]) == (18 - 2 - 2, 15 - 2)

@@ -121,3 +121,46 @@ def test_vip_attaches_to_the_first_new_passenger(make):
     g.maintenance()  # greedy accepts
     vips = [c for c in g.active() if g.st[L.C_VIPK + c]]
     assert len(vips) == 1 and g.st[L.VP_STATE + i] == 2
+
+
+# ---- Grumpy's reset (RULES.md "Grumpy", option grumpy_reset) ----------------------------
+def _grumpy_aboard(make, **section):
+    g = make(vip=True, **section)
+    g.set_plane(0, airport="ATL", speed=5, colours=["green"])
+    c = g.place(g.card("ATL", "LAX"), "ATL", anger=2, vip=data.VIP_GRUMPY)
+    assert g.pickup(0, c) == 1
+    return g, c
+
+
+def test_grumpy_cubes_removed_at_pickup_by_default(make):
+    """RB "Recoger pasajeros" ('if that passenger card has anger cubes, remove them to the
+    supply') with the Grumpy VIP (starts with 1 anger): default grumpy_reset (0 with
+    anger_reset = "pickup"): all its cubes go, so it is handed off with 0."""
+    g, c = _grumpy_aboard(make)
+    assert g.anger_of(c) == 0
+    g.fly_to(0, "MIA")
+    assert g.drop(0, c) == 1 and g.anger_of(c) == 0
+
+
+def test_grumpy_reset_to_one_option(make):
+    """RB "Recoger pasajeros" with option grumpy_reset = 1 (research note decision 4, 'Grumpy
+    resets to 1'): a Grumpy picked up keeps 1 anger, and waits with it after a hand-off; a
+    delivery still ends its anger."""
+    g, c = _grumpy_aboard(make, grumpy_reset=1)
+    assert g.anger_of(c) == 1
+    g.fly_to(0, "MIA")
+    assert g.drop(0, c) == 1 and g.where(c) == ("waiting", g.airport("MIA")) and g.anger_of(c) == 1
+    other = g.place(g.card("ATL", "MIA"), "ATL", anger=3)
+    g.set_plane(1, airport="ATL", colours=["green"])
+    g.pickup(1, other)
+    assert g.anger_of(other) == 0  # only Grumpy keeps one
+
+
+def test_grumpy_in_setdown_mode_resets_to_one_unless_told(make):
+    """anger_reset = "setdown" (BGA: anger kept aboard, reset when set down elsewhere): Grumpy
+    resets to its starting 1 (BGA), or to 0 with grumpy_reset = 0."""
+    for opt, want in (({}, 1), ({"grumpy_reset": 0}, 0)):
+        g, c = _grumpy_aboard(make, anger_reset="setdown", **opt)
+        assert g.anger_of(c) == 2
+        g.fly_to(0, "MIA")
+        assert g.drop(0, c) == 1 and g.anger_of(c) == want
