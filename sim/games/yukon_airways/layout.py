@@ -172,6 +172,7 @@ H_FL_DICE = _h.slot()     # dice assigned on this flight
 H_FL_ROOM = _h.slot()     # tickets with room for a second die (switch two_dice_per_ticket)
 H_FL_SYMS = _h.slot()     # symbols of this flight's face-up tickets (bit mask)
 H_FL_WILD = _h.slot()     # face-down sets on this flight
+H_FL_COLS = _h.slot()     # dice of this flight by colour (4 bits per colour)
 H_PENDING = _h.slot()     # improvements to take
 H_MONEY_IN = _h.slot()    # money paid out by the bank
 H_MONEY_OUT = _h.slot()   # money paid to the bank
@@ -190,6 +191,7 @@ SE_DOCK = _r.slot()       # dock of the marker this round (-1 none)
 SE_ARRIVE = _r.slot()     # arrival index on the docks this round (lower = on top)
 SE_PASSED = _r.slot()     # 1 when the seat has made its last flight this round
 SE_START_POS = _r.slot()  # position in the first turn order (0 = start player)
+SE_RANK = _r.slot()       # final place (1 = best), set at the end
 SE_DIAL = _r.block(NDIAL)   # dial step index (0 = lowest)
 SE_SW = _r.block(NSW)       # switch 0 off / 1 on
 SE_SYM = _r.block(NSYM)     # symbols collected this round towards a bonus

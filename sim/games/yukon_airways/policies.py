@@ -1,0 +1,188 @@
+"""Yukon Airways policies: one dispatcher on the integer policy id.
+
+* ``random``: uniform over the legal actions (POLICY stream).
+* ``greedy``: the scoring below with the fixed weights ``data.GREEDY_WEIGHTS`` (money now,
+  markers now; no look at dock order, far destinations or new places).
+* ``heuristic``: the same scoring with the seat's weights (``data.HEURISTIC_WEIGHTS``:
+  money, improvement, far, dock_order, keep_tickets, new_place), read as ``w[W_*]``.
+
+Both scored policies take the first best-scoring action. They read only what a player at the
+table sees: the docks, the board's markers, their own hand and cockpit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.engine import kernel
+from sim.games.yukon_airways.layout import (
+    D_CARDS_FUEL, GREEDY_W, H_ACTOR, H_DEST, H_FL_COLS, H_FREE, IMP_PRIOR, K_BUY, K_DISCARD, K_EXTRA, K_FLY,
+    K_GO, K_IMPROVE, K_MOVE, K_PLACE, K_TAKE, K_TICKET, K_TUCK, K_WILD, NCOL, NCOLG, NDOCK, NSYM,
+    P_BONUS_FUEL, P_BONUS_MONEY, P_DOCK6_COST, P_L, P_NDICE, P_NT, P_SEATS, P_THRESH, POL_GREEDY,
+    POL_RANDOM, SE_DOCK, SE_FUEL, SE_MONEY, SE_R_MAXVAL, SE_SYM, SW_PAIR_BONUS, SYM_FUEL, SYM_MONEY,
+    W_DOCK_ORDER, W_FAR, W_IMPROVE, W_KEEP, W_MONEY, W_NEW_PLACE,
+)
+from sim.games.yukon_airways.rules import (
+    aboard, aboard_colour, cockpit_at, dial_value, die_at, dock_colour, flight_colour_count,
+    fuel_cost, hand_at, hand_total, map_at, se, switch_on, wild_size,
+)
+from sim.rng import POLICY, randint
+
+PASSENGER = 3.0
+"""Value (in $ of w_money) of a die aboard: about what it earns when flown."""
+_PRIOR = np.array(IMP_PRIOR, np.float64)
+_GREEDY = np.array(GREEDY_W, np.float64)
+
+
+@kernel
+def seat_weights(pids, W):
+    """Give the greedy seats their fixed weights (``data.GREEDY_WEIGHTS``) in ``W``
+    (float64[S, N_WEIGHTS], modified in place)."""
+    for s in range(pids.shape[0]):
+        if pids[s] == POL_GREEDY:
+            W[s, :] = _GREEDY
+
+
+@kernel
+def best_group(state, spec, k, free, colours):
+    """Dice seat could board at dock ``k``: the largest ``colours`` colour groups, at most
+    ``free`` dice; returns (dice, best colour)."""
+    best = 0
+    bc = -1
+    second = 0
+    for c in range(NCOL):
+        m = dock_colour(state, spec, k, c)
+        if m > best:
+            second = best
+            best = m
+            bc = c
+        elif m > second:
+            second = m
+    n = best + (second if colours > 1 else 0)
+    return min(n, free), bc
+
+
+@kernel
+def card_keep(spec, t):
+    """How much a player likes to keep ticket card type ``t``: its location's value."""
+    loc = spec[2]
+    return 1.0 + 0.2 * loc[t // NSYM, 0]
+
+
+@kernel
+def score(state, spec, s, act, w):
+    """Score of the legal action ``act`` for seat ``s`` with weights ``w`` (float64[N_WEIGHTS])."""
+    p = spec[0]
+    loc = spec[2]
+    dcol = spec[8]
+    kind = act[0]
+    a = act[1]
+    b = act[2]
+    wm = w[W_MONEY]
+    if kind == K_PLACE:
+        free = p[P_SEATS] - aboard(state, spec, s)
+        g, bc = best_group(state, spec, a, free, 2 if a == 2 else 1)
+        v = g * PASSENGER * wm + w[W_DOCK_ORDER] * (NDOCK - a)
+        if a == 1:
+            v += w[W_KEEP]
+        elif a == 3:
+            v += 0.5 * wm
+            if bc >= 0 and g < free:
+                for dk in (NDOCK - 1, 1):
+                    if dock_colour(state, spec, (a + dk) % NDOCK, bc) > 0:
+                        v += 0.8 * PASSENGER * wm
+                        break
+        elif a == 4:
+            v += 1.0 * wm
+        elif a == 5:
+            if state[se(p, s, SE_MONEY)] >= p[P_DOCK6_COST]:
+                v += w[W_IMPROVE] - wm * p[P_DOCK6_COST]
+        return v
+    if kind == K_BUY or kind == K_IMPROVE:
+        if a < 0:
+            return 0.0
+        cost = p[P_DOCK6_COST] if kind == K_BUY else 0
+        return w[W_IMPROVE] * _PRIOR[a] - wm * cost
+    if kind == K_MOVE:
+        k = state[se(p, s, SE_DOCK)]
+        frm = state[die_at(p, a)]
+        to = (frm + (NDOCK - 1 if b == 0 else 1)) % NDOCK
+        if to != k or frm == k:
+            return -100.0
+        free = p[P_SEATS] - aboard(state, spec, s)
+        g, bc = best_group(state, spec, k, free, 1)
+        if g >= free or (bc >= 0 and dcol[a] != bc):
+            return -100.0
+        cost = 0.0 if state[H_FREE] > 0 else wm
+        return PASSENGER * wm * 0.5 - cost
+    if kind == K_TAKE:
+        markers = 0
+        for l in range(p[P_L]):
+            markers += state[map_at(p, l, a)]
+        return b * (PASSENGER * wm - 0.3 * wm) + (0.3 * w[W_IMPROVE] if markers > 0 else 0.0)
+    if kind == K_FLY:
+        n = aboard(state, spec, s)
+        tick = 0
+        for y in range(NSYM):
+            tick += state[hand_at(p, s, a * NSYM + y)]
+        k = min(n, max(tick, 1))
+        v = max(0, loc[a, 0] - state[se(p, s, SE_R_MAXVAL)]) * wm * (1.0 + 0.1 * w[W_FAR])
+        v += k * wm + loc[a, 1] * k * w[W_FAR]
+        for c in range(NCOL):
+            v += min(aboard_colour(state, spec, s, c), state[map_at(p, a, c)]) * w[W_IMPROVE]
+        seen = 0
+        for c in range(NCOLG):
+            seen += state[cockpit_at(p, s, a, c)]
+        if seen == 0:
+            v += w[W_NEW_PLACE]
+        cost = fuel_cost(state, spec, s, a)
+        short = cost - state[se(p, s, SE_FUEL)]
+        v -= 0.3 * wm * cost
+        if short > 0:
+            v -= short * w[W_KEEP] * 1.5
+        return v
+    if kind == K_TICKET or kind == K_WILD or kind == K_EXTRA:
+        c = b if kind == K_TICKET else a
+        dest = state[H_DEST]
+        v = wm
+        if state[map_at(p, dest, c)] > flight_colour_count(state, c):
+            v += w[W_IMPROVE]
+        if kind == K_WILD:
+            v -= w[W_KEEP] * wild_size(state, spec, s)
+        if kind == K_TICKET and state[se(p, s, SE_SYM + a)] + 1 >= p[P_THRESH]:
+            v += 0.3 * wm
+        return v
+    if kind == K_TUCK:
+        y = a % NSYM
+        th = p[P_THRESH] - (1 if switch_on(state, spec, s, SW_PAIR_BONUS) == 1 and p[P_THRESH] > 1 else 0)
+        if state[se(p, s, SE_SYM + y)] + 1 < th:
+            return -w[W_KEEP] * card_keep(spec, a)
+        if y == SYM_MONEY:
+            gain = p[P_BONUS_MONEY] * wm
+        elif y == SYM_FUEL:
+            gain = 0.4 * p[P_BONUS_FUEL] * wm
+        else:
+            gain = w[W_IMPROVE]
+        return gain - w[W_KEEP] * card_keep(spec, a)
+    if kind == K_GO:
+        return 0.5
+    if kind == K_DISCARD:
+        return -card_keep(spec, a)
+    return 0.0
+
+
+@kernel
+def select(state, spec, pid, w, acts, n, rng):
+    """Index of the action policy ``pid`` chooses among the ``n`` legal ``acts``
+    (int32[MAX_ACTS, ACT_W]) for the seat to decide; ``w`` its weights (float64[N_WEIGHTS])."""
+    if pid == POL_RANDOM:
+        return randint(rng, POLICY, n)
+    s = state[H_ACTOR]
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        v = score(state, spec, s, acts[i], w)
+        if v > bv:
+            bv = v
+            best = i
+    return best
