@@ -323,6 +323,12 @@ def setup(state, spec, rng, rig_deck, rig_dice, ev, evn):
     for i in range(nc):
         state[p[P_OFF_DECK] + i] = deck[i]
     shuffle_or_rig(state, p[P_OFF_DECK], p[P_OFF_DECK] + nc, rng, CHANCE, rig_deck)
+    if rig_deck.shape[0] > 0:  # the rig lists the first card drawn first; the top is the end
+        o = p[P_OFF_DECK]
+        for i in range(nc // 2):
+            t = state[o + i]
+            state[o + i] = state[o + nc - 1 - i]
+            state[o + nc - 1 - i] = t
     state[H_DECK_N] = nc
     for s in range(S):
         for _ in range(p[P_DEAL]):
