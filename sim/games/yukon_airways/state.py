@@ -201,8 +201,8 @@ class GameState(GameStateBase):
 
     # ---- builders ------------------------------------------------------------------------------
     def give_card(self, s: int, t: int, n: int = 1) -> None:
-        """Move ``n`` cards of type ``t`` from the draw pile (else the discard pile) to seat
-        ``s``'s hand; ValueError when neither holds one."""
+        """Move ``n`` cards of type ``t`` to seat ``s``'s hand from the draw pile, else the
+        discard pile, else another seat's hand; ValueError when none holds one."""
         for _ in range(n):
             for off, hk in ((int(self.p[Y.P_OFF_DECK]), Y.H_DECK_N), (int(self.p[Y.P_OFF_DISC]), Y.H_DISC_N)):
                 pile = self._pile(off, int(self.state[hk]))
@@ -213,7 +213,12 @@ class GameState(GameStateBase):
                     self.state[hk] -= 1
                     break
             else:
-                raise ValueError(f"no card of type {t} in the draw or discard pile")
+                nt = int(self.p[Y.P_NT])
+                other = [o for o in range(self.run.n_seats)
+                         if o != s and self.state[int(self.p[Y.P_OFF_HAND]) + o * nt + t] > 0]
+                if not other:
+                    raise ValueError(f"no card of type {t} in the draw pile, discard pile or another hand")
+                self.state[int(self.p[Y.P_OFF_HAND]) + other[0] * nt + t] -= 1
             self.state[int(self.p[Y.P_OFF_HAND]) + s * int(self.p[Y.P_NT]) + t] += 1
 
     def clear_hand(self, s: int) -> None:
