@@ -17,7 +17,7 @@ from sim.games.yukon_airways.layout import (
     SE_DOCKS, SE_FLIGHTS, SE_IMP, SE_M_VALUE, SE_M_VISITED, SE_MONEY, SE_RANK, SE_SHORT, SE_SPENT,
     SE_START_POS, SE_UNFLOWN, ST_OVER,
 )
-from sim.games.yukon_airways.policies import seat_weights, select
+from sim.games.yukon_airways.policies import CTX, seat_weights, select
 from sim.games.yukon_airways.rules import apply_action, check_invariants, cockpit_at, legal_actions, se, setup
 from sim.rng import seed_streams
 
@@ -34,6 +34,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, sna
     """
     p = spec[0]
     acts = np.empty((MAX_ACTS, ACT_W), np.int32)
+    ctx = np.zeros(CTX, np.int64)
     seed_streams(rng, seed, g)
     seat_weights(pids, W)
     setup(state, spec, rng, rig_deck, rig_dice, ev, evn)
@@ -55,7 +56,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, sna
         k = 0
         if n > 1:
             s = state[H_ACTOR]
-            k = select(state, spec, pids[s], W[s], acts, n, rng)
+            k = select(state, spec, pids[s], W[s], acts, n, rng, ctx)
         apply_action(state, spec, acts[k], rng, rig_dice, ev, evn)
         if check:
             code = check_invariants(state, spec)

@@ -16,18 +16,24 @@ import numpy as np
 
 from sim.games.engine import kernel
 from sim.games.yukon_airways.layout import (
-    D_CARDS_FUEL, GREEDY_W, H_ACTOR, H_DEST, H_FL_COLS, H_FREE, IMP_PRIOR, K_BUY, K_DISCARD, K_EXTRA, K_FLY,
+    D_CARDS_FUEL, DP_PLANE, GREEDY_W, H_ACTOR, H_DEST, H_FL_COLS, H_FREE, IMP_PRIOR, K_BUY, K_DISCARD, K_EXTRA, K_FLY,
     K_GO, K_IMPROVE, K_MOVE, K_PLACE, K_TAKE, K_TICKET, K_TUCK, K_WILD, NCOL, NCOLG, NDOCK, NSYM,
     P_BONUS_FUEL, P_BONUS_MONEY, P_DOCK6_COST, P_L, P_NDICE, P_NT, P_SEATS, P_THRESH, POL_GREEDY,
     POL_RANDOM, SE_DOCK, SE_FUEL, SE_MONEY, SE_R_MAXVAL, SE_SYM, SW_PAIR_BONUS, SYM_FUEL, SYM_MONEY,
     W_DOCK_ORDER, W_FAR, W_IMPROVE, W_KEEP, W_MONEY, W_NEW_PLACE,
 )
 from sim.games.yukon_airways.rules import (
-    aboard, aboard_colour, cockpit_at, dial_value, die_at, dock_colour, flight_colour_count,
+    cockpit_at, dial_value, die_at, dock_colour, flight_colour_count,
     fuel_cost, hand_at, hand_total, map_at, se, switch_on, wild_size,
 )
 from sim.rng import POLICY, randint
 
+CX_ABOARD = 5
+CX_FREE = 6
+CX_GROUP = 7
+CX_BEST = 8
+CTX = 9
+"""Slots of the per-decision context: 0..4 dice aboard by colour, then the named ones."""
 PASSENGER = 3.0
 """Value (in $ of w_money) of a die aboard: about what it earns when flown."""
 _PRIOR = np.array(IMP_PRIOR, np.float64)
@@ -70,8 +76,35 @@ def card_keep(spec, t):
 
 
 @kernel
-def score(state, spec, s, act, w):
-    """Score of the legal action ``act`` for seat ``s`` with weights ``w`` (float64[N_WEIGHTS])."""
+def fill_context(state, spec, s, ctx):
+    """What every action of one decision looks at, computed once per decision into ``ctx``
+    (int64[CTX]): dice aboard by colour, dice aboard, free seats, the largest colour group on
+    the seat's dock and its colour."""
+    p = spec[0]
+    dcol = spec[8]
+    for c in range(NCOL):
+        ctx[c] = 0
+    for d in range(p[P_NDICE]):
+        if state[die_at(p, d)] == DP_PLANE and state[die_at(p, d) + 1] == s:
+            ctx[dcol[d]] += 1
+    n = 0
+    for c in range(NCOL):
+        n += ctx[c]
+    ctx[CX_ABOARD] = n
+    ctx[CX_FREE] = p[P_SEATS] - n
+    k = state[se(p, s, SE_DOCK)]
+    g = 0
+    bc = -1
+    if k >= 0:
+        g, bc = best_group(state, spec, k, ctx[CX_FREE], 1)
+    ctx[CX_GROUP] = g
+    ctx[CX_BEST] = bc
+
+
+@kernel
+def score(state, spec, s, act, w, ctx):
+    """Score of the legal action ``act`` for seat ``s`` with weights ``w`` (float64[N_WEIGHTS])
+    and the decision's context ``ctx`` (``fill_context``)."""
     p = spec[0]
     loc = spec[2]
     dcol = spec[8]
@@ -80,7 +113,7 @@ def score(state, spec, s, act, w):
     b = act[2]
     wm = w[W_MONEY]
     if kind == K_PLACE:
-        free = p[P_SEATS] - aboard(state, spec, s)
+        free = ctx[CX_FREE]
         g, bc = best_group(state, spec, a, free, 2 if a == 2 else 1)
         v = g * PASSENGER * wm + w[W_DOCK_ORDER] * (NDOCK - a)
         if a == 1:
@@ -109,8 +142,9 @@ def score(state, spec, s, act, w):
         to = (frm + (NDOCK - 1 if b == 0 else 1)) % NDOCK
         if to != k or frm == k:
             return -100.0
-        free = p[P_SEATS] - aboard(state, spec, s)
-        g, bc = best_group(state, spec, k, free, 1)
+        free = ctx[CX_FREE]
+        g = ctx[CX_GROUP]
+        bc = ctx[CX_BEST]
         if g >= free or (bc >= 0 and dcol[a] != bc):
             return -100.0
         cost = 0.0 if state[H_FREE] > 0 else wm
@@ -121,7 +155,7 @@ def score(state, spec, s, act, w):
             markers += state[map_at(p, l, a)]
         return b * (PASSENGER * wm - 0.3 * wm) + (0.3 * w[W_IMPROVE] if markers > 0 else 0.0)
     if kind == K_FLY:
-        n = aboard(state, spec, s)
+        n = ctx[CX_ABOARD]
         tick = 0
         for y in range(NSYM):
             tick += state[hand_at(p, s, a * NSYM + y)]
@@ -129,7 +163,7 @@ def score(state, spec, s, act, w):
         v = max(0, loc[a, 0] - state[se(p, s, SE_R_MAXVAL)]) * wm * (1.0 + 0.1 * w[W_FAR])
         v += k * wm + loc[a, 1] * k * w[W_FAR]
         for c in range(NCOL):
-            v += min(aboard_colour(state, spec, s, c), state[map_at(p, a, c)]) * w[W_IMPROVE]
+            v += min(ctx[c], state[map_at(p, a, c)]) * w[W_IMPROVE]
         seen = 0
         for c in range(NCOLG):
             seen += state[cockpit_at(p, s, a, c)]
@@ -172,16 +206,18 @@ def score(state, spec, s, act, w):
 
 
 @kernel
-def select(state, spec, pid, w, acts, n, rng):
+def select(state, spec, pid, w, acts, n, rng, ctx):
     """Index of the action policy ``pid`` chooses among the ``n`` legal ``acts``
-    (int32[MAX_ACTS, ACT_W]) for the seat to decide; ``w`` its weights (float64[N_WEIGHTS])."""
+    (int32[MAX_ACTS, ACT_W]) for the seat to decide; ``w`` its weights (float64[N_WEIGHTS]),
+    ``ctx`` a scratch int64[CTX]."""
     if pid == POL_RANDOM:
         return randint(rng, POLICY, n)
     s = state[H_ACTOR]
+    fill_context(state, spec, s, ctx)
     best = 0
     bv = -1e18
     for i in range(n):
-        v = score(state, spec, s, acts[i], w)
+        v = score(state, spec, s, acts[i], w, ctx)
         if v > bv:
             bv = v
             best = i

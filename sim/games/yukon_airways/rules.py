@@ -518,11 +518,11 @@ def next_flyer(state, spec, rng, rig_dice, ev, evn):
 
 
 @kernel
-def short_after(state, spec, s, sym, cards):
-    """Cards as fuel the flight being loaded would need after seat ``s`` gives up ``cards``
-    more cards and adds symbol ``sym`` (-1: none) to its round's collection; -1 when the
-    flight could not be paid then (RB Flugphase d; Appendix: cards as fuel up to the dial,
-    only when the tank is short)."""
+def short_after(state, spec, s, sym, cards, tot):
+    """Cards as fuel the flight being loaded would need after seat ``s`` (holding ``tot``
+    cards) gives up ``cards`` more cards and adds symbol ``sym`` (-1: none) to its round's
+    collection; -1 when the flight could not be paid then (RB Flugphase d; Appendix: cards as
+    fuel up to the dial, only when the tank is short)."""
     p = spec[0]
     fuel = state[se(p, s, SE_FUEL)]
     if sym == SYM_FUEL:
@@ -534,7 +534,7 @@ def short_after(state, spec, s, sym, cards):
         short = 0
     if short > dial_value(state, spec, s, D_CARDS_FUEL):
         return -1
-    if hand_total(state, spec, s) - cards < short:
+    if tot - cards < short:
         return -1
     return short
 
@@ -550,20 +550,18 @@ def wild_size(state, spec, s):
 
 
 @kernel
-def can_fly(state, spec, s, dest):
-    """RB Flugphase: seat ``s`` may fly to ``dest`` (a destination other than where it is)
-    when a die is aboard, it can pay one passenger (a ticket naming ``dest``, or the
-    face-down cards) and the fuel (tank, then cards up to the cards-as-fuel dial)."""
+def can_fly(state, spec, s, dest, tot):
+    """RB Flugphase: seat ``s`` (holding ``tot`` cards, a die aboard) may fly to ``dest`` (a
+    destination other than where it is) when it can pay one passenger (a ticket naming
+    ``dest``, or the face-down cards) and the fuel (tank, then cards up to the cards-as-fuel
+    dial)."""
     p = spec[0]
     if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
-        return False
-    if aboard(state, spec, s) == 0:
         return False
     has = 0
     for y in range(NSYM):
         has += state[hand_at(p, s, dest * NSYM + y)]
     need = 1 if has > 0 else wild_size(state, spec, s)
-    tot = hand_total(state, spec, s)
     if tot < need:
         return False
     short = fuel_cost(state, spec, s, dest) - state[se(p, s, SE_FUEL)]
@@ -909,30 +907,41 @@ def legal_actions(state, spec, acts):
                 n = put(acts, n, K_TAKE, c, cnt)
     elif st == ST_DEST:
         n = put(acts, n, K_PASS, 0, 0)
-        for dest in range(p[P_L]):
-            if can_fly(state, spec, s, dest):
-                n = put(acts, n, K_FLY, dest, 0)
+        if aboard(state, spec, s) > 0:
+            tot = hand_total(state, spec, s)
+            for dest in range(p[P_L]):
+                if can_fly(state, spec, s, dest, tot):
+                    n = put(acts, n, K_FLY, dest, 0)
     elif st == ST_LOAD:
         dest = state[H_DEST]
+        tot = hand_total(state, spec, s)
         if state[H_FL_DICE] > 0:
             n = put(acts, n, K_GO, 0, 0)
+        tick_ok = 0  # bit y: a ticket naming dest with symbol y can be played
+        for y in range(NSYM):
+            if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
+                    short_after(state, spec, s, y if p[P_TICKET_SYM] == 1 else -1, 1, tot) >= 0:
+                tick_ok |= 1 << y
+        wild_ok = short_after(state, spec, s, -1, wild_size(state, spec, s), tot) >= 0
         for c in range(NCOL):
             if aboard_colour(state, spec, s, c) == 0:
                 continue
             for y in range(NSYM):
-                if state[hand_at(p, s, dest * NSYM + y)] > 0:
-                    if short_after(state, spec, s, y if p[P_TICKET_SYM] == 1 else -1, 1) >= 0:
-                        n = put(acts, n, K_TICKET, y, c)
-            if short_after(state, spec, s, -1, wild_size(state, spec, s)) >= 0:
+                if (tick_ok >> y) & 1 == 1:
+                    n = put(acts, n, K_TICKET, y, c)
+            if wild_ok:
                 n = put(acts, n, K_WILD, c, 0)
             if state[H_FL_ROOM] > 0:
                 n = put(acts, n, K_EXTRA, c, 0)
         if state[H_FL_TICKETS] > 0:
+            tuck_ok = 0  # bit y: a card with symbol y may be tucked
+            for y in range(NSYM):
+                if ((state[H_FL_SYMS] >> y) & 1 == 1 or state[H_FL_WILD] > 0) and \
+                        short_after(state, spec, s, y, 1, tot) >= 0:
+                    tuck_ok |= 1 << y
             for t in range(p[P_NT]):
-                y = t % NSYM
-                if state[hand_at(p, s, t)] > 0 and ((state[H_FL_SYMS] >> y) & 1 == 1 or state[H_FL_WILD] > 0):
-                    if short_after(state, spec, s, y, 1) >= 0:
-                        n = put(acts, n, K_TUCK, t, 0)
+                if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
+                    n = put(acts, n, K_TUCK, t, 0)
     elif st == ST_IMPROVE:
         n = put(acts, n, K_IMPROVE, -1, 0)
         for kind in range(NIMP):

@@ -23,7 +23,7 @@ from sim.games.base import GameStateBase, Rig
 from sim.games.engine import EV_W, make_rig, seat_policies
 import sim.games.yukon_airways.layout as Y
 from sim.games.yukon_airways.data import COLOURS, SYMBOLS
-from sim.games.yukon_airways.policies import seat_weights, select
+from sim.games.yukon_airways.policies import CTX, seat_weights, select
 from sim.games.yukon_airways.rules import apply_action, check_invariants, legal_actions, setup
 from sim.rng import seed_streams
 
@@ -196,7 +196,8 @@ class GameState(GameStateBase):
         """The action the seat's own policy would choose now (POLICY stream advances)."""
         n = legal_actions(self.state, self.spec, self._acts)
         s = int(self.state[Y.H_ACTOR])
-        k = 0 if n == 1 else int(select(self.state, self.spec, self.pids[s], self.W[s], self._acts, n, self.rng))
+        k = 0 if n == 1 else int(select(self.state, self.spec, self.pids[s], self.W[s], self._acts, n, self.rng,
+                                        np.zeros(CTX, np.int64)))
         return tuple(int(x) for x in self._acts[k])
 
     # ---- builders ------------------------------------------------------------------------------
