@@ -169,3 +169,21 @@ def test_dock_6_without_money_has_no_purchase(gs):
     g.set_money(s, 0)
     g.apply((K_PLACE, 5, 0))
     assert step(g) == ST_MOVE
+
+
+def test_d9_seventh_switch_two_colours(gs):
+    """D9: with two_colour_switch the research note's seventh switch lets a seat take a second
+    colour on any dock (and a third on dock 3)."""
+    faces = [1, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]  # dock 1: pink 0-2, yellow 3
+    g = gs(0, rig=Rig(dice=faces), two_colour_switch=True)
+    s = g.turn_order()[0]
+    g.set_switch(s, "two_colours")
+    assert g.invariants() == 0
+    g.apply((K_PLACE, 0, 0))
+    g.apply((K_MOVE_DONE, 0, 0))
+    g.apply((K_TAKE, PINK, 2))
+    assert step(g) == ST_TAKE and (K_TAKE, YELLOW, 1) in g.legal_actions()
+    g2 = gs(0, rig=Rig(dice=faces))
+    s2 = g2.turn_order()[0]
+    g2.set_switch(s2, "two_colours")
+    assert g2.invariants() != 0  # the switch does not exist without the option

@@ -238,3 +238,19 @@ def test_dice_stay_aboard_after_pass(gs):
     load_plane(g, s, [0])
     g.apply((K_PASS, 0, 0))
     assert g.die(0) == (DP_PLANE, s) and g.seat(s)["unflown"] == 1
+
+
+@pytest.mark.parametrize("grey,expected", [(0, 2), (1, 1), (2, 2)])
+def test_d5_grey_supply_unlimited_or_limited(gs, grey, expected):
+    """D5: grey_markers = 0 is an unlimited supply; a limited one runs out and records no visit."""
+    g, s = flight_position(gs, grey_markers=grey, fixed_orders=[3, 4, 5])
+    car = g.loc("Carcross")
+    g.set_markers(car, [0, 0, 0, 0, 0])
+    load_plane(g, s, [3, 4])
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Carcross", "fuel")])
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_MONEY, YELLOW))
+    g.apply((K_TICKET, SYM_FUEL, YELLOW))
+    g.apply((K_GO, 0, 0))
+    assert g.cockpit_markers(s, car)[GREY] == expected
+    assert g.invariants() == 0
