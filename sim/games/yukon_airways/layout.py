@@ -231,10 +231,10 @@ MAX_ACTS = 256
 EVENT_NAMES = ("round", "place", "dock_ability", "buy", "move", "take", "refuel", "order", "fly",
                "ticket", "wild", "extra", "tuck", "bonus", "fuel", "marker", "improve", "order_card",
                "pass", "income", "roll", "draw", "discard", "reshuffle", "starved", "end", "stall",
-               "start", "unflown")
+               "start", "end_money")
 (E_ROUND, E_PLACE, E_DOCK, E_BUY, E_MOVE, E_TAKE, E_REFUEL, E_ORDER, E_FLY, E_TICKET, E_WILD,
  E_EXTRA, E_TUCK, E_BONUS, E_FUEL, E_MARKER, E_IMPROVE, E_ORDER_CARD, E_PASS, E_INCOME, E_ROLL,
- E_DRAW, E_DISCARD, E_RESHUFFLE, E_STARVED, E_END, E_STALL, E_START, E_UNFLOWN) = index_constants(EVENT_NAMES)
+ E_DRAW, E_DISCARD, E_RESHUFFLE, E_STARVED, E_END, E_STALL, E_START, E_END_MONEY) = index_constants(EVENT_NAMES)
 
 # ---- invariant codes ----------------------------------------------------------------------------
 INVARIANT_NAMES = (

@@ -16,7 +16,7 @@ from sim.games.yukon_airways.layout import (
     ACT_W, D_BONUS_FUEL, D_CARDS_FUEL, D_CHRISTMAS, D_DRAW, D_HAND, DP_LOADING, DP_PLANE, DP_TICKET,
     E_BONUS, E_BUY, E_DISCARD, E_DOCK, E_DRAW, E_END, E_EXTRA, E_FLY, E_FUEL, E_IMPROVE, E_INCOME,
     E_MARKER, E_MOVE, E_ORDER, E_ORDER_CARD, E_PASS, E_PLACE, E_REFUEL, E_RESHUFFLE, E_ROLL, E_ROUND,
-    E_START, E_STARVED, E_TAKE, E_TICKET, E_TUCK, E_UNFLOWN, E_WILD,
+    E_END_MONEY, E_START, E_STARVED, E_TAKE, E_TICKET, E_TUCK, E_WILD,
     GREY, H_ACTOR, H_ARRIVAL, H_COLOURS, H_DECK_N, H_DEST, H_DISC_N, H_FL_DICE, H_FL_ROOM, H_FL_SYMS,
     H_FL_TICKETS, H_FL_WILD, H_FL_COLS, H_FREE, H_GREY_LEFT, H_MONEY_IN, H_MONEY_OUT, H_OVER, H_PENDING, H_POS,
     H_RESHUF, H_ROUND, H_SHARED, H_STARVED, H_STEP, H_TAKEN, H_TIED, H_TURN, H_WINNER,
@@ -808,6 +808,8 @@ def end_game(state, spec, ev, evn):
             if m > 0:
                 k += 1
         pay(state, spec, s, visited[min(k, visited.shape[0] - 1)], SE_M_VISITED)
+        emit(ev, evn, state[H_TURN], s, E_END_MONEY, state[se(p, s, SE_M_CHRISTMAS)], state[se(p, s, SE_M_SWITCH)],
+             k, state[se(p, s, SE_M_VISITED)], state[se(p, s, SE_MONEY)])
     top = -1
     ntop = 0
     for s in range(S):

@@ -129,6 +129,9 @@ def _event_line(e, spec, names, labels) -> str | None:
         return f"    draw pile empty: the discard pile ({a} cards) is shuffled"
     if code == Y.E_STARVED:
         return f"    starved draw: {a} card(s) short"
+    if code == Y.E_END_MONEY:
+        return (f"  {who} end money: Christmas dial ${a}, marker_money switch ${b}, {c} locations visited ${d}: "
+                f"money ${x}")
     if code == Y.E_END:
         return f"== game end: top money ${a} held by {b} seat(s); shared {c}"
     if code == Y.E_STALL:
