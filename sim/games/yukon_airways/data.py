@@ -183,12 +183,15 @@ TWO_COLOUR_SWITCH = False
 # ---- policy weights (their order is the kernel's W_* order) ------------------------------------
 HEURISTIC_WEIGHTS: dict[str, float] = {
     "money": 1.0,         # value of $1 now (boarding moves, dock 6, passengers' income)
-    "improvement": 2.5,   # value of one improvement (a coloured marker, a bonus, dock 6)
-    "far": 1.0,           # times the extra value of far destinations (location value, far bonus)
-    "dock_order": 0.4,    # value per dock position earlier in the flight order
-    "keep_tickets": 0.6,  # value of keeping one ticket card (not burnt as fuel or face down)
-    "new_place": 1.5,     # value of a location not yet on one's cockpit map
+    "improvement": 1.5,   # value of one improvement (a coloured marker, a bonus, dock 6), by rank and time left
+    "far": 0.5,           # times the extra value of far destinations (location value, far bonus)
+    "dock_order": 0.0,    # value per dock position earlier in the flight order
+    "keep_tickets": 0.3,  # value of keeping one ticket card (not burnt as fuel or given face down)
+    "new_place": 3.0,     # value of a location not yet on one's cockpit map (visited table)
 }
+"""Defaults of the weighted policy: the best of a 2-player sweep against greedy (improvement
+0.6-2.5, dock_order 0-0.4, keep_tickets 0.1-0.6, new_place 0-5, far 0-1; 3,000 games each):
+62% wins against greedy; any dock_order > 0 lost games."""
 GREEDY_WEIGHTS: dict[str, float] = {
     "money": 1.0, "improvement": 1.0, "far": 0.0, "dock_order": 0.0, "keep_tickets": 0.3, "new_place": 0.0,
 }

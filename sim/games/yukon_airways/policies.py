@@ -16,7 +16,8 @@ import numpy as np
 
 from sim.games.engine import inline_kernel, kernel
 from sim.games.yukon_airways.layout import (
-    D_CARDS_FUEL, DP_PLANE, GREEDY_W, H_ACTOR, H_DEST, H_FL_COLS, H_FREE, IMP_PRIOR, K_BUY, K_DISCARD, K_EXTRA, K_FLY,
+    D_CARDS_FUEL, D_CHRISTMAS, DP_PLANE, GREEDY_W, H_ACTOR, H_ROUND, NDIAL, P_MARKER_MONEY, P_ROUNDS,
+    SE_DIAL, SW_MARKER_MONEY, H_DEST, H_FL_COLS, H_FREE, IMP_PRIOR, K_BUY, K_DISCARD, K_EXTRA, K_FLY,
     K_GO, K_IMPROVE, K_MOVE, K_PLACE, K_TAKE, K_TICKET, K_TUCK, K_WILD, NCOL, NCOLG, NDOCK, NSYM,
     P_BONUS_FUEL, P_BONUS_MONEY, P_DOCK6_COST, P_L, P_NDICE, P_NT, P_SEATS, P_THRESH, POL_GREEDY,
     POL_RANDOM, SE_DOCK, SE_FUEL, SE_MONEY, SE_R_MAXVAL, SE_SYM, SW_PAIR_BONUS, SYM_FUEL, SYM_MONEY,
@@ -127,6 +128,28 @@ def sc_place(state, spec, s, a, w, ctx):
         if state[se(p, s, SE_MONEY)] >= p[P_DOCK6_COST]:
             v += w[W_IMPROVE] - wm * p[P_DOCK6_COST]
     return v
+
+
+@kernel
+def sc_improve(state, spec, s, kind, w):
+    """Value of improvement ``kind``: the Christmas dial's next step and the marker_money
+    switch in money at the end; any other by its rank (``IMPROVEMENT_PRIOR``) times the share
+    of the game still to play."""
+    p = spec[0]
+    dials = spec[4]
+    if kind == D_CHRISTMAS:
+        st = state[se(p, s, SE_DIAL + D_CHRISTMAS)]
+        return w[W_MONEY] * (dials[D_CHRISTMAS, 2 + st] - dials[D_CHRISTMAS, 1 + st])
+    if kind == NDIAL + SW_MARKER_MONEY:
+        best = 0
+        for c in range(NCOL):
+            m = 0
+            for l in range(p[P_L]):
+                m += state[cockpit_at(p, s, l, c)]
+            best = max(best, m)
+        return w[W_MONEY] * p[P_MARKER_MONEY] * (best + 1)
+    left = p[P_ROUNDS] - state[H_ROUND]
+    return w[W_IMPROVE] * _PRIOR[kind] * left / p[P_ROUNDS]
 
 
 @kernel
@@ -241,7 +264,7 @@ def select_scored(state, spec, w, acts, n, ctx):
         elif kind == K_BUY or kind == K_IMPROVE:
             v = 0.0
             if a >= 0:
-                v = w[W_IMPROVE] * _PRIOR[a] - (w[W_MONEY] * p[P_DOCK6_COST] if kind == K_BUY else 0.0)
+                v = sc_improve(state, spec, s, a, w) - (w[W_MONEY] * p[P_DOCK6_COST] if kind == K_BUY else 0.0)
         elif kind == K_MOVE:
             v = sc_move(state, spec, s, a, b, w, ctx)
         elif kind == K_TAKE:
