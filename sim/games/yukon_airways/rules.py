@@ -457,6 +457,12 @@ def dock_ability(state, spec, s, k, rng, ev, evn):
     return ST_MOVE
 
 
+@inline_kernel
+def order_key(state, p, s):
+    """Seat ``s``'s place in the new turn order: its dock, then its arrival (RB Boardingphase)."""
+    return state[se(p, s, SE_DOCK)] * 64 + state[se(p, s, SE_ARRIVE)]
+
+
 @kernel
 def finish_boarding_turn(state, spec, s, ev, evn):
     """RB Boardingphase d: refuel (+1 per free barrel space, i.e. free seat, plus the bonus
@@ -471,21 +477,18 @@ def finish_boarding_turn(state, spec, s, ev, evn):
     if pos < S:
         start_boarding_turn(state, spec, pos)
         return
-    # new turn order: by (dock, arrival); insertion sort of S seats
-    keys = np.empty(S, np.int64)
-    order = np.empty(S, np.int64)
+    # new turn order: by (dock, arrival); insertion sort of the S seats in place
+    to = p[P_OFF_TURN]
     for i in range(S):
-        order[i] = i
-        keys[i] = state[se(p, i, SE_DOCK)] * 64 + state[se(p, i, SE_ARRIVE)]
+        state[to + i] = i
     for i in range(1, S):
         j = i
-        while j > 0 and keys[order[j - 1]] > keys[order[j]]:
-            t = order[j - 1]
-            order[j - 1] = order[j]
-            order[j] = t
+        while j > 0 and order_key(state, p, state[to + j - 1]) > order_key(state, p, state[to + j]):
+            t = state[to + j - 1]
+            state[to + j - 1] = state[to + j]
+            state[to + j] = t
             j -= 1
-    for i in range(S):
-        state[p[P_OFF_TURN] + i] = order[i]
+    order = state[to:to + S]
     emit(ev, evn, state[H_TURN], -1, E_ORDER, order[0], order[1] if S > 1 else -1,
          order[2] if S > 2 else -1, order[3] if S > 3 else -1, 0)
     start_flight_turn(state, spec, 0)

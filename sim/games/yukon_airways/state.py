@@ -173,6 +173,7 @@ class GameState(GameStateBase):
         return [d for d in range(int(self.p[Y.P_NDICE])) if self.die(d)[0] == dock]
 
     def colour_of(self, d: int) -> str:
+        """Colour name of die ``d``."""
         return COLOURS[int(self.spec[8][d])]
 
     def markers(self) -> list[list[int]]:
@@ -186,6 +187,7 @@ class GameState(GameStateBase):
         return [int(self.state[o + c]) for c in range(Y.NCOLG)]
 
     def turn_order(self) -> list[int]:
+        """Seats in the current turn order."""
         return [int(self.state[int(self.p[Y.P_OFF_TURN]) + i]) for i in range(self.run.n_seats)]
 
     def events(self) -> list[tuple[int, ...]]:
@@ -238,9 +240,11 @@ class GameState(GameStateBase):
         self.state[o] = m
 
     def set_fuel(self, s: int, f: int) -> None:
+        """Seat ``s``'s fuel needle on ``f``."""
         self.state[self._se(s, Y.SE_FUEL)] = f
 
     def set_location(self, s: int, l: int) -> None:
+        """Seat ``s``'s plane at location ``l``."""
         self.state[self._se(s, Y.SE_LOC)] = l
 
     def set_dial(self, s: int, name: str, step: int) -> None:
@@ -248,6 +252,7 @@ class GameState(GameStateBase):
         self.state[self._se(s, Y.SE_DIAL + Y.DIAL_NAMES.index(name))] = step
 
     def set_switch(self, s: int, name: str, on: int = 1) -> None:
+        """Seat ``s``'s switch ``name`` on (1) or off (0)."""
         self.state[self._se(s, Y.SE_SW + Y.IMP_NAMES.index(name) - Y.NDIAL)] = on
 
     def put_die(self, d: int, place: int, s: int = -1) -> None:
