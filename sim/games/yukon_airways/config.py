@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from sim.config import Strict
 import sim.games.yukon_airways.data as data
+from sim.config import Strict
 
 Improvement = Literal["bonus_fuel", "cards_as_fuel", "hand_limit", "draw", "christmas",
                       "two_dice_per_ticket", "bonus_money", "pair_bonus", "free_moves",

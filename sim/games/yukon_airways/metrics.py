@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.metrics import mean, proportion, quantile, ratio
 from sim.games.yukon_airways.data import DIALS, START_MONEY, SWITCHES
+from sim.metrics import mean, proportion, quantile, ratio
 
 SOURCES = ("value", "dice", "far", "bonus", "orders", "christmas", "switch", "visited")
 IMPS = tuple(DIALS) + SWITCHES

@@ -18,10 +18,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import sim.games.yukon_airways.layout as Y
 from sim.compile import CompiledRun
 from sim.games.base import GameStateBase, Rig
 from sim.games.engine import EV_W, make_rig, seat_policies
-import sim.games.yukon_airways.layout as Y
 from sim.games.yukon_airways.data import COLOURS, SYMBOLS
 from sim.games.yukon_airways.policies import CTX, seat_weights, select
 from sim.games.yukon_airways.rules import apply_action, check_invariants, legal_actions, setup

@@ -8,8 +8,8 @@ each seat and the maintenance; each line says why the action was legal.
 
 from __future__ import annotations
 
-from sim.games.base import TraceResult
 import sim.games.yukon_airways.layout as Y
+from sim.games.base import TraceResult
 from sim.games.yukon_airways.data import COLOURS, DAYS, SYMBOLS
 from sim.games.yukon_airways.play import check_game, run_traced
 
@@ -65,7 +65,6 @@ def cockpit_text(snap, spec, s: int, names, label: str) -> str:
 
 
 def _event_line(e, spec, names, labels) -> str | None:
-    p, dcol = spec[0], spec[8]
     s = int(e[1])
     code, a, b, c, d, x = (int(v) for v in e[2:8])
     who = f"seat {s}" if s >= 0 else ""

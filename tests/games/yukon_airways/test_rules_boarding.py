@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from sim.games.base import Rig
 from sim.games.yukon_airways.layout import (
-    DP_PLANE, K_BUY, K_MOVE, K_MOVE_DONE, K_PLACE, K_TAKE, K_TAKE_DONE, ST_BUY, ST_DEST, ST_MOVE, ST_PLACE,
-    ST_TAKE, STEP_NAMES,
+    DP_PLANE,
+    K_BUY,
+    K_MOVE,
+    K_MOVE_DONE,
+    K_PLACE,
+    K_TAKE,
+    K_TAKE_DONE,
+    ST_BUY,
+    ST_DEST,
+    ST_MOVE,
+    ST_PLACE,
+    ST_TAKE,
+    STEP_NAMES,
 )
 from tests.games.yukon_airways.conftest import load_plane, to_flights
 

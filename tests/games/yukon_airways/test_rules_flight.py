@@ -6,8 +6,23 @@ import pytest
 
 from sim.games.base import Rig
 from sim.games.yukon_airways.layout import (
-    DP_PLANE, DP_TICKET, GREY, K_EXTRA, K_FLY, K_GO, K_IMPROVE, K_PASS, K_TICKET, K_TUCK, K_WILD,
-    ST_DEST, ST_IMPROVE, ST_LOAD, STEP_NAMES, SYM_FUEL, SYM_MONEY,
+    DP_PLANE,
+    DP_TICKET,
+    GREY,
+    K_EXTRA,
+    K_FLY,
+    K_GO,
+    K_IMPROVE,
+    K_PASS,
+    K_TICKET,
+    K_TUCK,
+    K_WILD,
+    ST_DEST,
+    ST_IMPROVE,
+    ST_LOAD,
+    STEP_NAMES,
+    SYM_FUEL,
+    SYM_MONEY,
 )
 from tests.games.yukon_airways.conftest import load_plane, set_hand, to_flights
 

@@ -8,8 +8,21 @@ import pytest
 from sim.games.base import Rig
 from sim.games.engine import event_buffer
 from sim.games.yukon_airways.layout import (
-    DP_PLANE, K_DISCARD, P_OFF_COCKPIT, K_FLY, K_GO, K_IMPROVE, K_PASS, K_TICKET, ST_DISCARD, ST_IMPROVE,
-    ST_OVER, ST_PLACE, STEP_NAMES, SYM_FUEL, SYM_MONEY,
+    DP_PLANE,
+    K_DISCARD,
+    K_FLY,
+    K_GO,
+    K_IMPROVE,
+    K_PASS,
+    K_TICKET,
+    P_OFF_COCKPIT,
+    ST_DISCARD,
+    ST_IMPROVE,
+    ST_OVER,
+    ST_PLACE,
+    STEP_NAMES,
+    SYM_FUEL,
+    SYM_MONEY,
 )
 from sim.games.yukon_airways.rules import end_game
 from tests.games.yukon_airways.conftest import load_plane, set_hand, to_flights

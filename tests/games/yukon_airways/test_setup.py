@@ -86,8 +86,8 @@ def test_as_many_markers_as_players_on_every_location_but_whitehorse(gs):
 
 
 def test_three_players_put_three_markers(gs):
-    from tests.games.yukon_airways.conftest import make_run
     from sim.games.yukon_airways.state import GameState
+    from tests.games.yukon_airways.conftest import make_run
     run = make_run(seats=["greedy"] * 3)
     g = GameState.from_run(run, 0)
     assert all(sum(g.markers()[l]) == 3 for l in range(1, 13))

@@ -8,8 +8,8 @@ from scipy.stats import chisquare
 
 from sim.api import games_frame
 from sim.compile import load_run
-from sim.runner import run_games
 from sim.games.yukon_airways.state import GameState
+from sim.runner import run_games
 from tests.games.yukon_airways.conftest import ROOT
 
 
