@@ -1,0 +1,139 @@
+"""Yukon Airways metrics (records for summary.json, built with the ``sim.metrics`` builders
+only) and plots.
+
+The framework adds win_rate by seat and policy, rank shares, first_player_advantage (by
+seat), stall_rate and turns. Here:
+
+* ``tie_rate`` (money tied for first before the tie rule), ``shared_win_rate``,
+  ``outcome_share`` by {"outcome": "seat <i>" | "shared" | "stall"} (they add up to 1);
+* ``win_rate`` by {"start_pos": i} and by {"start_money": m} (the first-player advantage by
+  the initial turn order and its start money);
+* ``margin_mean`` and ``margin_p50`` / ``margin_p95`` (decided games);
+* ``money_mean`` by {"seat": s}; ``money_source_mean`` by {"source": ...} (per seat-game:
+  value, dice, far, bonus, orders, christmas, switch, visited; and ``spent``);
+* ``improvements_mean`` by {"kind": ...} (per seat-game);
+* ``dock_share`` by {"dock": d} (of all dock choices) and ``dock_win_share`` by {"dock": d}
+  (share of dock d choices made by the game's winner);
+* ``flights_per_round_mean``; ``short_flight_share`` (flights with cards burnt as fuel);
+  ``burnt_mean``; ``unflown_mean`` (dice left aboard, per seat-game); ``visited_mean``;
+* ``emptied_mean`` (locations without a coloured marker at the end).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.games.yukon_airways.data import DIALS, START_MONEY, SWITCHES
+from sim.metrics import mean, proportion, quantile, ratio
+
+SOURCES = ("value", "dice", "far", "bonus", "orders", "christmas", "switch", "visited")
+IMPS = tuple(DIALS) + SWITCHES
+
+
+def _seat_stack(df, name: str, S: int) -> np.ndarray:
+    """Per-seat column ``name`` stacked over seats: float64[games * S] (seat-major)."""
+    return np.concatenate([df[f"{name}_s{s}"].to_numpy().astype(float) for s in range(S)])
+
+
+def metrics(df, cfg) -> list[dict]:
+    """Game-specific records from the polars frame of a run (see the module docstring)."""
+    n = df.height
+    out: list[dict] = []
+    if n == 0:
+        return out
+    S = cfg.n_seats
+    sec = cfg.section
+    winner = df["winner"].to_numpy()
+    stalled = df["stalled"].to_numpy()
+    shared = df["shared_win"].to_numpy()
+    out.append(proportion("tie_rate", {}, int(df["tied"].sum()), n))
+    out.append(proportion("shared_win_rate", {}, int(shared.sum()), n))
+    for s in range(S):
+        out.append({**proportion("outcome_share", {"outcome": f"seat {s}"}, int((winner == s).sum()), n), "kind": "share"})
+    out.append({**proportion("outcome_share", {"outcome": "shared"}, int(shared.sum()), n), "kind": "share"})
+    out.append({**proportion("outcome_share", {"outcome": "stall"}, int(stalled.sum()), n), "kind": "share"})
+    money = list(sec.start_money) if sec.start_money else list(START_MONEY)
+    for i in range(S):
+        w = 0
+        for s in range(S):
+            w += int(((df[f"start_pos_s{s}"].to_numpy() == i) & (winner == s)).sum())
+        out.append(proportion("win_rate", {"start_pos": i}, w, n))
+        out.append(proportion("win_rate", {"start_money": int(money[i])}, w, n))
+    decided = winner >= 0
+    if decided.any():
+        mg = df["margin"].to_numpy()[decided]
+        out.append(mean("margin_mean", {}, mg))
+        out.append(quantile("margin_p50", {}, mg, 0.5))
+        out.append(quantile("margin_p95", {}, mg, 0.95))
+    for s in range(S):
+        out.append(mean("money_mean", {"seat": s}, df[f"money_s{s}"].to_numpy()))
+    for src in SOURCES:
+        out.append(mean("money_source_mean", {"source": src}, _seat_stack(df, f"m_{src}", S)))
+    out.append(mean("money_source_mean", {"source": "spent"}, _seat_stack(df, "spent", S)))
+    for k in IMPS:
+        out.append(mean("improvements_mean", {"kind": k}, _seat_stack(df, f"imp_{k}", S)))
+    uses = [_seat_stack(df, f"dock{d + 1}", S) for d in range(6)]
+    total = sum(uses)
+    won = np.concatenate([(winner == s).astype(float) for s in range(S)])
+    for d in range(6):
+        out.append(ratio("dock_share", {"dock": d + 1}, uses[d], total))
+        if uses[d].sum() > 0:
+            out.append(ratio("dock_win_share", {"dock": d + 1}, uses[d] * won, uses[d]))
+    flights = _seat_stack(df, "flights", S)
+    out.append(mean("flights_per_round_mean", {}, flights / sec.rounds))
+    if flights.sum() > 0:
+        out.append(ratio("short_flight_share", {}, _seat_stack(df, "short_flights", S), flights))
+    out.append(mean("burnt_mean", {}, _seat_stack(df, "burnt", S)))
+    out.append(mean("unflown_mean", {}, _seat_stack(df, "unflown", S)))
+    out.append(mean("visited_mean", {}, _seat_stack(df, "visited", S)))
+    out.append(mean("emptied_mean", {}, df["emptied"].to_numpy()))
+    return out
+
+
+def plots(df, records, folder) -> list[tuple[str, str]]:
+    """Money by source, improvements by kind, dock choices and their win share; returns
+    (title, file name) pairs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder = Path(folder)
+    made = []
+
+    def bars(metric, key, title, fname, ylabel, percent=False):
+        rs = [r for r in records if r["metric"] == metric and key in r["by"]]
+        if not rs:
+            return
+        fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(rs) + 1.5), 3.8))
+        x = np.arange(len(rs))
+        k = 100.0 if percent else 1.0
+        v = np.array([r["value"] for r in rs]) * k
+        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * k
+        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * k
+        ax.bar(x, v, color="#4C72B0", zorder=2)
+        ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
+                    capsize=4, zorder=3)
+        ax.set_xticks(x, [str(r["by"][key]) for r in rs], rotation=30 if len(rs) > 6 else 0,
+                      ha="right" if len(rs) > 6 else "center")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        for xi, vi in zip(x, v):
+            ax.text(xi, vi, f"{vi:.1f}{'%' if percent else ''}", ha="center", va="bottom", fontsize=7)
+        fig.tight_layout()
+        fig.savefig(folder / fname, dpi=110)
+        plt.close(fig)
+        made.append((title, fname))
+
+    bars("money_source_mean", "source", "Where the money came from (mean per seat and game, 95% interval)",
+         "money_sources.png", "$")
+    bars("improvements_mean", "kind", "Improvements taken by kind (mean per seat and game)",
+         "improvements.png", "improvements")
+    bars("dock_share", "dock", "Dock choices (share of all choices)", "dock_share.png", "share (%)", percent=True)
+    bars("dock_win_share", "dock", "Share of a dock's choices made by the eventual winner",
+         "dock_win_share.png", "share (%)", percent=True)
+    bars("win_rate", "start_pos", "Win rate by position in the first turn order", "win_by_start.png",
+         "win rate (%)", percent=True)
+    return made

@@ -1,0 +1,350 @@
+"""Yukon Airways policies: one dispatcher on the integer policy id.
+
+* ``random``: uniform over the legal actions (POLICY stream).
+* ``greedy``: the scoring below with the fixed weights ``data.GREEDY_WEIGHTS`` (money now,
+  markers now; no look at dock order, far destinations or new places).
+* ``heuristic``: the same scoring with the seat's weights (``data.HEURISTIC_WEIGHTS``:
+  money, improvement, far, dock_order, keep_tickets, new_place), read as ``w[W_*]``.
+
+Both scored policies take the first best-scoring action. They read only what a player at the
+table sees: the docks, the board's markers, their own hand and cockpit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.engine import kernel
+from sim.games.yukon_airways.layout import (
+    D_CHRISTMAS,
+    DP_PLANE,
+    GREEDY_W,
+    H_ACTOR,
+    H_DEST,
+    H_FREE,
+    H_ROUND,
+    IMP_PRIOR,
+    K_BUY,
+    K_DISCARD,
+    K_EXTRA,
+    K_FLY,
+    K_GO,
+    K_IMPROVE,
+    K_MOVE,
+    K_PLACE,
+    K_TAKE,
+    K_TICKET,
+    K_TUCK,
+    K_WILD,
+    NCOL,
+    NCOLG,
+    NDIAL,
+    NDOCK,
+    NSYM,
+    P_BONUS_FUEL,
+    P_BONUS_MONEY,
+    P_DOCK6_COST,
+    P_L,
+    P_MARKER_MONEY,
+    P_NDICE,
+    P_ROUNDS,
+    P_SEATS,
+    P_THRESH,
+    POL_GREEDY,
+    POL_RANDOM,
+    SE_DIAL,
+    SE_DOCK,
+    SE_FUEL,
+    SE_MONEY,
+    SE_R_MAXVAL,
+    SE_SYM,
+    SW_MARKER_MONEY,
+    SW_PAIR_BONUS,
+    SYM_FUEL,
+    SYM_MONEY,
+    W_DOCK_ORDER,
+    W_FAR,
+    W_IMPROVE,
+    W_KEEP,
+    W_MONEY,
+    W_NEW_PLACE,
+)
+from sim.games.yukon_airways.rules import (
+    cockpit_at,
+    die_at,
+    flight_colour_count,
+    fuel_cost,
+    hand_at,
+    map_at,
+    se,
+    switch_on,
+    wild_size,
+)
+from sim.rng import POLICY, randint
+
+CX_ABOARD = 5
+CX_FREE = 6
+CX_GROUP = 7
+CX_BEST = 8
+CX_DOCK = 9
+CTX = CX_DOCK + NDOCK * NCOL
+"""Slots of the per-decision context: 0..4 dice aboard by colour, then the named ones, then
+the dice on dock k of colour c at CX_DOCK + k * NCOL + c."""
+PASSENGER = 3.0
+"""Value (in $ of w_money) of a die aboard: about what it earns when flown."""
+_PRIOR = np.array(IMP_PRIOR, np.float64)
+_GREEDY = np.array(GREEDY_W, np.float64)
+
+
+@kernel
+def seat_weights(pids, W):
+    """Give the greedy seats their fixed weights (``data.GREEDY_WEIGHTS``) in ``W``
+    (float64[S, N_WEIGHTS], modified in place)."""
+    for s in range(pids.shape[0]):
+        if pids[s] == POL_GREEDY:
+            W[s, :] = _GREEDY
+
+
+@kernel
+def best_group(ctx, k, free, colours):
+    """Dice a seat could board at dock ``k`` (from the context's dock table): the largest
+    ``colours`` colour groups, at most ``free`` dice; returns (dice, best colour)."""
+    best = 0
+    bc = -1
+    second = 0
+    for c in range(NCOL):
+        m = ctx[CX_DOCK + k * NCOL + c]
+        if m > best:
+            second = best
+            best = m
+            bc = c
+        elif m > second:
+            second = m
+    n = best + (second if colours > 1 else 0)
+    return min(n, free), bc
+
+
+@kernel
+def card_keep(spec, t):
+    """How much a player likes to keep ticket card type ``t``: its location's value."""
+    loc = spec[2]
+    return 1.0 + 0.2 * loc[t // NSYM, 0]
+
+
+@kernel
+def fill_context(state, spec, s, ctx):
+    """What every action of one decision looks at, computed once per decision into ``ctx``
+    (int64[CTX]): dice aboard by colour, dice aboard, free seats, the largest colour group on
+    the seat's dock and its colour."""
+    p = spec[0]
+    dcol = spec[8]
+    for i in range(CTX):
+        ctx[i] = 0
+    for d in range(p[P_NDICE]):
+        pl = state[die_at(p, d)]
+        if pl == DP_PLANE and state[die_at(p, d) + 1] == s:
+            ctx[dcol[d]] += 1
+        elif pl < NDOCK:
+            ctx[CX_DOCK + pl * NCOL + dcol[d]] += 1
+    n = 0
+    for c in range(NCOL):
+        n += ctx[c]
+    ctx[CX_ABOARD] = n
+    ctx[CX_FREE] = p[P_SEATS] - n
+    k = state[se(p, s, SE_DOCK)]
+    g = 0
+    bc = -1
+    if k >= 0:
+        g, bc = best_group(ctx, k, ctx[CX_FREE], 1)
+    ctx[CX_GROUP] = g
+    ctx[CX_BEST] = bc
+
+
+@kernel
+def sc_place(state, spec, s, a, w, ctx):
+    """Score of placing at dock ``a``: dice to board, flight order, the dock's ability."""
+    p = spec[0]
+    wm = w[W_MONEY]
+    free = ctx[CX_FREE]
+    g, bc = best_group(ctx, a, free, 2 if a == 2 else 1)
+    v = g * PASSENGER * wm + w[W_DOCK_ORDER] * (NDOCK - a)
+    if a == 1:
+        v += w[W_KEEP]
+    elif a == 3:
+        v += 0.5 * wm
+        if bc >= 0 and g < free:
+            if ctx[CX_DOCK + ((a + NDOCK - 1) % NDOCK) * NCOL + bc] > 0 or ctx[CX_DOCK + ((a + 1) % NDOCK) * NCOL + bc] > 0:
+                v += 0.8 * PASSENGER * wm
+    elif a == 4:
+        v += 1.0 * wm
+    elif a == 5:
+        if state[se(p, s, SE_MONEY)] >= p[P_DOCK6_COST]:
+            v += w[W_IMPROVE] - wm * p[P_DOCK6_COST]
+    return v
+
+
+@kernel
+def sc_improve(state, spec, s, kind, w):
+    """Value of improvement ``kind``: the Christmas dial's next step and the marker_money
+    switch in money at the end; any other by its rank (``IMPROVEMENT_PRIOR``) times the share
+    of the game still to play."""
+    p = spec[0]
+    dials = spec[4]
+    if kind == D_CHRISTMAS:
+        st = state[se(p, s, SE_DIAL + D_CHRISTMAS)]
+        return w[W_MONEY] * (dials[D_CHRISTMAS, 2 + st] - dials[D_CHRISTMAS, 1 + st])
+    if kind == NDIAL + SW_MARKER_MONEY:
+        best = 0
+        for c in range(NCOL):
+            m = 0
+            for l in range(p[P_L]):
+                m += state[cockpit_at(p, s, l, c)]
+            best = max(best, m)
+        return w[W_MONEY] * p[P_MARKER_MONEY] * (best + 1)
+    left = p[P_ROUNDS] - state[H_ROUND]
+    return w[W_IMPROVE] * _PRIOR[kind] * left / p[P_ROUNDS]
+
+
+@kernel
+def sc_move(state, spec, s, a, b, w, ctx):
+    """Score of moving die ``a`` one dock (``b`` 0 down / 1 up): only a die of the colour
+    the seat will take, onto its own dock, while seats are free."""
+    p = spec[0]
+    dcol = spec[8]
+    k = state[se(p, s, SE_DOCK)]
+    frm = state[die_at(p, a)]
+    to = (frm + (NDOCK - 1 if b == 0 else 1)) % NDOCK
+    if to != k or frm == k:
+        return -100.0
+    free = ctx[CX_FREE]
+    g = ctx[CX_GROUP]
+    bc = ctx[CX_BEST]
+    if g >= free or (bc >= 0 and dcol[a] != bc):
+        return -100.0
+    cost = 0.0 if state[H_FREE] > 0 else w[W_MONEY]
+    return PASSENGER * w[W_MONEY] * 0.5 - cost
+
+
+@kernel
+def sc_take(state, spec, a, b, w):
+    """Score of taking ``b`` dice of colour ``a``."""
+    p = spec[0]
+    markers = 0
+    for l in range(p[P_L]):
+        markers += state[map_at(p, l, a)]
+    wm = w[W_MONEY]
+    return b * (PASSENGER * wm - 0.3 * wm) + (0.3 * w[W_IMPROVE] if markers > 0 else 0.0)
+
+
+@kernel
+def sc_fly(state, spec, s, a, w, ctx):
+    """Score of flying to ``a``: income gained, far bonus, matching markers, a new place,
+    minus fuel and cards burnt."""
+    p = spec[0]
+    loc = spec[2]
+    wm = w[W_MONEY]
+    n = ctx[CX_ABOARD]
+    tick = 0
+    for y in range(NSYM):
+        tick += state[hand_at(p, s, a * NSYM + y)]
+    k = min(n, max(tick, 1))
+    v = max(0, loc[a, 0] - state[se(p, s, SE_R_MAXVAL)]) * wm * (1.0 + 0.1 * w[W_FAR])
+    v += k * wm + loc[a, 1] * k * w[W_FAR]
+    for c in range(NCOL):
+        v += min(ctx[c], state[map_at(p, a, c)]) * w[W_IMPROVE]
+    seen = 0
+    for c in range(NCOLG):
+        seen += state[cockpit_at(p, s, a, c)]
+    if seen == 0:
+        v += w[W_NEW_PLACE]
+    cost = fuel_cost(state, spec, s, a)
+    short = cost - state[se(p, s, SE_FUEL)]
+    v -= 0.3 * wm * cost
+    if short > 0:
+        v -= short * w[W_KEEP] * 1.5
+    return v
+
+
+@kernel
+def sc_load(state, spec, s, kind, a, b, w):
+    """Score of a passenger (ticket ``a``/colour ``b``, face-down or second die of colour ``a``)."""
+    p = spec[0]
+    c = b if kind == K_TICKET else a
+    dest = state[H_DEST]
+    v = w[W_MONEY]
+    if state[map_at(p, dest, c)] > flight_colour_count(state, c):
+        v += w[W_IMPROVE]
+    if kind == K_WILD:
+        v -= w[W_KEEP] * wild_size(state, spec, s)
+    if kind == K_TICKET and state[se(p, s, SE_SYM + a)] + 1 >= p[P_THRESH]:
+        v += 0.3 * w[W_MONEY]
+    return v
+
+
+@kernel
+def sc_tuck(state, spec, s, a, w):
+    """Score of tucking card type ``a``: the bonus it completes minus the card."""
+    p = spec[0]
+    y = a % NSYM
+    th = p[P_THRESH] - (1 if switch_on(state, spec, s, SW_PAIR_BONUS) == 1 and p[P_THRESH] > 1 else 0)
+    keep = w[W_KEEP] * card_keep(spec, a)
+    if state[se(p, s, SE_SYM + y)] + 1 < th:
+        return -keep
+    if y == SYM_MONEY:
+        gain = p[P_BONUS_MONEY] * w[W_MONEY]
+    elif y == SYM_FUEL:
+        gain = 0.4 * p[P_BONUS_FUEL] * w[W_MONEY]
+    else:
+        gain = w[W_IMPROVE]
+    return gain - keep
+
+
+@kernel
+def select_scored(state, spec, w, acts, n, ctx):
+    """Index of the best-scoring of the ``n`` legal ``acts`` (first of equals); one small
+    scoring function per action kind."""
+    s = state[H_ACTOR]
+    p = spec[0]
+    fill_context(state, spec, s, ctx)
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        kind = acts[i, 0]
+        a = acts[i, 1]
+        b = acts[i, 2]
+        if kind == K_PLACE:
+            v = sc_place(state, spec, s, a, w, ctx)
+        elif kind == K_BUY or kind == K_IMPROVE:
+            v = 0.0
+            if a >= 0:
+                v = sc_improve(state, spec, s, a, w) - (w[W_MONEY] * p[P_DOCK6_COST] if kind == K_BUY else 0.0)
+        elif kind == K_MOVE:
+            v = sc_move(state, spec, s, a, b, w, ctx)
+        elif kind == K_TAKE:
+            v = sc_take(state, spec, a, b, w)
+        elif kind == K_FLY:
+            v = sc_fly(state, spec, s, a, w, ctx)
+        elif kind == K_TICKET or kind == K_WILD or kind == K_EXTRA:
+            v = sc_load(state, spec, s, kind, a, b, w)
+        elif kind == K_TUCK:
+            v = sc_tuck(state, spec, s, a, w)
+        elif kind == K_GO:
+            v = 0.5
+        elif kind == K_DISCARD:
+            v = -card_keep(spec, a)
+        else:
+            v = 0.0
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@kernel
+def select(state, spec, pid, w, acts, n, rng, ctx):
+    """Index of the action policy ``pid`` chooses among the ``n`` legal ``acts``
+    (int32[MAX_ACTS, ACT_W]) for the seat to decide; ``w`` its weights (float64[N_WEIGHTS]),
+    ``ctx`` a scratch int64[CTX]."""
+    if pid == POL_RANDOM:
+        return randint(rng, POLICY, n)
+    return select_scored(state, spec, w, acts, n, ctx)

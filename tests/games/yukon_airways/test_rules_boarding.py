@@ -1,0 +1,200 @@
+"""RB Boardingphase (a-d) and the docks of the Appendix (Stege 1-6), on rigged positions."""
+
+from __future__ import annotations
+
+from sim.games.base import Rig
+from sim.games.yukon_airways.layout import (
+    DP_PLANE,
+    K_BUY,
+    K_MOVE,
+    K_MOVE_DONE,
+    K_PLACE,
+    K_TAKE,
+    K_TAKE_DONE,
+    ST_BUY,
+    ST_DEST,
+    ST_MOVE,
+    ST_PLACE,
+    ST_TAKE,
+    STEP_NAMES,
+)
+from tests.games.yukon_airways.conftest import load_plane, to_flights
+
+# die d has colour d // 3: pink 0-2, yellow 3-5, green 6-8, blue 9-11, red 12-14
+BY_COLOUR = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]   # dock k+1 holds colour k, dock 6 empty
+PINK, YELLOW, GREEN, BLUE, RED = range(5)
+
+
+def step(g):
+    return STEP_NAMES.index(g.snapshot()["step"])
+
+
+def test_a_shared_docks_and_the_new_turn_order_lowest_dock_first_top_to_bottom(gs):
+    """RB Boardingphase a + 'neue Zugreihenfolge': a later marker goes under the earlier ones."""
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    order = g.turn_order()
+    to_flights(g, [2, 0, 2, 1])
+    assert g.turn_order() == [order[1], order[3], order[0], order[2]]
+    assert step(g) == ST_DEST and g.snapshot()["actor"] == order[1]
+
+
+def test_every_dock_can_be_chosen_even_when_taken(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    g.apply((K_PLACE, 0, 0))
+    g.end_turn()
+    assert (K_PLACE, 0, 0) in g.legal_actions() and len(g.legal_actions()) == 6
+
+
+def test_dock_2_draws_a_ticket(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    before = sum(g.hand(s).values())
+    g.apply((K_PLACE, 1, 0))
+    assert sum(g.hand(s).values()) == before + 1
+
+
+def test_one_colour_only_and_dock_3_gives_a_second_colour(gs):
+    """RB Boardingphase c: one or more dice of one colour; Steg 3: two different colours."""
+    faces = [3, 1, 1, 3, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]  # dock 3: pink 0, yellow 3, green 6-8
+    g = gs(0, rig=Rig(dice=faces))
+    s = g.turn_order()[0]
+    g.apply((K_PLACE, 2, 0))
+    g.apply((K_MOVE_DONE, 0, 0))
+    acts = g.legal_actions()
+    assert (K_TAKE_DONE, 0, 0) not in acts  # a first take is due
+    assert {(a[1], a[2]) for a in acts} == {(PINK, 1), (YELLOW, 1), (GREEN, 1), (GREEN, 2), (GREEN, 3)}
+    g.apply((K_TAKE, GREEN, 3))
+    acts = g.legal_actions()
+    assert acts[0] == (K_TAKE_DONE, 0, 0) and (K_TAKE, PINK, 1) in acts and (K_TAKE, GREEN, 1) not in acts
+    g.apply((K_TAKE, PINK, 1))  # the plane is full now: the turn ends
+    assert step(g) == ST_PLACE and g.snapshot()["actor"] != s
+    assert sorted(d for d in range(15) if g.die(d) == (DP_PLANE, s)) == [0, 6, 7, 8]
+
+
+def test_other_docks_allow_one_colour(gs):
+    faces = [1, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]  # dock 1: pink 0-2, yellow 3
+    g = gs(0, rig=Rig(dice=faces))
+    s = g.turn_order()[0]
+    g.apply((K_PLACE, 0, 0))
+    g.apply((K_MOVE_DONE, 0, 0))
+    g.apply((K_TAKE, PINK, 2))
+    assert step(g) == ST_PLACE  # no second colour, turn over
+    assert sum(1 for d in range(15) if g.die(d) == (DP_PLANE, s)) == 2
+
+
+def test_takes_no_more_dice_than_free_seats(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    load_plane(g, s, [12, 13, 14])
+    g.apply((K_PLACE, 0, 0))
+    g.apply((K_MOVE_DONE, 0, 0))
+    assert g.legal_actions() == [(K_TAKE, PINK, 1)]
+
+
+def test_d_refuel_one_per_free_barrel_plus_bonus_fuel_dial_tank_capped(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    g.set_dial(s, "bonus_fuel", 1)  # value 1
+    g.set_fuel(s, 2)
+    g.apply((K_PLACE, 0, 0))
+    g.apply((K_MOVE_DONE, 0, 0))
+    g.apply((K_TAKE, PINK, 3))  # one free seat
+    assert g.seat(s)["fuel"] == 2 + 1 + 1
+    g2 = gs(0, rig=Rig(dice=BY_COLOUR))
+    s2 = g2.turn_order()[0]
+    g2.apply((K_PLACE, 5, 0))  # dock 6 holds no dice: four free barrels
+    g2.end_turn()
+    assert g2.seat(s2)["fuel"] == 7  # 4 + 4 (+ bonus) capped at the tank
+
+
+def test_moving_a_die_costs_1_and_docks_1_and_6_are_adjacent(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    g.set_switch(s, "free_moves", 0)
+    g.set_money(s, 3)
+    g.apply((K_PLACE, 5, 0))
+    assert step(g) == ST_BUY or step(g) == ST_MOVE
+    if step(g) == ST_BUY:
+        g.apply((K_BUY, -1, 0))
+    g.apply((K_MOVE, 0, 0))  # pink die 0: dock 1 -> dock 6 (downwards wraps)
+    assert g.die(0) == (5, -1) and g.seat(s)["money"] == 2
+    g.apply((K_MOVE, 13, 1))  # red die 13: dock 5 -> dock 6
+    assert g.die(13) == (5, -1) and g.seat(s)["money"] == 1
+    g.apply((K_MOVE, 0, 1))  # dock 6 -> dock 1 (upwards wraps)
+    assert g.die(0) == (0, -1) and g.seat(s)["money"] == 0
+    assert g.legal_actions() == [(K_MOVE_DONE, 0, 0)]  # no money, no free move left
+    assert g.invariants() == 0
+
+
+def test_switch_free_moves_gives_two_free_moves(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    g.set_switch(s, "free_moves", 1)
+    g.set_money(s, 1)
+    g.apply((K_PLACE, 0, 0))
+    for d in (3, 4, 5):
+        g.apply((K_MOVE, d, 0))  # dock 2 -> dock 1
+    assert g.seat(s)["money"] == 0 and g.seat(s)["spent"] == 1
+
+
+def test_dock_4_one_free_move_and_one_fuel(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    g.set_switch(s, "free_moves", 0)
+    g.set_fuel(s, 4)
+    m = g.seat(s)["money"]
+    g.apply((K_PLACE, 3, 0))
+    assert g.seat(s)["fuel"] == 5 and step(g) == ST_MOVE
+    g.apply((K_MOVE, 12, 0))  # red: dock 5 -> dock 4, free
+    assert g.seat(s)["money"] == m
+    if m > 0:
+        g.apply((K_MOVE, 13, 0))
+        assert g.seat(s)["money"] == m - 1
+
+
+def test_dock_5_two_fuel(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    g.set_fuel(s, 3)
+    g.apply((K_PLACE, 4, 0))
+    assert g.seat(s)["fuel"] == 5
+
+
+def test_dock_6_pay_1_for_an_improvement(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    g.set_money(s, 4)
+    g.apply((K_PLACE, 5, 0))
+    assert step(g) == ST_BUY
+    acts = g.legal_actions()
+    assert acts[0] == (K_BUY, -1, 0) and (K_BUY, 4, 0) in acts  # christmas dial
+    g.apply((K_BUY, 4, 0))
+    seat = g.seat(s)
+    assert seat["money"] == 3 and seat["dials"]["christmas"] == 1 and seat["improvements"]["christmas"] == 1
+    assert g.invariants() == 0
+
+
+def test_dock_6_without_money_has_no_purchase(gs):
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    s = g.turn_order()[0]
+    g.set_money(s, 0)
+    g.apply((K_PLACE, 5, 0))
+    assert step(g) == ST_MOVE
+
+
+def test_d9_seventh_switch_two_colours(gs):
+    """D9: with two_colour_switch the research note's seventh switch lets a seat take a second
+    colour on any dock (and a third on dock 3)."""
+    faces = [1, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]  # dock 1: pink 0-2, yellow 3
+    g = gs(0, rig=Rig(dice=faces), two_colour_switch=True)
+    s = g.turn_order()[0]
+    g.set_switch(s, "two_colours")
+    assert g.invariants() == 0
+    g.apply((K_PLACE, 0, 0))
+    g.apply((K_MOVE_DONE, 0, 0))
+    g.apply((K_TAKE, PINK, 2))
+    assert step(g) == ST_TAKE and (K_TAKE, YELLOW, 1) in g.legal_actions()
+    g2 = gs(0, rig=Rig(dice=faces))
+    s2 = g2.turn_order()[0]
+    g2.set_switch(s2, "two_colours")
+    assert g2.invariants() != 0  # the switch does not exist without the option

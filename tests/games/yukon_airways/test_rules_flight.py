@@ -1,0 +1,271 @@
+"""RB Flugphase (a-f) and the Appendix switches that act in flights, on rigged positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.games.base import Rig
+from sim.games.yukon_airways.layout import (
+    DP_PLANE,
+    DP_TICKET,
+    GREY,
+    K_EXTRA,
+    K_FLY,
+    K_GO,
+    K_IMPROVE,
+    K_PASS,
+    K_TICKET,
+    K_TUCK,
+    K_WILD,
+    ST_DEST,
+    ST_IMPROVE,
+    ST_LOAD,
+    STEP_NAMES,
+    SYM_FUEL,
+    SYM_MONEY,
+)
+from tests.games.yukon_airways.conftest import load_plane, set_hand, to_flights
+
+BY_COLOUR = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]
+PINK, YELLOW, GREEN, BLUE, RED = range(5)
+
+
+def step(g):
+    return STEP_NAMES.index(g.snapshot()["step"])
+
+
+def flight_position(gs, **section):
+    """Every seat boarded at the empty dock 6: the first flyer decides, no dice aboard."""
+    g = gs(0, rig=Rig(dice=BY_COLOUR), **section)
+    to_flights(g, [5, 5, 5, 5])
+    s = g.snapshot()["actor"]
+    assert step(g) == ST_DEST
+    for o in range(4):
+        load_plane(g, o, [])
+    return g, s
+
+
+def test_a_flight_needs_a_passenger(gs):
+    g, s = flight_position(gs)
+    assert g.legal_actions() == [(K_PASS, 0, 0)]
+
+
+def test_a_ticket_per_passenger_and_fuel_summed_along_the_route(gs):
+    """RB Flugphase a, c, d: Whitehorse -> Mayo sums 1 + 1 + 2 fuel (Cinnamon Strip, Carmacks)."""
+    g, s = flight_position(gs)
+    mayo = g.loc("Mayo")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "money")])
+    g.set_fuel(s, 7)
+    assert (K_FLY, mayo, 0) in g.legal_actions()
+    assert (K_FLY, g.loc("Teslin"), 0) not in g.legal_actions()  # one card cannot pay face-down
+    g.apply((K_FLY, mayo, 0))
+    assert step(g) == ST_LOAD and g.legal_actions()[0] != (K_GO, 0, 0)  # a passenger first
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_GO, 0, 0))
+    seat = g.seat(s)
+    assert seat["fuel"] == 3 and seat["loc"] == mayo and g.die(0) == (DP_TICKET, s)
+    assert g.invariants() == 0
+
+
+def test_d_cards_as_fuel_only_up_to_the_dial(gs):
+    """Appendix Anzeigen: ticket cards as fuel when the tank is short, up to the dial."""
+    g, s = flight_position(gs)
+    mayo = g.loc("Mayo")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "money"), g.card("Carcross", "fuel")])
+    g.set_fuel(s, 3)
+    g.set_dial(s, "cards_as_fuel", 0)
+    assert (K_FLY, mayo, 0) not in g.legal_actions()
+    g.set_dial(s, "cards_as_fuel", 1)
+    assert (K_FLY, mayo, 0) in g.legal_actions()
+    disc = g.snapshot()["discard"]
+    g.apply((K_FLY, mayo, 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_GO, 0, 0))
+    seat = g.seat(s)
+    assert seat["fuel"] == 0 and seat["burnt"] == 1 and g.hand(s) == {}
+    assert g.snapshot()["discard"] == disc + 1
+
+
+def test_a_three_face_down_cards_carry_one_passenger(gs):
+    g, s = flight_position(gs)
+    tes = g.loc("Teslin")
+    load_plane(g, s, [0, 1])
+    set_hand(g, s, [g.card("Mayo", "money"), g.card("Carcross", "fuel"), g.card("Atlin", "fuel")])
+    g.apply((K_FLY, tes, 0))
+    assert g.legal_actions() == [(K_WILD, PINK, 0)]
+    g.apply((K_WILD, PINK, 0))
+    assert g.hand(s) == {} and g.legal_actions() == [(K_GO, 0, 0)]  # no cards for the second die
+
+
+def test_switch_two_face_down_cards_act_as_the_ticket(gs):
+    g, s = flight_position(gs)
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "money"), g.card("Carcross", "fuel")])
+    assert (K_FLY, g.loc("Teslin"), 0) not in g.legal_actions()
+    g.set_switch(s, "two_card_wild")
+    assert (K_FLY, g.loc("Teslin"), 0) in g.legal_actions()
+
+
+def test_e_matching_marker_gives_an_improvement_else_a_grey_marker(gs):
+    g, s = flight_position(gs)
+    car = g.loc("Carcross")
+    g.set_markers(car, [0, 0, 0, 0, 0])
+    g.set_markers(car, [1, 0, 0, 0, 1])
+    load_plane(g, s, [0, 3])  # pink, yellow
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Carcross", "fuel")])
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_TICKET, SYM_FUEL, YELLOW))
+    g.apply((K_GO, 0, 0))
+    assert g.cockpit_markers(s, car) == [1, 0, 0, 0, 0, 1]  # pink taken, yellow: grey
+    assert g.markers()[car] == [0, 0, 0, 0, 1]
+    assert step(g) == ST_IMPROVE  # one improvement for the one coloured marker
+    g.apply((K_IMPROVE, 5, 0))  # switch two_dice_per_ticket
+    assert g.seat(s)["switches"]["two_dice_per_ticket"] == 1 and step(g) == ST_DEST
+
+
+def test_e_grey_marker_when_no_colour_matches(gs):
+    g, s = flight_position(gs)
+    car = g.loc("Carcross")
+    g.set_markers(car, [0, 0, 0, 0, 0])
+    load_plane(g, s, [3])
+    set_hand(g, s, [g.card("Carcross", "money")])
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_MONEY, YELLOW))
+    g.apply((K_GO, 0, 0))
+    assert g.cockpit_markers(s, car)[GREY] == 1 and sum(g.cockpit_markers(s, car)[:GREY]) == 0
+    assert step(g) == ST_DEST and g.snapshot()["actor"] != s  # no improvement: next turn
+
+
+def test_b_three_alike_symbols_across_tickets_give_the_bonus_and_tucks_follow_a_played_symbol(gs):
+    g, s = flight_position(gs)
+    car = g.loc("Carcross")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Atlin", "money"), g.card("Mayo", "money"),
+                    g.card("Mayo", "fuel")])
+    m0 = g.seat(s)["money"]
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    acts = g.legal_actions()
+    assert (K_TUCK, g.card("Atlin", "money"), 0) in acts
+    assert (K_TUCK, g.card("Mayo", "fuel"), 0) not in acts  # no played ticket shows fuel
+    g.apply((K_TUCK, g.card("Atlin", "money"), 0))
+    assert g.seat(s)["money"] == m0
+    g.apply((K_TUCK, g.card("Mayo", "money"), 0))
+    assert g.seat(s)["money"] == m0 + 2 and g.seat(s)["m_bonus"] == 2  # ASSUMPTION: $2
+
+
+def test_switches_pair_bonus_and_bonus_money(gs):
+    g, s = flight_position(gs)
+    car = g.loc("Carcross")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Atlin", "money")])
+    g.set_switch(s, "pair_bonus")
+    g.set_switch(s, "bonus_money")
+    m0 = g.seat(s)["money"]
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_TUCK, g.card("Atlin", "money"), 0))
+    assert g.seat(s)["money"] == m0 + 2 + 2
+
+
+def test_any_symbol_may_be_tucked_under_face_down_cards(gs):
+    g, s = flight_position(gs)
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "money"), g.card("Atlin", "money"), g.card("Teslin", "money"),
+                    g.card("Mayo", "fuel")])
+    g.apply((K_FLY, g.loc("Carcross"), 0))
+    g.apply((K_WILD, PINK, 0))  # gives up the three cheapest cards: Atlin, Teslin, Mayo money
+    assert (K_TUCK, g.card("Mayo", "fuel"), 0) in g.legal_actions()
+
+
+def test_d7_ticket_symbol_counts_option(gs):
+    """D7: with ticket_symbol_counts = false only tucked cards collect symbols."""
+    for counts, bonus in ((True, 2), (False, 0)):
+        g, s = flight_position(gs, ticket_symbol_counts=counts)
+        car = g.loc("Carcross")
+        load_plane(g, s, [0, 1, 2])
+        set_hand(g, s, [g.card("Carcross", "money")] * 2 + [g.card("Carcross", "fuel"), g.card("Atlin", "money")])
+        g.apply((K_FLY, car, 0))
+        g.apply((K_TICKET, SYM_MONEY, PINK))
+        g.apply((K_TICKET, SYM_MONEY, PINK))
+        g.apply((K_TUCK, g.card("Atlin", "money"), 0))
+        assert g.seat(s)["m_bonus"] == bonus, counts
+
+
+def test_switch_two_dice_per_ticket(gs):
+    g, s = flight_position(gs)
+    load_plane(g, s, [0, 3])
+    set_hand(g, s, [g.card("Carcross", "money")])
+    g.set_switch(s, "two_dice_per_ticket")
+    g.apply((K_FLY, g.loc("Carcross"), 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    assert (K_EXTRA, YELLOW, 0) in g.legal_actions()
+    g.apply((K_EXTRA, YELLOW, 0))
+    assert (K_EXTRA, YELLOW, 0) not in g.legal_actions()
+    g.apply((K_GO, 0, 0))
+    assert g.die(0) == (DP_TICKET, s) and g.die(3) == (DP_TICKET, s)
+
+
+def test_a_later_flight_starts_where_the_plane_is(gs):
+    """RB Flugphase: every flight after the first starts from the plane's location."""
+    g, s = flight_position(gs)
+    load_plane(g, s, [0, 1])
+    set_hand(g, s, [g.card("Carmacks", "money"), g.card("Mayo", "money")])
+    g.set_fuel(s, 7)
+    g.apply((K_FLY, g.loc("Carmacks"), 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_GO, 0, 0))
+    if step(g) == ST_IMPROVE:
+        g.apply((K_IMPROVE, -1, 0))
+    assert g.seat(s)["fuel"] == 5
+    while g.snapshot()["actor"] != s:
+        g.apply((K_PASS, 0, 0))
+    assert (K_FLY, g.loc("Carmacks"), 0) not in g.legal_actions()  # not where it is
+    g.apply((K_FLY, g.loc("Mayo"), 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_GO, 0, 0))
+    assert g.seat(s)["fuel"] == 3  # Carmacks -> Mayo costs 2
+
+
+@pytest.mark.parametrize("timing", ["when_met", "income"])
+def test_f_colour_order_card_pays_at_the_flight_or_at_income(gs, timing):
+    """RB Flugphase f / Einkommensphase c, D8: order card 1 pays $1 per pink die delivered."""
+    g, s = flight_position(gs, fixed_orders=[1, 7, 9], order_timing=timing)
+    load_plane(g, s, [0, 1])
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Carcross", "fuel")])
+    g.apply((K_FLY, g.loc("Carcross"), 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_TICKET, SYM_FUEL, PINK))
+    g.apply((K_GO, 0, 0))
+    paid = g.seat(s)["m_orders"]
+    assert paid == (2 if timing == "when_met" else 0)
+    while step(g) != ST_DEST or g.snapshot()["actor"] != s:
+        g.apply(g.legal_actions()[0])
+    g.apply((K_PASS, 0, 0))
+    assert g.seat(s)["m_orders"] == 2
+
+
+def test_dice_stay_aboard_after_pass(gs):
+    g, s = flight_position(gs)
+    load_plane(g, s, [0])
+    g.apply((K_PASS, 0, 0))
+    assert g.die(0) == (DP_PLANE, s) and g.seat(s)["unflown"] == 1
+
+
+@pytest.mark.parametrize("grey,expected", [(0, 2), (1, 1), (2, 2)])
+def test_d5_grey_supply_unlimited_or_limited(gs, grey, expected):
+    """D5: grey_markers = 0 is an unlimited supply; a limited one runs out and records no visit."""
+    g, s = flight_position(gs, grey_markers=grey, fixed_orders=[3, 4, 5])
+    car = g.loc("Carcross")
+    g.set_markers(car, [0, 0, 0, 0, 0])
+    load_plane(g, s, [3, 4])
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Carcross", "fuel")])
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_MONEY, YELLOW))
+    g.apply((K_TICKET, SYM_FUEL, YELLOW))
+    g.apply((K_GO, 0, 0))
+    assert g.cockpit_markers(s, car)[GREY] == expected
+    assert g.invariants() == 0
