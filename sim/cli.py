@@ -15,8 +15,34 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperGroup
+from typer.core import _click as click  # the click typer runs on (typer >= 0.2x vendors its own)
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+
+class _OneLineGroup(TyperGroup):
+    """The app's click group: a usage error (a flag that is not a number, a missing argument)
+    is one line ``error: ...`` on stderr with exit code 2, as every other bad input."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            typer.echo(e.ctx.get_help() if e.ctx else e.format_message())
+            sys.exit(2)
+        except click.exceptions.ClickException as e:
+            where = f"{e.ctx.command_path}: " if getattr(e, "ctx", None) is not None else ""
+            typer.echo(f"error: {where}{one_line(e.format_message())}", err=True)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            sys.exit(1)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(cls=_OneLineGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Monte-Carlo balance simulator for board and card games.")
 
 ConfigArg = Annotated[Path, typer.Argument(help="config TOML file", show_default=False)]
