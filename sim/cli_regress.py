@@ -183,14 +183,14 @@ def check(
         report = check_summary(base, result.summary, checks, result.manifest)
     except ConfigError as e:
         raise _fail_input(e) from None
-    render_check(report, _console())
-    try:
+    try:  # written before the table is shown: a failure is then the only output
         if json_out:
             write_json(check_to_json(report), json_out, json_owned)
         if junit:
             write_text(check_to_junit(report), junit, is_sim_junit)
     except OutputError as e:
         raise _fail_input(e) from None
+    render_check(report, _console())
     raise typer.Exit(report.exit_code)
 
 
@@ -296,15 +296,14 @@ def compare(
     if "a" in runs or "b" in runs:
         rep.notes = [n for n in rep.notes if n != CRN_NOTE]
         rep.notes.insert(0, f"ran on seed {seed}, {n} games for both sides: " + CRN_NOTE)
-    render_compare(rep, con)
-
     folder = out or COMPARE_DIR / _safe_name(f"{labels['a']}_vs_{labels['b']}")
-    try:
+    try:  # written before the table is shown: a failure is then the only output
         with atomic_folder(folder, is_compare_folder, "compare") as tmp:
             write_json(compare_to_json(rep), tmp / "compare.json")
             plots = compare_plots(summaries["a"], summaries["b"], labels["a"], labels["b"], tmp,
                                   a_df=dfs["a"], b_df=dfs["b"])
     except OutputError as e:
         raise _fail_input(e) from None
+    render_compare(rep, con)
     con.print(f"written: {Path(folder) / 'compare.json'}" + (f" and {len(plots)} plot(s)" if plots else ""),
               highlight=False)

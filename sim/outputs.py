@@ -23,6 +23,7 @@ import json
 import os
 import secrets
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -64,7 +65,35 @@ def check_target(path: str | Path, what: str = "file") -> Path:
         raise OutputError(text, "is a folder")
     if what == "folder" and (p.exists() or p.is_symlink()) and not p.is_dir():
         raise OutputError(text, "exists and is not a folder")
+    _check_ancestor(p, text)
     return p
+
+
+def _check_ancestor(p: Path, text: str) -> None:
+    """The nearest existing folder above ``p`` must be a folder this process can write
+    (``os.access`` also reports a read-only file system, for root too; a probe folder,
+    created and removed at once, settles the rest)."""
+    anc = p.absolute().parent
+    while not anc.exists() and anc != anc.parent:
+        anc = anc.parent
+    if not anc.is_dir():
+        raise OutputError(text, f"{anc} is not a folder")
+    if not os.access(anc, os.W_OK | os.X_OK):
+        why = "read-only file system" if _read_only(anc) else "permission denied"
+        raise OutputError(text, f"cannot write in {anc}: {why}")
+    # root passes os.access everywhere, and /proc or /sys refuse only a real attempt: probe
+    # with an empty folder, removed at once
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".sim-probe-", dir=anc))
+    except OSError as e:
+        raise OutputError(text, f"cannot write in {anc}: {reason(e)}") from None
+
+
+def _read_only(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
 
 
 def _fsync_dir(folder: Path) -> None:
