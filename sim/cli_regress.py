@@ -216,11 +216,21 @@ def _side(path: Path):
 
 
 def _read_df(folder: Path | None):
+    """The games of a report folder (polars), or None when it has none; raises ConfigError
+    for a games.parquet polars cannot read."""
     if folder is None or not (folder / "games.parquet").is_file():
         return None
     import polars as pl
 
-    return pl.read_parquet(folder / "games.parquet")
+    from sim.errors import ConfigError
+
+    try:
+        return pl.read_parquet(folder / "games.parquet")
+    except (pl.exceptions.PolarsError, OSError) as e:
+        from sim.config import cut
+
+        raise ConfigError(str(folder / "games.parquet"), "", f"not a readable parquet file ({cut(str(e), 100)})") \
+            from None
 
 
 def _safe_name(name: str) -> str:
@@ -281,7 +291,10 @@ def compare(
     summaries, dfs, labels = {}, {}, {}
     for key, kind, x, folder in (("a", ka, xa, fa), ("b", kb, xb, fb)):
         if kind == "folder":
-            summaries[key], dfs[key] = x, _read_df(folder)
+            try:
+                summaries[key], dfs[key] = x, _read_df(folder)
+            except ConfigError as e:
+                raise _fail_input(e) from None
             labels[key] = folder.name
         else:
             result = _run(runs[key], threads)
