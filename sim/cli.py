@@ -8,7 +8,6 @@ into an exception, so every temporary file and folder is removed on the way out.
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from pathlib import Path
@@ -17,6 +16,8 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 from typer.core import _click as click  # the click typer runs on (typer >= 0.2x vendors its own)
+
+from sim.cli_common import compile_checked, max_threads, one_line, threads_problem, workers_problem  # noqa: F401
 
 
 class _OneLineGroup(TyperGroup):
@@ -81,11 +82,6 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(e.code)
 
 
-def one_line(msg: str) -> str:
-    """``msg`` on one line (newlines and other control characters shown as spaces)."""
-    return "".join(c if c.isprintable() else " " for c in str(msg))
-
-
 def fail(msg: str, code: int = 2) -> None:
     """Print ``error: msg`` (on one line) to stderr and exit with ``code``."""
     typer.echo(f"error: {one_line(msg)}", err=True)
@@ -101,43 +97,6 @@ def load_config(path: Path, **overrides):
         return compile_checked(path, **overrides)
     except ConfigError as e:
         fail(str(e))
-
-
-def compile_checked(path: Path, **overrides):
-    """:func:`sim.compile.load_run`, with a game's set-up that fails on a number it cannot
-    hold (OverflowError, MemoryError, ValueError from numpy) raised as ConfigError."""
-    from sim.compile import load_run
-    from sim.config import cut
-    from sim.errors import ConfigError
-
-    try:
-        return load_run(path, **overrides)
-    except (OverflowError, MemoryError, ValueError) as e:
-        raise ConfigError(str(path), "", f"the game cannot be set up from these values ({type(e).__name__}: "
-                          f"{cut(str(e), 120)})") from None
-
-
-def max_threads() -> int:
-    """Worker threads a run may use: numba's NUMBA_NUM_THREADS when set, else the cores."""
-    env = os.environ.get("NUMBA_NUM_THREADS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    return os.cpu_count() or 1
-
-
-def threads_problem(threads: int | None) -> str | None:
-    """Why ``--threads`` is out of range (1 .. :func:`max_threads`), or None."""
-    if threads is not None and not 1 <= threads <= max_threads():
-        return f"--threads: must be 1..{max_threads()}, got {threads}"
-    return None
-
-
-def workers_problem(workers: int) -> str | None:
-    """Why ``--workers`` is out of range (1 .. max(2, cores)), or None."""
-    hi = max(2, os.cpu_count() or 1)
-    if not 1 <= workers <= hi:
-        return f"--workers: must be 1..{hi}, got {workers}"
-    return None
 
 
 def check_threads(threads: int | None) -> None:

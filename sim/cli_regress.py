@@ -43,7 +43,7 @@ def _fail_input(err: Exception) -> typer.Exit:
     return the Exit(2) to raise."""
     from rich.text import Text
 
-    from sim.cli import one_line
+    from sim.cli_common import one_line
 
     _console(stderr=True).print(Text.assemble(("error:", "bold red"), f" {one_line(str(err))}"), soft_wrap=True,
                                 highlight=False)
@@ -52,7 +52,7 @@ def _fail_input(err: Exception) -> typer.Exit:
 
 def _check_flags(threads: int | None) -> None:
     """Raise ConfigError-like exits for flags out of range (``--threads``)."""
-    from sim.cli import threads_problem
+    from sim.cli_common import threads_problem
 
     why = threads_problem(threads)
     if why:
@@ -80,7 +80,7 @@ def _load_for_run(config: Path, games: int | None, **overrides: Any):
     Returns (CompiledRun, checks). Raises ConfigError.
     """
     from sim.check import checks_of
-    from sim.cli import compile_checked
+    from sim.cli_common import compile_checked
     from sim.config import load
 
     checks = checks_of(load(config))

@@ -342,8 +342,9 @@ INTERNAL_KEYS = ("source", "section", "raw")
 
 def _check_seat_names(cfg: RunConfig, gdef: Any, source: str) -> None:
     """Seats sharing a name (label, or the policy's name) must play the same policy with the
-    same weights, and a label must not be the name of another policy: by-policy metrics would
-    merge different players into one row."""
+    same weights (competitive games; a cooperative team's one policy is the game's own check),
+    and a label must not be the name of another policy: by-policy metrics would merge
+    different players into one row."""
     policy_names = {p.name for p in gdef.policies}
     first: dict[str, int] = {}
     for i, seat in enumerate(cfg.seats):
@@ -352,7 +353,7 @@ def _check_seat_names(cfg: RunConfig, gdef: Any, source: str) -> None:
                               f"{excerpt(seat.label)} is the name of another policy; choose a label that is not a policy name")
         j = first.setdefault(seat.name, i)
         other = cfg.seats[j]
-        if j != i and (other.policy != seat.policy or dict(other.weights) != dict(seat.weights)):
+        if gdef.mode == "competitive" and j != i and (other.policy != seat.policy or dict(other.weights) != dict(seat.weights)):
             raise ConfigError(source, f"seats[{i}]" + (".label" if seat.label else ""),
                               f"seat {i} is named {excerpt(seat.name)} like seat {j}, which plays another policy or "
                               "other weights; give one of them a label of its own")
