@@ -146,12 +146,13 @@ CATALOGUE_GAMES = 16
 """Games played by :func:`metric_names` to list a config's metrics."""
 
 
-def metric_names(run: CompiledRun, games: int = CATALOGUE_GAMES) -> set[str]:
-    """The metric catalogue of ``run``: the names of every metric its summary holds, found by
-    playing its first ``games`` games on one thread and summarising them (a game's metrics
-    depend on the config, e.g. VIP metrics only with VIPs, not on what the games did; the
-    shipped configs give the same names at 16 games as in their baselines). The kernel
-    compiles (or loads from the cache) once, as the real run would."""
+def metric_names(run: CompiledRun, games: int = CATALOGUE_GAMES) -> dict[str, set[frozenset]]:
+    """The metric catalogue of ``run``: metric name -> the sets of ``by`` keys its records
+    have (``{"win_rate": {frozenset(), frozenset({"seat"}), frozenset({"policy"})}, ...}``),
+    found by playing the first ``games`` games on one thread and summarising them (which
+    metrics a game reports depends on the config, e.g. VIP metrics only with VIPs, not on what
+    the games did; the shipped configs give the same names at 16 games as in their
+    baselines). The kernel compiles (or loads from the cache) once, as the real run would."""
     from sim.compile import compile_run
     from sim.runner import run_games, set_threads
 
@@ -166,4 +167,7 @@ def metric_names(run: CompiledRun, games: int = CATALOGUE_GAMES) -> set[str]:
     finally:
         if before is not None:
             numba.set_num_threads(before)
-    return {r["metric"] for r in summarize(small, games_frame(small, matrix))["metrics"]}
+    out: dict[str, set[frozenset]] = {}
+    for r in summarize(small, games_frame(small, matrix))["metrics"]:
+        out.setdefault(r["metric"], set()).add(frozenset(r.get("by") or {}))
+    return out

@@ -394,6 +394,12 @@ def test_an_unknown_checks_metric_is_caught_by_validate_and_before_check_plays(w
     assert played == []
 
 
+def test_a_target_grouped_by_keys_its_metric_lacks_is_caught_by_validate(work):
+    cfg = write(work, CFT + '[checks]\ntargets = [{metric = "win_rate", by = {seet = "*"}, max = 0.9}]\n')
+    line = refused(invoke("validate", cfg), str(cfg), "checks.targets[0].by", "{seet}")
+    assert "{seat}" in line  # the groupings it has
+
+
 def test_a_known_checks_metric_validates(work):
     cfg = write(work, CFT + '[checks]\ntargets = [{metric = "win_rate", by = {seat = "*"}, max = 0.9}]\n'
                 "tolerances = { weather_share = 0.05 }\n")

@@ -61,10 +61,12 @@ def checks_of(cfg: Any) -> CheckConfig:
         raise ConfigError(getattr(cfg, "source", "<memory>"), key, err["msg"]) from None
 
 
-def check_metric_names(checks: CheckConfig, names: set[str], source: str) -> None:
-    """Raise :class:`ConfigError` (file ``source``, key ``checks.targets[i].metric`` or
-    ``checks.tolerances.<key>``) when a target or a tolerance names a metric not in ``names``
-    (the run's metric catalogue, :func:`sim.api.metric_names`), before anything is played."""
+def check_metric_names(checks: CheckConfig, names: Any, source: str) -> None:
+    """Raise :class:`ConfigError` (file ``source``, key ``checks.targets[i].metric``,
+    ``checks.targets[i].by`` or ``checks.tolerances.<key>``) when a target or a tolerance
+    names a metric not in ``names`` (the run's metric catalogue, :func:`sim.api.metric_names`:
+    a set of names, or a dict name -> the sets of ``by`` keys of its records, when the
+    target's ``by`` keys are checked too), before anything is played."""
     from sim.config import excerpt
 
     known = ", ".join(sorted(names))
@@ -72,6 +74,11 @@ def check_metric_names(checks: CheckConfig, names: set[str], source: str) -> Non
         if t.metric not in names:
             raise ConfigError(source, f"checks.targets[{i}].metric",
                               f"unknown metric {excerpt(t.metric)}; this config's metrics are {known}")
+        if isinstance(names, dict) and frozenset(t.by) not in names[t.metric]:
+            shapes = sorted("{" + ", ".join(sorted(k)) + "}" for k in names[t.metric])
+            raise ConfigError(source, f"checks.targets[{i}].by",
+                              f"{t.metric} has no records grouped by {{{', '.join(sorted(t.by))}}}; "
+                              f"its groupings are {', '.join(shapes)}")
     for k in checks.tolerances:
         base = k.split("[", 1)[0]
         if base not in names:
