@@ -8,6 +8,7 @@ small tmpfs, where this machine lets the test mount one), read-only and unwritab
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -536,3 +537,70 @@ def test_a_read_only_target_is_one_message(work, read_only, command):
     name = "x" if command.endswith("--out") and not command.startswith("baseline") else "x.json"
     refused(invoke(*COMMANDS[command](cfg, str(read_only / "sub" / name))))
     assert tree(work) == before and tree(read_only) == set()
+
+
+def test_a_full_disk_while_writing_the_parquet_is_one_error(tmp_path, monkeypatch):
+    """polars reports ENOSPC as its own ComputeError: the writer turns it into OutputError."""
+    import polars as pl
+
+    import sim.report.writer as w
+    from sim.errors import OutputError
+
+    def full(self, *a, **k):
+        raise pl.exceptions.ComputeError("parquet: underlying IO error: No space left on device (os error 28)")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    df = pl.DataFrame({"game_index": [0, 1]})
+    with pytest.raises(OutputError, match="No space left"):
+        w.write_report(tmp_path / "rep", None, None, df, {"metrics": []}, {})
+    assert tree(tmp_path) == set()
+
+
+DASK_INTERRUPT = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {root!r})
+    import distributed
+    real = distributed.as_completed
+    def marked(futures):
+        for i, f in enumerate(real(futures)):
+            if i == 0:
+                sys.stderr.write("PLAYING\\n"); sys.stderr.flush()
+            yield f
+    distributed.as_completed = marked
+    if __name__ == "__main__":  # the spawned workers import this file too
+        from sim.cli import main
+        main(sys.argv[1:])
+""")
+
+
+def test_ctrl_c_stops_a_dask_run_cleanly(tmp_path):
+    """Ctrl-C at a terminal signals the whole process group (the workers too): exit 130, one
+    line, no worker traceback, no process left, nothing written."""
+    pytest.importorskip("distributed")
+    script = tmp_path / "dask_run.py"
+    script.write_text(DASK_INTERRUPT.format(root=str(ROOT)))
+    work = tmp_path / "w"
+    work.mkdir()
+    cfg = write(work, CFT.replace("games = 40", "games = 400_000"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([PY, str(script), "run", str(cfg), "--backend", "dask", "--workers", "2", "--quiet",
+                             "--out", str(work / "rep")], cwd=work, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _wait_for(proc, "PLAYING")
+        os.killpg(proc.pid, signal.SIGINT)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in err, err[-3000:]
+    assert err.strip().splitlines()[-1] == "error: interrupted (SIGINT); nothing written"
+    assert tree(work) == {"c.toml"}
+    for _ in range(30):  # the workers are stopped by the run; give their exit a moment
+        left = subprocess.run(["ps", "-o", "pid=,args=", "-g", str(proc.pid)], capture_output=True,
+                              text=True).stdout.strip()
+        if not left:
+            break
+        time.sleep(0.5)
+    assert left == "", left
