@@ -44,6 +44,8 @@ MAX_NAME = 100
 """Longest run ``name`` / seat label / policy name (characters)."""
 MAX_EXCERPT = 40
 """Longest excerpt of user input quoted in an error message (characters)."""
+MAX_CONFIG_BYTES = 10_000_000
+"""Largest config file read (bytes)."""
 NAME_RE = re.compile(r"[A-Za-z0-9_.\-]+")
 
 FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
@@ -430,6 +432,8 @@ def load(path: str | Path) -> RunConfig:
     if not path.is_file():
         raise ConfigError(source, "", "no such file")
     try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(source, "", f"larger than {MAX_CONFIG_BYTES // 1_000_000} MB: not a config")
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(source, "", f"TOML syntax error: {cut(str(e), 200)}") from None

@@ -371,6 +371,13 @@ def test_a_baseline_that_is_not_one_is_refused(work, text):
     refused(invoke("check", cfg, "--baseline", path), str(path))
 
 
+def test_a_huge_config_file_is_not_read(work):
+    cfg = work / "c.toml"
+    with open(cfg, "wb") as f:
+        f.truncate(20_000_000)  # sparse: 20 MB of NUL bytes
+    refused(invoke("validate", cfg), str(cfg), "larger than")
+
+
 def test_compare_refuses_a_corrupt_summary_folder(work):
     cfg = write(work, CFT)
     rep = work / "rep"

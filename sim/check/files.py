@@ -45,6 +45,8 @@ from sim.errors import ConfigError
 from sim.records import metric_key, metric_label
 
 BASELINE_FORMAT = "sim-baseline/1"
+MAX_JSON_BYTES = 200_000_000
+"""Largest baseline / summary file read (bytes)."""
 MAX_ABS = 1e15
 """Largest magnitude of a number in a metric record (beyond it, changes overflow)."""
 RATE_KINDS_01 = ("proportion", "share", "p_value")
@@ -100,6 +102,8 @@ def _read_json(path: Path, what: str) -> Any:
     from sim.config import MAX_DEPTH
 
     try:
+        if path.stat().st_size > MAX_JSON_BYTES:
+            raise ConfigError(str(path), "", f"larger than {MAX_JSON_BYTES // 1_000_000} MB: not a {what} file")
         data = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as e:
         raise ConfigError(str(path), "", f"not UTF-8 text: {e}") from None
