@@ -329,6 +329,8 @@ def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_ke
     msg = err["msg"]
     if err["type"] == "extra_forbidden":
         msg = "unknown key"
+    elif err["type"] == "value_error":  # a validator's own message: it names the value itself
+        msg = cut(msg.removeprefix("Value error, "))
     elif "input" in err and not isinstance(err["input"], dict | list):
         msg = f"{cut(msg)} (got {excerpt(err['input'])})"
     else:
