@@ -140,3 +140,34 @@ def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callab
 def replay(run: CompiledRun, game_index: int):
     """The trace of game ``game_index`` of ``run``: a :class:`sim.games.base.TraceResult`."""
     return run.game.trace(run, game_index)
+
+
+CATALOGUE_GAMES = 16
+"""Games played by :func:`metric_names` to list a config's metrics."""
+
+
+def metric_names(run: CompiledRun, games: int = CATALOGUE_GAMES) -> dict[str, set[frozenset]]:
+    """The metric catalogue of ``run``: metric name -> the sets of ``by`` keys its records
+    have (``{"win_rate": {frozenset(), frozenset({"seat"}), frozenset({"policy"})}, ...}``),
+    found by playing the first ``games`` games on one thread and summarising them (which
+    metrics a game reports depends on the config, e.g. VIP metrics only with VIPs, not on what
+    the games did; the shipped configs give the same names at 16 games as in their
+    baselines). The kernel compiles (or loads from the cache) once, as the real run would."""
+    from sim.compile import compile_run
+    from sim.runner import run_games, set_threads
+
+    small = compile_run(run.cfg.model_copy(update={"games": min(games, run.cfg.games)}))
+    before = None
+    try:
+        import numba
+
+        before = numba.get_num_threads()
+        set_threads(1)
+        matrix = run_games(small)
+    finally:
+        if before is not None:
+            numba.set_num_threads(before)
+    out: dict[str, set[frozenset]] = {}
+    for r in summarize(small, games_frame(small, matrix))["metrics"]:
+        out.setdefault(r["metric"], set()).add(frozenset(r.get("by") or {}))
+    return out

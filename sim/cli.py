@@ -1,18 +1,49 @@
 """`sim` command line (typer). Commands are thin: they parse, call :mod:`sim.api`, print.
 
-Exit codes: 0 success, 1 a failed check (``sim check``), 2 bad input (one message naming
-the file, the key and the reason; nothing written).
+Exit codes: 0 success, 1 a failed check (``sim check``), 2 bad input or an output that
+cannot be written (one message naming the file, the key and the reason; nothing written),
+130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM): :func:`main` turns both signals
+into an exception, so every temporary file and folder is removed on the way out.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperGroup
+from typer.core import _click as click  # the click typer runs on (typer >= 0.2x vendors its own)
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+from sim.cli_common import compile_checked, max_threads, one_line, threads_problem, workers_problem  # noqa: F401
+
+
+class _OneLineGroup(TyperGroup):
+    """The app's click group: a usage error (a flag that is not a number, a missing argument)
+    is one line ``error: ...`` on stderr with exit code 2, as every other bad input."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            typer.echo(e.ctx.get_help() if e.ctx else e.format_message())
+            sys.exit(2)
+        except click.exceptions.ClickException as e:
+            where = f"{e.ctx.command_path}: " if getattr(e, "ctx", None) is not None else ""
+            typer.echo(f"error: {where}{one_line(e.format_message())}", err=True)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            sys.exit(1)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(cls=_OneLineGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Monte-Carlo balance simulator for board and card games.")
 
 ConfigArg = Annotated[Path, typer.Argument(help="config TOML file", show_default=False)]
@@ -21,29 +52,58 @@ SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="master seed (ove
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
 
 
+class Interrupted(BaseException):
+    """Raised by the SIGINT / SIGTERM handlers of :func:`main` (a BaseException, like
+    KeyboardInterrupt, so no ``except Exception`` swallows it); ``code`` is the exit code."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        self.code = 128 + signum
+        super().__init__(signal.Signals(signum).name)
+
+
+def _on_signal(signum, _frame):
+    raise Interrupted(signum)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The ``sim`` entry point: the typer app with SIGINT and SIGTERM turned into
+    :class:`Interrupted` (exit 130 / 143, one line on stderr, temporary outputs removed)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _on_signal)
+    try:
+        app(args=argv, prog_name="sim")
+    except Interrupted as e:
+        # no second signal may interrupt the clean-up below
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
+        sys.stderr.write(f"\nerror: interrupted ({e}); nothing written\n")
+        sys.stderr.flush()
+        sys.exit(e.code)
+
+
 def fail(msg: str, code: int = 2) -> None:
-    """Print ``error: msg`` to stderr and exit with ``code``."""
-    typer.echo(f"error: {msg}", err=True)
+    """Print ``error: msg`` (on one line) to stderr and exit with ``code``."""
+    typer.echo(f"error: {one_line(msg)}", err=True)
     raise typer.Exit(code)
 
 
 def load_config(path: Path, **overrides):
     """Load, validate (with CLI overrides) and compile a config: a
     :class:`sim.compile.CompiledRun`; exits 2 with one message on bad input."""
-    from sim.compile import load_run
     from sim.errors import ConfigError
 
     try:
-        return load_run(path, **overrides)
+        return compile_checked(path, **overrides)
     except ConfigError as e:
         fail(str(e))
 
 
 def check_threads(threads: int | None) -> None:
-    import os
-
-    if threads is not None and not 1 <= threads <= (os.cpu_count() or 1):
-        fail(f"--threads: must be 1..{os.cpu_count()}, got {threads}")
+    """Exit 2 when ``--threads`` is out of range."""
+    why = threads_problem(threads)
+    if why:
+        fail(why)
 
 
 @app.command()
@@ -62,22 +122,31 @@ def run(
     cfg = run_.cfg
     check_threads(threads)
     from sim.backends import BACKENDS
+    from sim.config import excerpt
+    from sim.errors import OutputError
+    from sim.outputs import check_folder_target, is_sim_report
 
     if backend not in BACKENDS:
-        fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if workers < 1:
-        fail(f"--workers: must be >= 1, got {workers}")
-    dest = out or Path("reports") / cfg.run_name
-    if dest.exists() and (not dest.is_dir() or (any(dest.iterdir()) and not (dest / "manifest.json").is_file())):
+        fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {excerpt(backend)}")
+    why = workers_problem(workers)
+    if why:
+        fail(why)
+    dest = Path("reports") / cfg.run_name if out is None else out
+    try:
         # the report replaces its folder: never a folder that holds something else
-        fail(f"--out: {dest} exists and is not a sim report folder; choose a new or empty folder")
+        check_folder_target(dest, is_sim_report, "report")
+    except OutputError as e:
+        fail(f"--out: {e}" if out is not None else str(e))
     from sim.api import run_config
     from sim.cli_progress import progress_bar
     from sim.report import write_report
 
     with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
         result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
-    path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
+    try:
+        path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
+    except OutputError as e:
+        fail(f"--out: {e}" if out is not None else str(e))
     print_summary(result.summary, result.manifest)
     typer.echo(f"report: {path / 'report.html'}")
 
@@ -126,10 +195,10 @@ def replay(
 ) -> None:
     """Print the turn-by-turn log of one game of the config (same seed, same game index:
     the same game as row N of `sim run`)."""
+    if not 0 <= game <= 2**63 - 1:
+        fail(f"--game: must be 0..2**63-1, got {game}")
     run_ = load_config(config, seed=seed)
     cfg = run_.cfg
-    if game < 0:
-        fail("--game: must be >= 0")
     from sim.api import replay as do_replay
 
     if game >= cfg.games:
@@ -141,10 +210,33 @@ def replay(
 
 @app.command()
 def validate(config: ConfigArg) -> None:
-    """Check a config (syntax, keys, types, feasibility) without playing."""
-    cfg = load_config(config).cfg
+    """Check a config (syntax, keys, types, feasibility, the metrics of its [checks]) without
+    playing it (a few games are played to list the metrics when [checks] names some)."""
+    run_ = load_config(config)
+    cfg = run_.cfg
+    from sim.errors import ConfigError
+
+    try:
+        check_metric_names(run_)
+    except ConfigError as e:
+        fail(str(e))
     typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "
                f"config hash {cfg.config_hash()})")
+
+
+def check_metric_names(run_) -> None:
+    """Raise ConfigError when ``[checks]`` names a metric this config's summary cannot hold
+    (the catalogue: :func:`sim.api.metric_names`, a tiny run); nothing is played when
+    ``[checks]`` names no metric."""
+    from sim.check import checks_of
+    from sim.check.gate import check_metric_names as check_names
+
+    checks = checks_of(run_.cfg)
+    if not checks.targets and not checks.tolerances:
+        return
+    from sim.api import metric_names
+
+    check_names(checks, metric_names(run_), run_.cfg.source)
 
 
 @app.command()
@@ -160,10 +252,11 @@ def games() -> None:
 @app.command()
 def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games`)")]) -> None:
     """List a game's built-in policies and their weights."""
+    from sim.config import excerpt
     from sim.games import GAMES, get_game
 
     if game not in GAMES:
-        fail(f"unknown game {game!r}; one of {sorted(GAMES)}")
+        fail(f"unknown game {excerpt(game)}; one of {sorted(GAMES)}")
     g = get_game(game)
     for p in g.policies:
         typer.echo(f"{p.name}: {p.doc}")
@@ -182,4 +275,4 @@ def _register_regression() -> None:
 _register_regression()
 
 if __name__ == "__main__":
-    app()
+    main()

@@ -2,7 +2,9 @@
 
 Plain typer command functions; :mod:`sim.cli` registers them (``app.command("check")(check)``).
 Exit codes: 0 pass, 1 a regression or a missed balance target, 2 bad input (config errors,
-missing or malformed baseline, a baseline of another game, a target matching no metric).
+missing or malformed baseline, a baseline of another game, a target matching no metric, an
+output that cannot be written). Every output is checked before a game is played and written
+atomically (:mod:`sim.outputs`).
 
 Heavy modules (numba kernels, polars, statsmodels, rich) load inside the commands.
 """
@@ -41,8 +43,20 @@ def _fail_input(err: Exception) -> typer.Exit:
     return the Exit(2) to raise."""
     from rich.text import Text
 
-    _console(stderr=True).print(Text.assemble(("error:", "bold red"), f" {err}"), soft_wrap=True, highlight=False)
+    from sim.cli_common import one_line
+
+    _console(stderr=True).print(Text.assemble(("error:", "bold red"), f" {one_line(str(err))}"), soft_wrap=True,
+                                highlight=False)
     return typer.Exit(2)
+
+
+def _check_flags(threads: int | None) -> None:
+    """Raise ConfigError-like exits for flags out of range (``--threads``)."""
+    from sim.cli_common import threads_problem
+
+    why = threads_problem(threads)
+    if why:
+        raise _fail_input(why)
 
 
 def default_baseline_path(cfg: Any) -> Path:
@@ -66,12 +80,11 @@ def _load_for_run(config: Path, games: int | None, **overrides: Any):
     Returns (CompiledRun, checks). Raises ConfigError.
     """
     from sim.check import checks_of
-    from sim.compile import compile_run
+    from sim.cli_common import compile_checked
     from sim.config import load
 
-    cfg = load(config)
-    checks = checks_of(cfg)
-    return compile_run(cfg.with_overrides(games=games or checks.games, **overrides)), checks
+    checks = checks_of(load(config))
+    return compile_checked(config, games=games or checks.games, **overrides), checks
 
 
 def baseline(
@@ -85,23 +98,28 @@ def baseline(
     """Run CONFIG and record its metrics as the baseline `sim check` compares against.
     A run whose records are malformed (see sim.check.files) writes nothing and exits 2."""
     from sim.check import check_records, make_baseline, min_detectable_change
-    from sim.errors import ConfigError
+    from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
+    from sim.outputs import check_target, is_sim_json
     from sim.report.format import fmt_number
 
+    _check_flags(threads)
+    owned = is_sim_json("sim-baseline/")
     try:
         run, checks = _load_for_run(config, games)
-    except ConfigError as e:
+        dest = check_target(out if out is not None else default_baseline_path(run.cfg))
+        if dest.exists() and not owned(dest):
+            raise OutputError(str(dest), "exists and is not a sim baseline; remove it or choose another --out")
+        _check_metrics(run, checks)
+    except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
-    cfg = run.cfg
     result = _run(run, threads)
     data = make_baseline(result.summary, result.manifest)
-    dest = out or default_baseline_path(cfg)
     try:
-        check_records(data["metrics"], dest)
-    except ConfigError as e:  # a baseline `sim check` would refuse: do not write it
+        check_records(data["metrics"], dest)  # a baseline `sim check` would refuse: do not write it
+        path = write_json(data, dest, owned)
+    except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
-    path = write_json(data, dest)
     con = _console()
     con.print(f"baseline written: {path} ({len(data['metrics'])} metrics, {data['games']} games, "
               f"seed {data['seed']}, config {data['config_hash']}, sim {data['package_version']}, "
@@ -131,29 +149,60 @@ def check(
     """Run CONFIG again and compare it with its baseline, metric by metric, and check the
     config's balance targets. Exit 0 pass, 1 regression or missed target, 2 bad input."""
     from sim.check import check_summary, check_to_json, check_to_junit, load_baseline, render_check
-    from sim.errors import ConfigError
+    from sim.config import excerpt
+    from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
+    from sim.outputs import check_target, is_sim_json, is_sim_junit, write_text
 
+    _check_flags(threads)
+    json_owned = is_sim_json("sim-check/")
     try:
+        for flag, p, owned, what in (("--json", json_out, json_owned, "sim check JSON"),
+                                     ("--junit", junit, is_sim_junit, "sim check JUnit file")):
+            if p is None:
+                continue
+            try:
+                t = check_target(p)
+                if t.exists() and not owned(t):
+                    raise OutputError(str(t), f"exists and is not a {what}; remove it or choose another path")
+            except OutputError as e:
+                raise OutputError(f"{flag} {e.path}", e.reason) from None
+        if json_out is not None and junit is not None and check_target(json_out) == check_target(junit):
+            raise OutputError(str(junit), "--json and --junit name the same file")
         run, checks = _load_for_run(config, games)
         cfg = run.cfg
         base = load_baseline(baseline or default_baseline_path(cfg))
         if base["game"] != cfg.game:
-            raise ConfigError(base["_path"], "game", f"baseline is for {base['game']!r}, {config} plays {cfg.game!r}")
-    except ConfigError as e:
+            raise ConfigError(base["_path"], "game",
+                              f"baseline is for {excerpt(base['game'])}, {config} plays {cfg.game!r}")
+        _check_metrics(run, checks)
+    except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
     result = _run(run, threads)
     try:
         report = check_summary(base, result.summary, checks, result.manifest)
     except ConfigError as e:
         raise _fail_input(e) from None
+    try:  # written before the table is shown: a failure is then the only output
+        if json_out:
+            write_json(check_to_json(report), json_out, json_owned)
+        if junit:
+            write_text(check_to_junit(report), junit, is_sim_junit)
+    except OutputError as e:
+        raise _fail_input(e) from None
     render_check(report, _console())
-    if json_out:
-        write_json(check_to_json(report), json_out)
-    if junit:
-        junit.parent.mkdir(parents=True, exist_ok=True)
-        junit.write_text(check_to_junit(report), encoding="utf-8")
     raise typer.Exit(report.exit_code)
+
+
+def _check_metrics(run: Any, checks: Any) -> None:
+    """An unknown ``[checks]`` metric is an error before anything is played (the catalogue is
+    :func:`sim.api.metric_names`: a tiny run of the config)."""
+    if not checks.targets and not checks.tolerances:
+        return
+    from sim.api import metric_names
+    from sim.check.gate import check_metric_names
+
+    check_metric_names(checks, metric_names(run), run.cfg.source)
 
 
 def _side(path: Path):
@@ -167,11 +216,32 @@ def _side(path: Path):
 
 
 def _read_df(folder: Path | None):
+    """The games of a report folder (polars), or None when it has none; raises ConfigError
+    for a games.parquet polars cannot read."""
     if folder is None or not (folder / "games.parquet").is_file():
         return None
     import polars as pl
 
-    return pl.read_parquet(folder / "games.parquet")
+    from sim.errors import ConfigError
+
+    try:
+        return pl.read_parquet(folder / "games.parquet")
+    except (pl.exceptions.PolarsError, OSError) as e:
+        from sim.config import cut
+
+        raise ConfigError(str(folder / "games.parquet"), "", f"not a readable parquet file ({cut(str(e), 100)})") \
+            from None
+
+
+def _safe_name(name: str) -> str:
+    """A compare folder name from two labels: letters, digits, -, _ and . only, at most 120
+    characters."""
+    import re
+
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", name.replace(":", ""))
+    if name in ("", ".", ".."):
+        name = "compare"
+    return name[:120]
 
 
 def compare(
@@ -187,10 +257,12 @@ def compare(
     overlaid plots. Configs are played on the same seed (common random numbers)."""
     from sim.check import CRN_NOTE, compare_summaries, compare_to_json, render_compare
     from sim.compile import compile_run
-    from sim.errors import ConfigError
+    from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
+    from sim.outputs import atomic_folder, check_folder_target, is_compare_folder
     from sim.report.compare_plots import compare_plots
 
+    _check_flags(threads)
     con = _console()
     try:
         ka, xa, fa = _side(a)
@@ -209,13 +281,20 @@ def compare(
         for key, kind, x in (("a", ka, xa), ("b", kb, xb)):
             if kind == "config":
                 runs[key] = compile_run(x.with_overrides(games=n, seed=seed))
-    except ConfigError as e:
+        if out is not None:
+            check_folder_target(out, is_compare_folder, "compare")
+    except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
+    except (OverflowError, MemoryError, ValueError) as e:  # a game set-up numpy cannot hold
+        raise _fail_input(f"the game cannot be set up from these values ({type(e).__name__})") from None
 
     summaries, dfs, labels = {}, {}, {}
     for key, kind, x, folder in (("a", ka, xa, fa), ("b", kb, xb, fb)):
         if kind == "folder":
-            summaries[key], dfs[key] = x, _read_df(folder)
+            try:
+                summaries[key], dfs[key] = x, _read_df(folder)
+            except ConfigError as e:
+                raise _fail_input(e) from None
             labels[key] = folder.name
         else:
             result = _run(runs[key], threads)
@@ -230,11 +309,14 @@ def compare(
     if "a" in runs or "b" in runs:
         rep.notes = [n for n in rep.notes if n != CRN_NOTE]
         rep.notes.insert(0, f"ran on seed {seed}, {n} games for both sides: " + CRN_NOTE)
+    folder = out or COMPARE_DIR / _safe_name(f"{labels['a']}_vs_{labels['b']}")
+    try:  # written before the table is shown: a failure is then the only output
+        with atomic_folder(folder, is_compare_folder, "compare") as tmp:
+            write_json(compare_to_json(rep), tmp / "compare.json")
+            plots = compare_plots(summaries["a"], summaries["b"], labels["a"], labels["b"], tmp,
+                                  a_df=dfs["a"], b_df=dfs["b"])
+    except OutputError as e:
+        raise _fail_input(e) from None
     render_compare(rep, con)
-
-    folder = out or COMPARE_DIR / f"{labels['a']}_vs_{labels['b']}".replace(":", "").replace("/", "_")
-    write_json(compare_to_json(rep), Path(folder) / "compare.json")
-    plots = compare_plots(summaries["a"], summaries["b"], labels["a"], labels["b"], Path(folder),
-                          a_df=dfs["a"], b_df=dfs["b"])
     con.print(f"written: {Path(folder) / 'compare.json'}" + (f" and {len(plots)} plot(s)" if plots else ""),
               highlight=False)

@@ -20,14 +20,140 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.errors import ConfigError
 from sim.records import metric_label, same_value
+
+MAX_INT64 = 2**63 - 1
+"""The largest integer a config may hold (TOML integers are 64-bit)."""
+MAX_DEPTH = 16
+"""Deepest nesting of tables and arrays a config (or a JSON file sim reads) may have."""
+MAX_TURN_CAP = 2**31 - 1
+"""Largest ``turn_cap``: turns are counted in int32 result columns."""
+MAX_BATCH = 1 << 24
+"""Largest ``batch_size`` (games per kernel call)."""
+MAX_NAME = 100
+"""Longest run ``name`` / seat label / policy name (characters)."""
+MAX_EXCERPT = 40
+"""Longest excerpt of user input quoted in an error message (characters)."""
+MAX_CONFIG_BYTES = 10_000_000
+"""Largest config file read (bytes)."""
+NAME_RE = re.compile(r"[A-Za-z0-9_.\-]+")
+
+FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
+"""A float that must be finite (NaN, inf and TOML's ``1e309`` are refused); game sections
+use it for weights and rates: ``x: FiniteFloat = 0.5``."""
+
+
+def bounded_int(lo: int, hi: int, **kw: Any) -> Any:
+    """``Annotated[int, Field(ge=lo, le=hi)]``: an integer field with a documented range
+    (for card counts and sizes of game sections: ``A: bounded_int(0, 1000) = 17``)."""
+    return Annotated[int, Field(ge=lo, le=hi, **kw)]
+
+
+def excerpt(x: Any, n: int = MAX_EXCERPT) -> str:
+    """``repr(x)`` cut to about ``n`` characters (``'abc...'`` + the length): error messages
+    quote at most this much of what the user wrote."""
+    r = repr(x)
+    if len(r) <= n:
+        return r
+    return f"{r[:n]}... ({len(r)} characters)"
+
+
+def cut(text: str, n: int = 300) -> str:
+    """``text`` cut to ``n`` characters (a message built around user input stays short)."""
+    return text if len(text) <= n else text[:n] + f"... ({len(text)} characters)"
+
+
+def _key_part(k: Any) -> str:
+    k = str(k)
+    if k == "":
+        return '""'
+    if len(k) > MAX_EXCERPT:
+        return k[:MAX_EXCERPT] + "..."
+    return k
+
+
+def check_plain(raw: Any, source: str, path: str = "", depth: int = 0) -> None:
+    """Refuse what no schema should see: nesting deeper than :data:`MAX_DEPTH`, integers
+    outside int64, non-finite floats (in every key, whatever the schema says) and empty key
+    names; raises :class:`ConfigError` with the dotted key."""
+    if depth > MAX_DEPTH:
+        raise ConfigError(source, path, f"nested more than {MAX_DEPTH} levels deep")
+    if isinstance(raw, dict):
+        for k, v in raw.items():
+            key = f"{path}.{_key_part(k)}" if path else _key_part(k)
+            if k == "":
+                raise ConfigError(source, key, "empty key name")
+            check_plain(v, source, key, depth + 1)
+    elif isinstance(raw, list):
+        for i, v in enumerate(raw):
+            check_plain(v, source, f"{path}[{i}]", depth + 1)
+    elif isinstance(raw, bool):
+        return
+    elif isinstance(raw, int):
+        if not -MAX_INT64 - 1 <= raw <= MAX_INT64:
+            raise ConfigError(source, path, f"integer out of range (more than 64 bits): {excerpt(raw)}")
+    elif isinstance(raw, float) and not math.isfinite(raw):
+        raise ConfigError(source, path, f"must be a finite number, got {raw}")
+
+
+def memory_bytes() -> int | None:
+    """Physical memory of this machine in bytes, or None when unknown."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _fmt_bytes(b: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
+        if b < 1000 or unit == "PB":
+            return f"{b:,.0f} {unit}" if unit == "bytes" else f"{b:,.1f} {unit}"
+        b /= 1000
+    return f"{b:.3g} EB"  # pragma: no cover
+
+
+def run_bytes(games: int, n_columns: int, n_seats: int) -> int:
+    """Estimated peak memory of a run's results in bytes: the int32 result matrix, its
+    polars frame (a copy) and the per-seat policy columns; the report writer and the
+    summary add little on top."""
+    return games * (8 * n_columns + 4 * n_seats + 8)
+
+
+def check_size(games: int, n_columns: int, n_seats: int, source: str, key: str = "games", note: str = "") -> None:
+    """Refuse up front (ConfigError naming ``key``, with the estimate) a run whose results
+    would not fit in this machine's memory (more than 80 % of it)."""
+    need = run_bytes(games, n_columns, n_seats)
+    have = memory_bytes()
+    if have is not None and need > 0.8 * have:
+        raise ConfigError(source, key, (
+            f"{games:,} games need about {_fmt_bytes(need)} of memory for their results "
+            f"({n_columns} columns per game); this machine has {_fmt_bytes(have)}: play fewer games "
+            "(or several runs with different seeds)" + note))
+
+
+def check_name(name: str) -> str | None:
+    """Why ``name`` cannot be a run name (a report folder / baseline file name), or None:
+    letters, digits, ``-``, ``_`` and ``.``, at most :data:`MAX_NAME` characters, not ``.``
+    or ``..``."""
+    if not name:
+        return "must not be empty"
+    if len(name) > MAX_NAME:
+        return f"at most {MAX_NAME} characters, got {len(name)}"
+    if name in (".", ".."):
+        return f"{name!r} is not a file name"
+    if not NAME_RE.fullmatch(name):
+        return f"{excerpt(name)} is not a plain file name (letters, digits, -, _ and . only)"
+    return None
 
 
 class Strict(BaseModel):
@@ -41,9 +167,10 @@ class Strict(BaseModel):
 class SeatConfig(Strict):
     """One seat entry: the policy that plays it, an optional label and policy weights."""
 
-    policy: str = Field(description="built-in policy name (see `sim policies GAME`)")
-    label: str | None = Field(None, description="name used in by-policy metrics; default: the policy name")
-    weights: dict[str, float] = Field(default_factory=dict, description="weights of a weighted policy")
+    policy: str = Field(max_length=MAX_NAME, description="built-in policy name (see `sim policies GAME`)")
+    label: str | None = Field(None, min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]+$",
+                              description="name used in by-policy metrics; default: the policy name")
+    weights: dict[str, FiniteFloat] = Field(default_factory=dict, description="weights of a weighted policy (finite)")
 
     @property
     def name(self) -> str:
@@ -58,10 +185,11 @@ class Target(Strict):
     0.25 = 25%); at least one is required.
     """
 
-    metric: str = Field(description="metric name, e.g. win_rate, stall_rate, loss_rate")
-    by: dict[str, str | int | float | bool] = Field(default_factory=dict, description='grouping; "*" = any value')
-    min: float | None = Field(None, description="lowest allowed value (inclusive)")
-    max: float | None = Field(None, description="highest allowed value (inclusive)")
+    metric: str = Field(max_length=MAX_NAME, description="metric name, e.g. win_rate, stall_rate, loss_rate")
+    by: dict[str, str | int | FiniteFloat | bool] = Field(default_factory=dict,
+                                                          description='grouping; "*" = any value')
+    min: FiniteFloat | None = Field(None, description="lowest allowed value (inclusive, finite)")
+    max: FiniteFloat | None = Field(None, description="highest allowed value (inclusive, finite)")
 
     @model_validator(mode="after")
     def _bounds(self) -> Target:
@@ -102,11 +230,12 @@ class CheckConfig(Strict):
 
     alpha: float = Field(0.05, gt=0, lt=1, description="familywise error rate (Holm) of one check")
     tolerance: float = Field(0.01, ge=0, le=1, description="default absolute tolerance for rates")
-    mean_tolerance: float = Field(0.02, ge=0, description="default relative tolerance for means")
-    tolerances: dict[str, float] = Field(default_factory=dict, description="per-metric tolerance overrides")
+    mean_tolerance: FiniteFloat = Field(0.02, ge=0, description="default relative tolerance for means")
+    tolerances: dict[str, FiniteFloat] = Field(default_factory=dict, description="per-metric tolerance overrides")
     power: float = Field(0.8, gt=0, lt=1, description="power for the stated minimum detectable change")
     targets: list[Target] = Field(default_factory=list, description="absolute balance targets")
-    games: int | None = Field(None, gt=0, description="games for check/baseline when --games is not given")
+    games: int | None = Field(None, gt=0, le=MAX_INT64,
+                              description="games for check/baseline when --games is not given (1 .. 2**63-1)")
 
     @model_validator(mode="after")
     def _nonneg(self) -> CheckConfig:
@@ -123,18 +252,31 @@ class RunConfig(Strict):
     """
 
     game: str = Field(description="registered game name (see `sim games`)")
-    name: str | None = Field(None, description="run name: report folder reports/<name>; default the file stem")
-    games: int = Field(10_000, gt=0, description="number of playouts")
+    name: str | None = Field(None, description="run name: report folder reports/<name>; default the file stem; "
+                             "a plain file name (letters, digits, -, _, .)")
+    games: int = Field(10_000, gt=0, le=MAX_INT64,
+                       description="number of playouts (1 .. 2**63-1, and the results must fit in memory)")
     seed: int = Field(0, ge=0, lt=2**63, description="master seed; game g uses streams of (seed, g)")
     rotate_seats: bool = Field(False, description="play every seating permutation of the seat entries equally often")
-    turn_cap: int = Field(2000, gt=0, description="a playout reaching this many turns is stopped and counted a stall")
-    batch_size: int = Field(65_536, gt=0, description="games per kernel call (does not change results)")
+    turn_cap: int = Field(2000, gt=0, le=MAX_TURN_CAP,
+                          description="a playout reaching this many turns is stopped and counted a stall (1 .. 2**31-1)")
+    batch_size: int = Field(65_536, gt=0, le=MAX_BATCH,
+                            description="games per kernel call (1 .. 2**24; does not change results)")
     seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
     checks: CheckConfig = Field(default_factory=CheckConfig, description="[checks] table for `sim check` / `sim baseline`")
 
     source: str = Field("<memory>", exclude=True)
     section: Any = Field(None, exclude=True)
     raw: dict[str, Any] = Field(default_factory=dict, exclude=True)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, v: str | None) -> str | None:
+        if v is not None:
+            why = check_name(v)
+            if why:
+                raise ValueError(why)
+        return v
 
     @field_validator("seats", mode="before")
     @classmethod
@@ -171,7 +313,8 @@ def _fmt_loc(loc: tuple) -> str:
         if isinstance(p, int):
             out += f"[{p}]"
         elif not str(p).startswith("function-") and p not in ("str", "int", "float", "bool", "dict", "list"):
-            out += f".{p}" if out else str(p)
+            part = _key_part(p)
+            out += f".{part}" if out else part
     return out
 
 
@@ -186,11 +329,50 @@ def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_ke
     msg = err["msg"]
     if err["type"] == "extra_forbidden":
         msg = "unknown key"
+    elif err["type"] == "value_error":  # a validator's own message: it names the value itself
+        msg = cut(msg.removeprefix("Value error, "))
     elif "input" in err and not isinstance(err["input"], dict | list):
-        msg = f"{msg} (got {err['input']!r})"
-    if flag_keys and key.split(".")[0] in flag_keys:
+        msg = f"{cut(msg)} (got {excerpt(err['input'])})"
+    else:
+        msg = cut(msg)
+    if flag_keys and key.split(".")[0].split("[")[0] in flag_keys:
         msg += " (from the command line)"
     raise ConfigError(source, key, msg) from None
+
+
+INTERNAL_KEYS = ("source", "section", "raw")
+"""RunConfig fields filled by the loader, never by the file."""
+
+
+def _check_seat_names(cfg: RunConfig, gdef: Any, source: str) -> None:
+    """Seats sharing a name (label, or the policy's name) must play the same policy with the
+    same weights (competitive games; a cooperative team's one policy is the game's own check),
+    and a label must not be the name of another policy: by-policy metrics would merge
+    different players into one row."""
+    policy_names = {p.name for p in gdef.policies}
+    first: dict[str, int] = {}
+    for i, seat in enumerate(cfg.seats):
+        if seat.label is not None and seat.label != seat.policy and seat.label in policy_names:
+            raise ConfigError(source, f"seats[{i}].label",
+                              f"{excerpt(seat.label)} is the name of another policy; choose a label that is not a policy name")
+        j = first.setdefault(seat.name, i)
+        other = cfg.seats[j]
+        if gdef.mode == "competitive" and j != i and (other.policy != seat.policy or dict(other.weights) != dict(seat.weights)):
+            raise ConfigError(source, f"seats[{i}]" + (".label" if seat.label else ""),
+                              f"seat {i} is named {excerpt(seat.name)} like seat {j}, which plays another policy or "
+                              "other weights; give one of them a label of its own")
+
+
+def _check_run_name(cfg: RunConfig, source: str) -> None:
+    if cfg.name is not None:
+        return
+    stem = Path(source).stem
+    if source == "<memory>":
+        return
+    why = check_name(stem) if (stem in ("", ".", "..") or len(stem) > MAX_NAME
+                               or any(ord(c) < 32 or c == "\x7f" for c in stem)) else None
+    if why:
+        raise ConfigError(source, "name", f"the file name cannot name the report ({why}); set name = \"...\"")
 
 
 def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str] | None = None) -> RunConfig:
@@ -201,7 +383,11 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
     if game_name is None:
         raise ConfigError(source, "game", f"missing; one of {sorted(GAMES)}")
     if not isinstance(game_name, str) or game_name not in GAMES:
-        raise ConfigError(source, "game", f"unknown game {game_name!r}; one of {sorted(GAMES)}")
+        raise ConfigError(source, "game", f"unknown game {excerpt(game_name)}; one of {sorted(GAMES)}")
+    check_plain(raw, source)
+    for k in INTERNAL_KEYS:
+        if k in raw:
+            raise ConfigError(source, k, "unknown key")
     gdef = get_game(game_name)
     common = {k: v for k, v in raw.items() if k != game_name}
     try:
@@ -223,13 +409,18 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
             pdef = gdef.policy(seat.policy)
         except KeyError:
             names = [p.name for p in gdef.policies]
-            raise ConfigError(source, f"seats[{i}].policy", f"unknown policy {seat.policy!r}; one of {names}") from None
+            raise ConfigError(source, f"seats[{i}].policy",
+                              f"unknown policy {excerpt(seat.policy)}; one of {names}") from None
         for w in seat.weights:
             if w not in pdef.weights:
                 raise ConfigError(
-                    source, f"seats[{i}].weights.{w}",
-                    f"policy {pdef.name!r} has no weight {w!r}; its weights are {list(pdef.weights) or 'none'}",
+                    source, f"seats[{i}].weights.{_key_part(w)}",
+                    f"policy {pdef.name!r} has no weight {excerpt(w)}; its weights are {list(pdef.weights) or 'none'}",
                 )
+    _check_seat_names(cfg, gdef, source)
+    _check_run_name(cfg, source)
+    note = " (from the command line)" if flag_keys and "games" in flag_keys else ""
+    check_size(cfg.games, len(gdef.column_names(n)), n, source, "games", note)
     # validation only: impossible set-ups (a deck too small to deal, ...) are found when the
     # run is compiled (sim.compile.compile_run)
     return cfg.model_copy(update={"source": source, "section": section, "raw": raw})
@@ -243,9 +434,15 @@ def load(path: str | Path) -> RunConfig:
     if not path.is_file():
         raise ConfigError(source, "", "no such file")
     try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(source, "", f"larger than {MAX_CONFIG_BYTES // 1_000_000} MB: not a config")
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(source, "", f"TOML syntax error: {e}") from None
+        raise ConfigError(source, "", f"TOML syntax error: {cut(str(e), 200)}") from None
     except UnicodeDecodeError as e:
         raise ConfigError(source, "", f"not UTF-8 text: {e}") from None
+    except RecursionError:
+        raise ConfigError(source, "", f"nested more than {MAX_DEPTH} levels deep") from None
+    except OSError as e:
+        raise ConfigError(source, "", f"cannot read: {e.strerror or e}") from None
     return load_dict(raw, source)

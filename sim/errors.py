@@ -12,3 +12,14 @@ class ConfigError(Exception):
         self.reason = reason
         where = f"key '{key}': " if key else ""
         super().__init__(f"{self.file}: {where}{reason}")
+
+
+class OutputError(Exception):
+    """An output cannot be written where asked (unwritable, below a file, read-only, full,
+    a name too long, an existing folder or file that is not sim's): names the path and the
+    reason. The CLI prints it on one line and exits 2; nothing is left behind."""
+
+    def __init__(self, path: str, reason: str):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")

@@ -2,8 +2,8 @@
 and compare results): NaN and infinities become ``null`` so jq and CI tools can read the
 files, numpy scalars and arrays become plain numbers and lists, paths become strings, keys
 starting with ``_`` (in-memory annotations such as ``_path``) are dropped, and a file is
-written atomically (a temporary file in the target's folder, then ``os.replace``), so a
-reader never sees half a file.
+written atomically (:mod:`sim.outputs`: a temporary file in the target's folder, fsync,
+then ``os.replace``), so a reader never sees half a file.
 
 Only the standard library is imported.
 """
@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 
 def strict(obj: Any) -> Any:
@@ -45,25 +43,13 @@ def dumps(obj: Any) -> str:
     return json.dumps(strict(obj), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_json(obj: Any, path: str | Path) -> Path:
-    """Write ``obj`` as strict JSON to ``path`` atomically; creates missing folders and
-    returns the path. On any error the target is left as it was and the temporary file is
-    removed; raises TypeError for an object JSON cannot hold, OSError for the file system."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def write_json(obj: Any, path: str | Path, owned: Callable[[Path], bool] | None = None) -> Path:
+    """Write ``obj`` as strict JSON to ``path`` atomically (:func:`sim.outputs.write_text`:
+    temporary file in the same folder, fsync, rename); creates missing folders and returns
+    the path. ``owned(path)``, when given, must hold for an existing file to be replaced. On
+    any error the target is left as it was and no temporary file remains; raises TypeError
+    for an object JSON cannot hold, :class:`sim.errors.OutputError` for the file system."""
+    from sim.outputs import write_text
+
     text = dumps(obj)  # serialise first: a TypeError must not leave a temporary file
-    # a fresh name opened exclusively: the file gets the umask's permissions, as open() gives
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
-    with open(tmp, "x", encoding="utf-8") as f:
-        try:
-            f.write(text)
-        except BaseException:
-            f.close()
-            tmp.unlink(missing_ok=True)
-            raise
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+    return write_text(text, path, owned)

@@ -256,6 +256,8 @@ def fake_game(monkeypatch):
     monkeypatch.setitem(sim.games.GAMES, "fakegame", "_fake_sim_game")
     api = types.ModuleType("sim.api")
     api.run_config = fake_run_config
+    # the metric catalogue sim validate / check / baseline consult before playing
+    api.metric_names = lambda run: {r["metric"] for r in fake_run_config(run).summary["metrics"]}
     monkeypatch.setitem(sys.modules, "sim.api", api)
     calls = []
     plots = types.ModuleType("sim.report.compare_plots")
@@ -935,7 +937,10 @@ def test_cli_compare_configs_uses_common_random_numbers(fake_game, tmp_path, mon
     assert data["a"]["games"] == data["b"]["games"] == 10_000
     sig = {r["label"] for r in data["metrics"] if r["verdict"] == "significant"}
     assert "win_rate[seat=0]" in sig and "loss_rate" not in sig
-    assert fake_game == [("a", "b", tmp_path / "cmp")]
+    # the plots are drawn into a temporary sibling that becomes cmp/ (an atomic folder)
+    [(la, lb, folder)] = fake_game
+    assert (la, lb) == ("a", "b") and folder.parent == tmp_path and folder.name.startswith(".cmp.tmp-")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
 
 def test_cli_compare_report_folders(fake_game, tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ address of a running scheduler (``tcp://host:8786``) to use a real cluster whose
 
 from __future__ import annotations
 
+import contextlib
 from typing import Callable
 
 import numpy as np
@@ -47,11 +48,16 @@ def play(run: CompiledRun, workers: int | None = 2, on_chunk: Callable[[int], No
     starts = list(range(0, cfg.games, chunk))
     cluster = None
     if address is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=40)
+        # Ctrl-C at a terminal signals the whole process group: the worker processes ignore
+        # SIGINT (inherited through spawn) and are stopped by this process, not by the signal,
+        # so an interrupted run prints no worker tracebacks
+        with _sigint_ignored():
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=":0", silence_logs=40)
         client = Client(cluster)
     else:
         client = Client(address)
+    futures: dict = {}
     try:
         futures = {client.submit(_play_chunk, cfg.raw, cfg.source, s, min(chunk, cfg.games - s), pure=False): s
                    for s in starts}
@@ -61,7 +67,40 @@ def play(run: CompiledRun, workers: int | None = 2, on_chunk: Callable[[int], No
             if on_chunk is not None:
                 on_chunk(parts[futures[fut]].shape[0])
         return np.concatenate([parts[s] for s in starts], axis=0)
+    except BaseException:
+        # interrupted (KeyboardInterrupt, SIGTERM) or a failed chunk: cancel what is queued
+        # and stop the workers quietly before the error propagates
+        _quiet_logs()
+        with contextlib.suppress(Exception):
+            client.cancel(list(futures))
+        raise
     finally:
-        client.close()
+        with contextlib.suppress(Exception):
+            client.close(timeout=10)
         if cluster is not None:
-            cluster.close()
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while the block runs (only in the main thread; else nothing changes)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _quiet_logs() -> None:
+    """Silence distributed's loggers (a shutdown after an interrupt logs closed comms)."""
+    import logging
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)

@@ -61,6 +61,31 @@ def checks_of(cfg: Any) -> CheckConfig:
         raise ConfigError(getattr(cfg, "source", "<memory>"), key, err["msg"]) from None
 
 
+def check_metric_names(checks: CheckConfig, names: Any, source: str) -> None:
+    """Raise :class:`ConfigError` (file ``source``, key ``checks.targets[i].metric``,
+    ``checks.targets[i].by`` or ``checks.tolerances.<key>``) when a target or a tolerance
+    names a metric not in ``names`` (the run's metric catalogue, :func:`sim.api.metric_names`:
+    a set of names, or a dict name -> the sets of ``by`` keys of its records, when the
+    target's ``by`` keys are checked too), before anything is played."""
+    from sim.config import excerpt
+
+    known = ", ".join(sorted(names))
+    for i, t in enumerate(checks.targets):
+        if t.metric not in names:
+            raise ConfigError(source, f"checks.targets[{i}].metric",
+                              f"unknown metric {excerpt(t.metric)}; this config's metrics are {known}")
+        if isinstance(names, dict) and frozenset(t.by) not in names[t.metric]:
+            shapes = sorted("{" + ", ".join(sorted(k)) + "}" for k in names[t.metric])
+            raise ConfigError(source, f"checks.targets[{i}].by",
+                              f"{t.metric} has no records grouped by {{{', '.join(sorted(t.by))}}}; "
+                              f"its groupings are {', '.join(shapes)}")
+    for k in checks.tolerances:
+        base = k.split("[", 1)[0]
+        if base not in names:
+            raise ConfigError(source, f"checks.tolerances.{excerpt(k)[1:-1]}",
+                              f"unknown metric {excerpt(base)}; this config's metrics are {known}")
+
+
 @dataclass
 class TargetRow:
     """One target applied to one matching record; a target matching nothing gives one row

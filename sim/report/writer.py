@@ -2,16 +2,14 @@
 config.toml, manifest.json and plots/*.png, written atomically.
 
 Everything is built in a temporary sibling folder (``.<name>.tmp-XXXXXXXX``) and moved into
-place at the end; an existing report is renamed aside, replaced, then deleted. Any
+place at the end (:func:`sim.outputs.atomic_folder`); an existing report is renamed aside,
+replaced, then deleted; a folder that is not a report sim wrote is never replaced. Any
 exception removes the temporary folder and leaves ``out_dir`` as it was.
 """
 
 from __future__ import annotations
 
 import math
-import os
-import secrets
-import shutil
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -68,49 +66,25 @@ def write_report(out_dir: Path, cfg, gdef, df, summary: dict, manifest: dict) ->
     ``games.parquet`` (zstd), ``config.toml`` and ``plots/*.png`` (generic plots plus the
     game's own from ``gdef.plots(df, records, folder)``). The JSON files are strict
     (:mod:`sim.jsonio`: NaN/inf floats are written as ``null``). On any exception nothing
-    at ``out_dir`` changes and the exception propagates.
+    at ``out_dir`` changes and the exception propagates; an ``out_dir`` that cannot be
+    written, or exists and is not a report sim wrote (:func:`sim.outputs.is_sim_report`), is
+    :class:`sim.errors.OutputError`.
     """
-    out_dir = Path(out_dir)
-    parent = out_dir.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise FileExistsError(f"{out_dir} exists and is not a folder")
-    tmp = _fresh_sibling(out_dir, "tmp")
-    try:
+    from sim.outputs import atomic_folder, is_sim_report
+
+    with atomic_folder(out_dir, is_sim_report, "report") as tmp:
         _build(tmp, cfg, gdef, df, summary, manifest)
-        _swap_in(tmp, out_dir)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out_dir
+    return Path(out_dir)
 
 
-def _fresh_sibling(out_dir: Path, tag: str) -> Path:
-    """Create and return an empty hidden folder next to ``out_dir``."""
-    while True:
-        p = out_dir.parent / f".{out_dir.name}.{tag}-{secrets.token_hex(4)}"
-        try:
-            p.mkdir()
-            return p
-        except FileExistsError:
-            continue
+def _write_parquet(df, path: Path) -> None:
+    """polars reports a failed write (a full disk) as its own error: raise it as OSError."""
+    import polars as pl
 
-
-def _swap_in(tmp: Path, out_dir: Path) -> None:
-    """Move ``tmp`` to ``out_dir``; an existing ``out_dir`` is renamed aside first, then
-    deleted (restored if the move fails)."""
-    old = None
-    if out_dir.exists():
-        old = out_dir.parent / f".{out_dir.name}.old-{secrets.token_hex(4)}"
-        os.replace(out_dir, old)
     try:
-        os.replace(tmp, out_dir)
-    except BaseException:
-        if old is not None:
-            os.replace(old, out_dir)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        df.write_parquet(path, compression="zstd")
+    except pl.exceptions.PolarsError as e:
+        raise OSError(f"{path.name}: {e}") from None
 
 
 def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
@@ -123,7 +97,7 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
 
     write_json(summary, folder / "summary.json")
     write_json(manifest, folder / "manifest.json")
-    df.write_parquet(folder / "games.parquet", compression="zstd")
+    _write_parquet(df, folder / "games.parquet")
     text, _how = config_text(getattr(cfg, "raw", None) or {}, getattr(cfg, "source", None))
     (folder / "config.toml").write_text(text, encoding="utf-8")
 

@@ -145,7 +145,7 @@ def competitive_run(tmp_path: Path, n: int = 4000, plots=None):
                "games": n, "config_hash": cfg.config_hash(), "seats": labels, "metrics": recs}
     manifest = {"sim_version": "0.1.0", "git_revision": "abc1234", "seed": 7, "config_hash": cfg.config_hash(),
                 "wall_time_s": 1.25, "games_per_s": n / 1.25,
-                "versions": {"python": "3.11", "numba": "0.68", "polars": "1.0"}}
+                "versions": {"sim": "0.1.0", "python": "3.11", "numba": "0.68", "polars": "1.0"}}
     return cfg, gdef, df, summary, manifest
 
 
@@ -168,7 +168,7 @@ def coop_run(tmp_path: Path, n: int = 3000):
     gdef = make_gdef("fake_coop", "Fake Coop", "cooperative")
     summary = {"game": "fake_coop", "title": "Fake Coop", "run": cfg.run_name, "mode": "cooperative",
                "seed": 11, "games": n, "config_hash": cfg.config_hash(), "seats": ["greedy"] * 3, "metrics": recs}
-    manifest = {"git_revision": "abc1234", "seed": 11, "wall_time_s": 0.5}
+    manifest = {"git_revision": "abc1234", "seed": 11, "wall_time_s": 0.5, "versions": {"sim": "0.1.0"}}
     return cfg, gdef, df, summary, manifest
 
 

@@ -159,12 +159,32 @@ def test_cooperative_report(tmp_path, cooperative):
 def test_replaces_existing_report(tmp_path, competitive):
     cfg, gdef, df, summary, manifest = competitive
     out = tmp_path / "reports" / "x"
-    out.mkdir(parents=True)
-    (out / "stale.txt").write_text("old")
     write_report(out, cfg, gdef, df, summary, manifest)
-    assert not (out / "stale.txt").exists()
-    assert (out / "report.md").is_file()
+    (out / "plots" / "stale.png").write_bytes(b"old plot")
+    (out / "report.md").write_text("previous report")
+    write_report(out, cfg, gdef, df, summary, manifest)
+    assert not (out / "plots" / "stale.png").exists()
+    assert (out / "report.md").read_text() != "previous report"
     assert _siblings(out.parent) == ["x"]
+
+
+@pytest.mark.parametrize("layout", [
+    {"stale.txt": "old"},                                     # not a report at all
+    {"manifest.json": "{}", "src/app.js": "x"},               # a manifest that does not name sim
+    {"manifest.json": '{"versions": {"sim": "0.1"}}', "important.txt": "keep"},  # sim's, plus a stranger
+])
+def test_a_folder_that_is_not_a_sim_report_is_never_replaced(tmp_path, competitive, layout):
+    from sim.errors import OutputError
+
+    cfg, gdef, df, summary, manifest = competitive
+    out = tmp_path / "x"
+    for name, text in layout.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text)
+    with pytest.raises(OutputError, match="is not a sim report folder"):
+        write_report(out, cfg, gdef, df, summary, manifest)
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(layout)
+    assert _siblings(tmp_path) == sorted(["fake_race.toml", "x"])
 
 
 def test_failure_leaves_existing_report_untouched(tmp_path, make_competitive):
@@ -176,9 +196,10 @@ def test_failure_leaves_existing_report_untouched(tmp_path, make_competitive):
     out = tmp_path / "reports" / "x"
     out.mkdir(parents=True)
     (out / "report.md").write_text("previous report")
+    (out / "manifest.json").write_text('{"versions": {"sim": "0.1.0"}}')
     with pytest.raises(RuntimeError, match="plot exploded"):
         write_report(out, cfg, gdef, df, summary, manifest)
-    assert sorted(p.name for p in out.iterdir()) == ["report.md"]
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "report.md"]
     assert (out / "report.md").read_text() == "previous report"
     assert _siblings(out.parent) == ["x"]  # temp folder removed
 
