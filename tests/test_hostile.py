@@ -165,14 +165,11 @@ def test_the_memory_estimate_is_stated(work):
     assert "memory" in line and "this machine has" in line and "B" in line
 
 
-@pytest.mark.xfail(strict=True, reason="needs the clear_for_takeoff Section to bound each cost "
-                   "(list[Annotated[int, Field(ge=1, le=MAX_COST)]]): the lead applies it")
 def test_a_bad_cost_names_its_index(work):
     cfg = write(work, CFT + "[clear_for_takeoff]\nmove_cards = [0, 1, 2]\n")
     refused(invoke("validate", cfg), "clear_for_takeoff.move_cards[0]")
 
 
-@pytest.mark.xfail(strict=True, reason="needs le= bounds on the clear_for_takeoff deck counts: the lead applies it")
 def test_a_deck_count_too_large_names_its_key(work):
     cfg = write(work, CFT + f"[clear_for_takeoff.deck]\nA = {2**40}\n")
     refused(invoke("validate", cfg), "clear_for_takeoff.deck.A")

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field, model_validator
 
 import sim.games.clear_for_takeoff.data as data
-from sim.config import Strict
+from sim.config import Strict, bounded_int
 
 
 class Deck(Strict):
@@ -21,22 +21,22 @@ class Deck(Strict):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    A: int = Field(data.DECK["A"], ge=0)
-    B: int = Field(data.DECK["B"], ge=0)
-    C: int = Field(data.DECK["C"], ge=0)
-    D: int = Field(data.DECK["D"], ge=0)
-    LC: int = Field(data.DECK["LC"], ge=0)
-    VIP: int = Field(data.DECK["VIP"], ge=0)
-    AI: int = Field(data.DECK["AI"], ge=0)
-    FLR: int = Field(data.DECK["FLR"], ge=0)
-    DLY: int = Field(data.DECK["DLY"], ge=0)
-    SC: int = Field(data.DECK["SC"], ge=0)
-    FG: int = Field(data.DECK["FG"], ge=0)
-    L31: int = Field(data.DECK["31L"], ge=0, alias="31L")
-    R31: int = Field(data.DECK["31R"], ge=0, alias="31R")
-    SN: int = Field(data.DECK["SN"], ge=0)
-    XW: int = Field(data.DECK["XW"], ge=0)
-    ICE: int = Field(data.DECK["ICE"], ge=0)
+    A: int = Field(data.DECK["A"], ge=0, le=data.MAX_CARDS)
+    B: int = Field(data.DECK["B"], ge=0, le=data.MAX_CARDS)
+    C: int = Field(data.DECK["C"], ge=0, le=data.MAX_CARDS)
+    D: int = Field(data.DECK["D"], ge=0, le=data.MAX_CARDS)
+    LC: int = Field(data.DECK["LC"], ge=0, le=data.MAX_CARDS)
+    VIP: int = Field(data.DECK["VIP"], ge=0, le=data.MAX_CARDS)
+    AI: int = Field(data.DECK["AI"], ge=0, le=data.MAX_CARDS)
+    FLR: int = Field(data.DECK["FLR"], ge=0, le=data.MAX_CARDS)
+    DLY: int = Field(data.DECK["DLY"], ge=0, le=data.MAX_CARDS)
+    SC: int = Field(data.DECK["SC"], ge=0, le=data.MAX_CARDS)
+    FG: int = Field(data.DECK["FG"], ge=0, le=data.MAX_CARDS)
+    L31: int = Field(data.DECK["31L"], ge=0, le=data.MAX_CARDS, alias="31L")
+    R31: int = Field(data.DECK["31R"], ge=0, le=data.MAX_CARDS, alias="31R")
+    SN: int = Field(data.DECK["SN"], ge=0, le=data.MAX_CARDS)
+    XW: int = Field(data.DECK["XW"], ge=0, le=data.MAX_CARDS)
+    ICE: int = Field(data.DECK["ICE"], ge=0, le=data.MAX_CARDS)
 
     def counts(self) -> list[int]:
         """Counts in card-type order (``data.DECK`` key order = ``layout.CARD_NAMES``)."""
@@ -47,7 +47,7 @@ class Deck(Strict):
 class Airline(Strict):
     """One airline's fleet (ASSUMPTION: 1 small, 2 medium, 1 wide-body each; ``data.FLEET``)."""
 
-    name: str = ""
+    name: str = Field("", max_length=40)
     small: int = Field(data.FLEET["small"], ge=0, le=data.MAX_PER_SIZE)
     medium: int = Field(data.FLEET["medium"], ge=0, le=data.MAX_PER_SIZE)
     wide: int = Field(data.FLEET["wide"], ge=0, le=data.MAX_PER_SIZE)
@@ -70,9 +70,9 @@ class Section(Strict):
 
     hand_size: int = Field(data.HAND_SIZE, ge=1, le=30, description="RB: nine cards")
     exchange_max: int = Field(data.EXCHANGE_MAX, ge=1, le=30, description="RB: exchange one to four cards")
-    move_cards: list[int] = Field(list(data.MOVE_CARDS), min_length=3, max_length=3,
+    move_cards: list[bounded_int(1, data.MAX_COST)] = Field(list(data.MOVE_CARDS), min_length=3, max_length=3,
                                   description="RB: movement cards per step, small/medium/wide-body")
-    anti_ice_cards: list[int] = Field(list(data.ANTI_ICE_CARDS), min_length=3, max_length=3,
+    anti_ice_cards: list[bounded_int(1, data.MAX_COST)] = Field(list(data.ANTI_ICE_CARDS), min_length=3, max_length=3,
                                       description="RB: AI cards to de-ice, small/medium/wide-body")
     stands_ab: int = Field(data.STANDS_AB, ge=0, le=data.MAX_STANDS, description="ASSUMPTION: A-B stands")
     stands_ac: int = Field(data.STANDS_AC, ge=0, le=data.MAX_STANDS, description="ASSUMPTION: A-C stands")
@@ -96,13 +96,11 @@ class Section(Strict):
         data.RESHUFFLE, description="when the discard pile becomes the new deck: 'on_draw' = when a draw needs a "
         "card, 'on_empty' = as soon as the deck's last card is drawn (RULES.md D19)")
     deck: Deck = Field(default_factory=Deck)
-    airlines: list[Airline] = Field(default_factory=_default_airlines, min_length=1,
+    airlines: list[Airline] = Field(default_factory=_default_airlines, min_length=1, max_length=data.MAX_AIRLINES,
                                     description="ASSUMPTION: six airlines; seat i flies airline i")
 
     @model_validator(mode="after")
     def _costs(self):
-        if any(c < 1 or c > data.MAX_COST for c in self.move_cards + self.anti_ice_cards):
-            raise ValueError(f"move_cards and anti_ice_cards take values 1 to {data.MAX_COST}")
         if self.stands_ab + self.stands_ac == 0:
             raise ValueError("the board needs at least one stand")
         return self

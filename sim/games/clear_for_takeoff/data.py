@@ -53,6 +53,8 @@ MOVE_CARDS: tuple[int, int, int] = (1, 2, 3)
 ANTI_ICE_CARDS: tuple[int, int, int] = (1, 2, 3)
 """RB Anti-Ice card: AI cards to de-ice a small / medium / wide-body aircraft."""
 MAX_COST = 5
+MAX_CARDS = 1000  # per card type: a bound for validation, far above any printed deck
+MAX_AIRLINES = 64  # airlines a config may list (seats use the first ones)
 
 # ---- rule options (RULES.md decisions) --------------------------------------------------------
 PLAY_OUT_RANKS = True

@@ -25,7 +25,7 @@ class Section(Strict):
     """Now Boarding rules and component options (all optional)."""
 
     planes: list[str] | None = Field(
-        None, description="starting airport of each player's plane (one per seat, colour of that airport); "
+        None, max_length=5, description="starting airport of each player's plane (one per seat, colour of that airport); "
         "default by player count: 2 ATL LAX, 3 +ORD, 4 +DFW, 5 +SEA (ASSUMPTION: the team's choice)")
     free_upgrade: Literal["policy", "seat", "speed"] = Field(
         "policy", description="RB setup 8: free permanent seat or speed; 'policy' lets the team's strategy choose")
@@ -47,8 +47,8 @@ class Section(Strict):
     start_speed: int = Field(3, ge=1, le=15, description="speed of a starting plane (BGA)")
     max_seats: int = Field(5, ge=1, le=9, description="seat cap per plane (BGA)")
     max_speed: int = Field(9, ge=1, le=15, description="speed cap per plane (BGA)")
-    seat_prices: list[int] = Field(default_factory=lambda: list(SEAT_PRICES), description="price of reaching start_seats+1 .. max_seats seats (RB: 3rd $9, 4th $13)")
-    speed_prices: list[int] = Field(default_factory=lambda: list(SPEED_PRICES), description="price of reaching start_speed+1 .. max_speed (BGA)")
+    seat_prices: list[int] = Field(default_factory=lambda: list(SEAT_PRICES), max_length=14, description="price of reaching start_seats+1 .. max_seats seats (RB: 3rd $9, 4th $13)")
+    speed_prices: list[int] = Field(default_factory=lambda: list(SPEED_PRICES), max_length=14, description="price of reaching start_speed+1 .. max_speed (BGA)")
     route_price: int = Field(ROUTE_PRICE, ge=0, le=99, description="price of one route colour (BGA, flat)")
     temp_seat_price: int = Field(TEMP_SEAT_PRICE, ge=0, le=99, description="temporary seat token (BGA)")
     temp_speed_price: int = Field(TEMP_SPEED_PRICE, ge=0, le=99, description="temporary speed token (BGA)")
