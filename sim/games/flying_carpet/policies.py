@@ -1,0 +1,314 @@
+"""Flying Carpet policies: ``@kernel`` choosers dispatched on the integer policy id.
+
+* ``random``: uniform over the legal rows (POLICY stream); die "move_clouds": up to eight
+  random proposals (cloud, anchor), the first one ``rules.cloud_move_ok`` allows, else keep.
+* ``greedy``: the row whose end cell is nearest the finish by the spec's wind-aware
+  distance (``spec.distance_map``; blown off = the start's distance + 1); a token only
+  when it gets strictly nearer; blocks rather than forces; never moves clouds; swaps with
+  the carpet nearest the finish; hops to the nearest cell.
+* ``heuristic``: a weighted score (weights ``W_*``, defaults ``data.HEURISTIC_WEIGHTS``)::
+
+      score = - distance * dist(end)
+              - token_keep / tokens held          (when the row spends a token)
+              + block_leader * gain               (landing on the opponent nearest the finish:
+                                                   block = 1 turn, force = the distance it loses)
+              + star                              (ending on a free star)
+              - edge_risk                         (the wind alone would blow it off next turn)
+              + exchange * weakness               (drifting to exchange the hand's weakest card)
+
+  Clouds: puts a cloud just in front of the leading opponent when the rules allow it.
+
+Policies read only what a player at the table sees (positions, the board, own hand and
+tokens). The distance map is that of the city as built; after a cloud moved it is not
+recomputed (a named simplification of the policies, not of the rules).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.engine import inline_kernel, kernel
+from sim.games.flying_carpet.layout import (
+    A_A,
+    A_C,
+    A_END,
+    A_FLAGS,
+    A_KIND,
+    A_LAND,
+    END_BLOWN,
+    F_FINISH,
+    F_LAND,
+    F_STAR,
+    H_CUR,
+    H_PHASE,
+    K_CARD,
+    K_DRIFT,
+    K_TOKEN,
+    KO_DY,
+    KO_HC,
+    KO_ORDER,
+    KO_VALID,
+    LAND_FORCE,
+    NCELL,
+    P_FINISH,
+    P_HAND,
+    P_NPC,
+    P_OFF_SCEN,
+    P_STATE_SIZE,
+    P_OFF_POS,
+    P_OFF_RANK,
+    P_OFF_TOK,
+    P_S,
+    P_START,
+    PH_SWAP,
+    PI_KIND,
+    PK_CLOUD,
+    POL_GREEDY,
+    POL_HEURISTIC,
+    POL_RANDOM,
+    T_NONE,
+    W,
+    W_BLOCK_LEADER,
+    W_DISTANCE,
+    W_EDGE_RISK,
+    W_EXCHANGE,
+    W_STAR,
+    W_TOKEN_KEEP,
+)
+from sim.games.flying_carpet.rules import cloud_move_ok, drift_end, fly, sink_cell
+from sim.rng import POLICY, randint
+
+FINISH_VALUE = -1000.0
+"""dist of a row that lands on the finish: better than any other."""
+GEO_SHARE = 0.05
+"""Weight of the spec's geometric distance in the policy map (breaks ties between cells the
+same number of turns from the finish)."""
+UNREACHED = 99.0
+
+
+@kernel
+def policy_map(spec):
+    """float64[NCELL]: the policies' wind-aware distance of every cell to the finish: the
+    fewest turns a carpet needs when every card kind of the deck were in its hand (each turn
+    one option of one card, as ``rules.fly`` flies it, or a drift, ``rules.drift_end``;
+    blown-off moves count as no progress), plus GEO_SHARE times the spec's geometric
+    distance (``spec.distance_map``). Value iteration over the city as built; computed once
+    per batch (``play.play_batch``), not a rule."""
+    p, scen, card_kind, kopt, geo = spec[0], spec[1], spec[5], spec[6], spec[7]
+    state = np.zeros(p[P_STATE_SIZE], np.int32)
+    for c in range(NCELL):
+        state[p[P_OFF_SCEN] + c] = scen[c]
+    have = np.zeros(kopt.shape[0], np.bool_)
+    for i in range(card_kind.shape[0]):
+        have[card_kind[i]] = True
+    # every distinct move vector of the deck
+    mv = np.zeros((kopt.shape[0] * 4, 3), np.int64)
+    m = 0
+    for k in range(kopt.shape[0]):
+        if not have[k]:
+            continue
+        for o in range(4):
+            if kopt[k, o, KO_VALID] == 0:
+                continue
+            mv[m, 0] = kopt[k, o, KO_ORDER]
+            mv[m, 1] = kopt[k, o, KO_DY]
+            mv[m, 2] = kopt[k, o, KO_HC]
+            m += 1
+    d = np.full(NCELL, UNREACHED)
+    fin = p[P_FINISH]
+    d[fin] = 0.0
+    changed = True
+    while changed:
+        changed = False
+        for c in range(NCELL):
+            if c == fin or scen[c] != 0:
+                continue
+            best = d[c]
+            for j in range(m):
+                e = fly(state, spec, c, mv[j, 0], mv[j, 1], mv[j, 2])
+                if e >= 0 and d[e] + 1.0 < best:
+                    best = d[e] + 1.0
+            e = drift_end(state, spec, c)
+            if e >= 0 and d[e] + 1.0 < best:
+                best = d[e] + 1.0
+            if best < d[c]:
+                d[c] = best
+                changed = True
+    for c in range(NCELL):
+        if d[c] < UNREACHED:
+            d[c] += GEO_SHARE * geo[c]
+    return d
+
+
+@inline_kernel
+def end_dist(spec, dist, row):
+    """Distance (``policy_map`` ``dist``) of a row's end: the finish FINISH_VALUE, blown off
+    the start's + 1."""
+    p = spec[0]
+    if row[A_FLAGS] & F_FINISH:
+        return FINISH_VALUE
+    if row[A_END] == END_BLOWN:
+        return dist[p[P_START]] + 1.0
+    return dist[row[A_END]]
+
+
+@kernel
+def leader(state, spec, dist, s):
+    """The flying opponent of ``s`` nearest the finish (by ``dist``), -1 when none."""
+    p = spec[0]
+    best = -1
+    bd = 1e18
+    for t in range(p[P_S]):
+        if t != s and state[p[P_OFF_RANK] + t] == 0:
+            d = dist[state[p[P_OFF_POS] + t]]
+            if d < bd:
+                bd = d
+                best = t
+    return best
+
+
+@inline_kernel
+def uses_token(row):
+    """True when the row spends a steering token."""
+    return row[A_KIND] == K_TOKEN or (row[A_KIND] == K_CARD and row[A_C] != T_NONE)
+
+
+@inline_kernel
+def greedy_score(state, spec, dist, row):
+    """Greedy: minus the end distance, a token costs 0.6 turn, forcing 0.001 (prefer blocking)."""
+    v = -end_dist(spec, dist, row)
+    if uses_token(row):
+        v -= 0.6
+    if row[A_LAND] == LAND_FORCE:
+        v -= 0.001
+    return v
+
+
+@kernel
+def heuristic_score(state, spec, dist, row, w, best_slot, best_all):
+    """The heuristic's weighted score of one row (module docstring). ``best_slot`` float64[HAND]
+    holds the best card score of each hand slot this turn, ``best_all`` the best of all."""
+    p, zone = spec[0], spec[9]
+    s = state[H_CUR]
+    d = end_dist(spec, dist, row)
+    v = -w[W_DISTANCE] * d
+    if uses_token(row):
+        v -= w[W_TOKEN_KEEP] / max(1, state[p[P_OFF_TOK] + s])
+    end = row[A_END]
+    if row[A_FLAGS] & F_LAND:
+        ld = leader(state, spec, dist, s)
+        lead = ld >= 0 and state[p[P_OFF_POS] + ld] == end
+        share = 1.0 if lead else 0.3
+        if row[A_LAND] == LAND_FORCE:
+            to = sink_cell(state, spec, end)
+            gain = dist[to] - dist[end]
+            if to == p[P_FINISH]:
+                gain = -10.0
+        else:
+            gain = 1.0
+        v += w[W_BLOCK_LEADER] * share * gain
+    if row[A_FLAGS] & F_STAR:
+        v += w[W_STAR]
+    if end >= 0 and not (row[A_FLAGS] & F_FINISH):
+        x = end % W
+        y = end // W
+        if x + zone[y] >= W:
+            v -= w[W_EDGE_RISK]
+    if row[A_KIND] == K_DRIFT and row[A_A] >= 0:
+        weak = best_all - best_slot[row[A_A]]
+        if weak > 3.0:
+            weak = 3.0
+        v += w[W_EXCHANGE] * weak
+    return v
+
+
+@kernel
+def select(state, spec, dist, pid, w, acts, n, rng, fw):
+    """Index of the row (of ``acts[:n]``, n >= 1) the policy ``pid`` plays; ``dist`` the
+    ``policy_map``; ``w`` its weights float64[N_WEIGHTS]; ``fw`` float64 scratch of at least
+    HAND + 1 entries."""
+    if n == 1:
+        return 0
+    if pid == POL_RANDOM:
+        return randint(rng, POLICY, n)
+    p = spec[0]
+    HAND = p[P_HAND]
+    if state[H_PHASE] == PH_SWAP:  # swap with the carpet nearest the finish
+        best = 0
+        bd = 1e18
+        for i in range(n):
+            d = dist[acts[i, A_END]]
+            if d < bd:
+                bd = d
+                best = i
+        return best
+    if pid == POL_GREEDY:
+        best = 0
+        bv = -1e18
+        for i in range(n):
+            v = greedy_score(state, spec, dist, acts[i])
+            if v > bv:
+                bv = v
+                best = i
+        return best
+    # heuristic: first the best card score of every hand slot (for the exchange weakness)
+    for j in range(HAND):
+        fw[j] = -1e9
+    ball = -1e9
+    for i in range(n):
+        if acts[i, A_KIND] == K_CARD:
+            v = -w[W_DISTANCE] * end_dist(spec, dist, acts[i])
+            j = acts[i, A_A]
+            if v > fw[j]:
+                fw[j] = v
+            if v > ball:
+                ball = v
+    for j in range(HAND):
+        if fw[j] < -1e8:
+            fw[j] = ball - 3.0
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        v = heuristic_score(state, spec, dist, acts[i], w, fw, ball)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@kernel
+def choose_cloud(state, spec, dist, pid, w, rng, work):
+    """Die "move_clouds": (piece, anchor) of the cloud move the policy makes, or (-1, -1) to
+    keep the clouds. Every proposal is checked with ``rules.cloud_move_ok``."""
+    p, pinfo = spec[0], spec[3]
+    NPC = p[P_NPC]
+    if pid == POL_GREEDY or NPC == 0:
+        return -1, -1
+    if pid == POL_RANDOM:
+        for _ in range(8):
+            i = randint(rng, POLICY, NPC)
+            if pinfo[i, PI_KIND] != PK_CLOUD:
+                continue
+            c = randint(rng, POLICY, NCELL)
+            if cloud_move_ok(state, spec, i, c, work):
+                return i, c
+        return -1, -1
+    s = state[H_CUR]
+    ld = leader(state, spec, dist, s)
+    if ld < 0:
+        return -1, -1
+    lc = state[p[P_OFF_POS] + ld]
+    lx = lc % W
+    ly = lc // W
+    for i in range(NPC):
+        if pinfo[i, PI_KIND] != PK_CLOUD:
+            continue
+        for dy in (0, -1, 1):
+            x = lx + 1
+            y = ly + dy
+            if x >= W or y < 0:
+                continue
+            c = y * W + x
+            if cloud_move_ok(state, spec, i, c, work):
+                return i, c
+    return -1, -1
