@@ -115,13 +115,13 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
     fx = fin_cell % W
     fy = fin_cell // W
     while True:
+        t = state[H_TURN]
+        if t < snaps.shape[0]:
+            snaps[t, :] = state
         if capped(state[H_PLAYED], cap):
             mark_stall(state, ev, evn)
             break
         s = state[H_CUR]
-        t = state[H_TURN]
-        if t < snaps.shape[0]:
-            snaps[t, :] = state
         pos0 = state[p[P_OFF_POS] + s]
         skipped = state[H_PHASE] == PH_SKIP
         near = abs(pos0 % W - fx) + abs(pos0 // W - fy) <= p[P_NEAR]

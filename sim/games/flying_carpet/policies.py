@@ -3,9 +3,9 @@
 * ``random``: uniform over the legal rows (POLICY stream); die "move_clouds": up to eight
   random proposals (cloud, anchor), the first one ``rules.cloud_move_ok`` allows, else keep.
 * ``greedy``: the row whose end cell is nearest the finish by the spec's wind-aware
-  distance (``spec.distance_map``; blown off = the start's distance + 1); a token only
-  when it gets strictly nearer; blocks rather than forces; never moves clouds; swaps with
-  the carpet nearest the finish; hops to the nearest cell.
+  distance (``policy_map``; blown off = the start's distance + 1); a token only when it
+  saves more than 0.6 turn; blocks rather than forces; a drift exchanges a card; never
+  moves clouds; swaps with the carpet nearest the finish; hops to the nearest cell.
 * ``heuristic``: a weighted score (weights ``W_*``, defaults ``data.HEURISTIC_WEIGHTS``)::
 
       score = - distance * dist(end)
@@ -14,7 +14,7 @@
                                                    block = 1 turn, force = the distance it loses)
               + star                              (ending on a free star)
               - edge_risk                         (the wind alone would blow it off next turn)
-              + exchange * weakness               (drifting to exchange the hand's weakest card)
+              + exchange * (weakness + 0.1)       (drifting to exchange the hand's weakest card)
 
   Clouds: puts a cloud just in front of the leading opponent when the rules allow it.
 
@@ -152,7 +152,7 @@ def end_dist(spec, dist, row):
     return dist[row[A_END]]
 
 
-@kernel
+@inline_kernel
 def leader(state, spec, dist, s):
     """The flying opponent of ``s`` nearest the finish (by ``dist``), -1 when none."""
     p = spec[0]
@@ -175,16 +175,19 @@ def uses_token(row):
 
 @inline_kernel
 def greedy_score(state, spec, dist, row):
-    """Greedy: minus the end distance, a token costs 0.6 turn, forcing 0.001 (prefer blocking)."""
+    """Greedy: minus the end distance, a token costs 0.6 turn, forcing 0.001 (prefer blocking);
+    a drift exchanges a card (+0.01), so a stuck hand changes."""
     v = -end_dist(spec, dist, row)
     if uses_token(row):
         v -= 0.6
     if row[A_LAND] == LAND_FORCE:
         v -= 0.001
+    if row[A_KIND] == K_DRIFT and row[A_A] >= 0:
+        v += 0.01   # drifting means no card helped: exchange one (the first kind in hand)
     return v
 
 
-@kernel
+@inline_kernel
 def heuristic_score(state, spec, dist, row, w, best_slot, best_all):
     """The heuristic's weighted score of one row (module docstring). ``best_slot`` float64[HAND]
     holds the best card score of each hand slot this turn, ``best_all`` the best of all."""
@@ -218,7 +221,7 @@ def heuristic_score(state, spec, dist, row, w, best_slot, best_all):
         weak = best_all - best_slot[row[A_A]]
         if weak > 3.0:
             weak = 3.0
-        v += w[W_EXCHANGE] * weak
+        v += w[W_EXCHANGE] * (weak + 0.1)
     return v
 
 

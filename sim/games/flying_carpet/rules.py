@@ -408,7 +408,7 @@ def token_vector(order, dy, hc, t):
     return order, dy, hc
 
 
-@kernel
+@inline_kernel
 def sink_cell(state, spec, c):
     """Where a carpet forced to land from cell ``c`` comes down (RB "Blockade / Intermediate
     Landing"): straight down to the top of a house, tower or tree, or to the bottom edge,
