@@ -14,7 +14,8 @@
                                                    block = 1 turn, force = the distance it loses)
               + star                              (ending on a free star)
               - edge_risk                         (the wind alone would blow it off next turn)
-              + exchange * (weakness + 0.1)       (drifting to exchange the hand's weakest card)
+              + 0.01 + 0.1 * exchange * weakness  (a drift exchanges the hand's weakest card;
+                                                   weakness <= 3 turns: a tie-break among drifts)
 
   Clouds: puts a cloud just in front of the leading opponent when the rules allow it.
 
@@ -221,7 +222,7 @@ def heuristic_score(state, spec, dist, row, w, best_slot, best_all):
         weak = best_all - best_slot[row[A_A]]
         if weak > 3.0:
             weak = 3.0
-        v += w[W_EXCHANGE] * (weak + 0.1)
+        v += 0.01 + 0.1 * w[W_EXCHANGE] * weak   # a tie-break among drifts, never worth a move
     return v
 
 

@@ -114,9 +114,12 @@ def _event_line(e, spec, labels) -> str | None:
             tok = f" + steering token {TOKEN_WORD[c]}"
             dy += 1 if c == L.T_UP else (-1 if c == L.T_DOWN else 0)
             hc += 1 if c == L.T_RIGHT else (-1 if c == L.T_LEFT else 0)
-        where = "blown beyond the edge" if d == L.END_BLOWN else xy_text(d)
+        if d == L.END_BLOWN:
+            where, why = "beyond the edge", "legal: no scenery before the path leaves the board"
+        else:
+            where, why = xy_text(d), "legal: every space of the path on the board and free of scenery"
         return (f"  plays #{a} {kind_text(k)}, {COLOURS[b]} arrows{tok}: {move_text(spec, x, order, dy, hc)}: "
-                f"{xy_text(x)} -> {where} (legal: every space of the path on the board and free of scenery)")
+                f"{xy_text(x)} -> {where} ({why})")
     if code == L.E_TOKEN:
         dy = 1 if a == L.T_UP else (-1 if a == L.T_DOWN else 0)
         hc = 1 if a == L.T_RIGHT else (-1 if a == L.T_LEFT else 0)
