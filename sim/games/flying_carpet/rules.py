@@ -23,7 +23,6 @@ from sim.games.flying_carpet.layout import (
     A_FLAGS,
     A_KIND,
     A_LAND,
-    ACT_W,
     DF_CLOUDS,
     DF_EXTRA,
     DF_HOP,
@@ -60,7 +59,6 @@ from sim.games.flying_carpet.layout import (
     F_LAND,
     F_MOVED,
     F_STAR,
-    H,
     H_CUR,
     H_DECK_N,
     H_DISC_N,
@@ -92,7 +90,6 @@ from sim.games.flying_carpet.layout import (
     KO_ORDER,
     KO_VALID,
     LAND_BLOCK,
-    LAND_FORCE,
     LAND_NONE,
     M_KEEP,
     M_STAR,
@@ -162,6 +159,7 @@ from sim.games.flying_carpet.layout import (
     V_RANK,
     V_SCENERY,
     V_TOKENS,
+    H,
     W,
 )
 from sim.rng import CHANCE, shuffle

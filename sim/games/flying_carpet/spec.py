@@ -18,7 +18,7 @@ import sim.games.flying_carpet.data as data
 from sim.errors import ConfigError
 from sim.games.flying_carpet.layout import (
     DF_SKIP,
-    H,
+    KIND_NAMES,
     KO_DY,
     KO_HC,
     KO_ORDER,
@@ -74,7 +74,7 @@ from sim.games.flying_carpet.layout import (
     PI_W,
     PK_CLOUD,
     PK_GROUND,
-    KIND_NAMES,
+    H,
     W,
 )
 

@@ -102,8 +102,7 @@ def move_text(spec, pos0: int, order: int, dy: int, hc: int) -> str:
 
 
 def _event_line(e, spec, labels) -> str | None:
-    p, card_kind, kopt = spec[0], spec[5], spec[6]
-    s = int(e[1])
+    card_kind, kopt = spec[5], spec[6]
     code, a, b, c, d, x = (int(v) for v in e[2:8])
     if code == L.E_CARD:
         k = int(card_kind[a])
