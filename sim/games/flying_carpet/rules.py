@@ -324,10 +324,16 @@ def fly(state, spec, pos, order, dy, hc):
     "illegal"``: the option is illegal).
 
     Returns the end cell, END_BLOWN or END_ILLEGAL."""
-    p, zone = spec[0], spec[9]
+    p = spec[0]
+    return fly_core(state, spec[9], p[P_OFF_SCEN], p[P_STOP_BEFORE] == 1, p[P_OFF_ILLEGAL] == 1,
+                    p[P_WIND_AFTER] == 1, p[P_NET_HEADWIND] == 1, pos, order, dy, hc)
+
+
+@inline_kernel
+def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc):
+    """``fly`` with the spec's switches as scalars (``s0`` the scenery block offset)."""
     x = pos % W
     y = pos // W
-    stop = p[P_STOP_BEFORE] == 1
     for seg in range(2):
         vertical = (seg == 0) == (order == ORDER_V)
         if vertical:
@@ -338,15 +344,15 @@ def fly(state, spec, pos, order, dy, hc):
                 if ny < 0:
                     return y * W + x if stop else END_ILLEGAL
                 if ny >= H:
-                    return END_ILLEGAL if p[P_OFF_ILLEGAL] == 1 else END_BLOWN
-                if state[p[P_OFF_SCEN] + ny * W + x] != 0:
+                    return END_ILLEGAL if offill else END_BLOWN
+                if state[s0 + ny * W + x] != 0:
                     return y * W + x if stop else END_ILLEGAL
                 y = ny
         else:
             net = hc
-            if hc != 0 or p[P_WIND_AFTER] == 1:
+            if hc != 0 or wafter:
                 w = zone[y]
-                if hc < 0 and p[P_NET_HEADWIND] == 0:
+                if hc < 0 and not nethead:
                     net = min(0, hc + w)
                 else:
                     net = hc + w
@@ -355,8 +361,8 @@ def fly(state, spec, pos, order, dy, hc):
             for _ in range(n):
                 nx = x + step
                 if nx < 0 or nx >= W:
-                    return END_ILLEGAL if p[P_OFF_ILLEGAL] == 1 else END_BLOWN
-                if state[p[P_OFF_SCEN] + y * W + nx] != 0:
+                    return END_ILLEGAL if offill else END_BLOWN
+                if state[s0 + y * W + nx] != 0:
                     return y * W + x if stop else END_ILLEGAL
                 x = nx
     return y * W + x
@@ -423,26 +429,24 @@ def sink_cell(state, spec, c):
 
 
 @inline_kernel
-def add_move(state, spec, acts, n, kind, a, b, c, pos, end, extra):
+def add_move(acts, n, kind, a, b, c, pos, end, extra, fin, start, die, marks, occ):
     """Write the legal-action row(s) of a move of the seat to move ending at ``end``; two
-    rows (block, force) when the end cell holds other carpets (RB "Blockade"). Returns the
-    new row count."""
-    p, marks = spec[0], spec[4]
-    s = state[H_CUR]
+    rows (block, force) when the end cell holds other carpets (RB "Blockade"; ``occ``: a
+    bitset of the cells other flying carpets hover on, the start platform left out).
+    Returns the new row count."""
     flags = 0
     land = 0
     if end == END_BLOWN:
         flags = F_BLOWN | F_MOVED
-    else:
-        if end != pos:
-            flags |= F_MOVED
-            if end == p[P_FINISH]:
-                flags |= F_FINISH
-            elif end != p[P_START] and others_at(state, p, end, s) > 0:
-                flags |= F_LAND
-                land = 1
-            elif p[P_DIE] == 1 and (marks[end] & M_STAR) != 0:
-                flags |= F_STAR
+    elif end != pos:
+        flags |= F_MOVED
+        if end == fin:
+            flags |= F_FINISH
+        elif (occ[end >> 6] >> np.int64(end & 63)) & 1:
+            flags |= F_LAND
+            land = 1
+        elif die and (marks[end] & M_STAR) != 0:
+            flags |= F_STAR
     for j in range(1 + land):
         if n >= acts.shape[0]:
             return n
@@ -470,12 +474,25 @@ def legal_moves(state, spec, acts):
     3. a steering token alone, one space in any direction (no card drawn);
     4. no card: drift (RB "Drifting"), alone or exchanging one hand card (one row per kind).
     Drifting is always legal, so a carpet always has a move (RULES.md "No legal move")."""
-    p, card_kind, kopt = spec[0], spec[5], spec[6]
+    p, marks, card_kind, kopt, zone = spec[0], spec[4], spec[5], spec[6], spec[9]
     s = state[H_CUR]
     pos = state[p[P_OFF_POS] + s]
     tokens = state[p[P_OFF_TOK] + s]
     HAND = p[P_HAND]
     h0 = p[P_OFF_HAND] + s * HAND
+    s0 = p[P_OFF_SCEN]
+    stop = p[P_STOP_BEFORE] == 1
+    offill = p[P_OFF_ILLEGAL] == 1
+    wafter = p[P_WIND_AFTER] == 1
+    nethead = p[P_NET_HEADWIND] == 1
+    fin = p[P_FINISH]
+    start = p[P_START]
+    die = p[P_DIE] == 1
+    occ = np.zeros((NCELL + 63) // 64, np.int64)
+    for t in range(p[P_S]):
+        c = state[p[P_OFF_POS] + t]
+        if t != s and state[p[P_OFF_RANK] + t] == 0 and c != start:
+            occ[c >> 6] |= np.int64(1) << np.int64(c & 63)
     n = 0
     seen = np.int64(0)
     for slot in range(HAND):
@@ -494,19 +511,19 @@ def legal_moves(state, spec, acts):
                 if t > 0 and tokens == 0:
                     break
                 order, dy, hc = token_vector(kopt[k, o, KO_ORDER], kopt[k, o, KO_DY], kopt[k, o, KO_HC], t)
-                end = fly(state, spec, pos, order, dy, hc)
+                end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc)
                 if end == END_ILLEGAL:
                     continue
-                n = add_move(state, spec, acts, n, K_CARD, slot, o, t, pos, end, k)
+                n = add_move(acts, n, K_CARD, slot, o, t, pos, end, k, fin, start, die, marks, occ)
     if tokens > 0:
         for t in range(T_UP, T_RIGHT + 1):
             order, dy, hc = token_vector(ORDER_V, 0, 0, t)
-            end = fly(state, spec, pos, order, dy, hc)
+            end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc)
             if end == END_ILLEGAL:
                 continue
-            n = add_move(state, spec, acts, n, K_TOKEN, -1, -1, t, pos, end, -1)
+            n = add_move(acts, n, K_TOKEN, -1, -1, t, pos, end, -1, fin, start, die, marks, occ)
     end = drift_end(state, spec, pos)
-    n = add_move(state, spec, acts, n, K_DRIFT, -1, -1, -1, pos, end, -1)
+    n = add_move(acts, n, K_DRIFT, -1, -1, -1, pos, end, -1, fin, start, die, marks, occ)
     seen = np.int64(0)
     for slot in range(HAND):
         cid = state[h0 + slot]
@@ -517,7 +534,7 @@ def legal_moves(state, spec, acts):
         if seen & bit:
             continue
         seen |= bit
-        n = add_move(state, spec, acts, n, K_DRIFT, slot, -1, -1, pos, end, k)
+        n = add_move(acts, n, K_DRIFT, slot, -1, -1, pos, end, k, fin, start, die, marks, occ)
     return n
 
 
