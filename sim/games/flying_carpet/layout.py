@@ -215,8 +215,8 @@ N_WEIGHTS = len(WEIGHT_NAMES)
 
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "uniform over the legal actions (die choices: random proposals)"),
-    PolicyDef("greedy", POL_GREEDY, "the move ending nearest the finish (wind-aware distance), no token "
-              "unless it gets nearer; blocks on landing; never moves clouds"),
+    PolicyDef("greedy", POL_GREEDY, "the move ending nearest the finish (wind-aware turn map), a token only "
+              "when it saves more than 0.6 turn; blocks on landing; a drift exchanges a card; never moves clouds"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted score of every move (weights below): distance, tokens kept "
               "for the landing, blocking the leader, star risk, edge risk, exchanging weak cards",
               dict(HEURISTIC_WEIGHTS)),
