@@ -82,3 +82,19 @@ def test_invariants_hold_in_checked_playouts():
     run = load_run(ROOT / "configs" / "flying_carpet.toml")
     codes = [run.game.check_playout(run, g) for g in range(150)]
     assert codes == [0] * 150
+
+
+def test_replay_draws_the_board_at_every_turn():
+    """`sim replay`: every turn shows the 12 board rows, the hand and what was played."""
+    run = load_run(ROOT / "configs" / "flying_carpet.toml")
+    res = run.game.trace(run, 0)
+    heads = [i for i, line in enumerate(res.lines) if line.startswith("turn ")]
+    assert len(heads) == res.row["turns"]
+    for i in heads:
+        rows = res.lines[i + 1: i + 13]
+        assert [int(r.split()[0]) for r in rows] == list(range(11, -1, -1))
+        assert all(len(r.split()[1]) == 24 for r in rows)
+        assert res.lines[i + 13].startswith("  hand: ")
+    assert sum("plays" in line for line in res.lines) >= len(heads) - res.row["skipped_s0"] - res.row["skipped_s1"] \
+        - res.row["skipped_s2"] - res.row["skipped_s3"]
+    assert res.lines[-1].startswith("result: winner seat")
