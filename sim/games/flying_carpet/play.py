@@ -59,6 +59,7 @@ from sim.games.flying_carpet.layout import (
     P_NEAR,
     P_OFF_POS,
     P_OFF_RANK,
+    P_OFF_SCEN,
     P_OFF_STATS,
     P_OFF_TOK,
     P_S,
@@ -80,7 +81,7 @@ from sim.games.flying_carpet.layout import (
     ST_WASTED,
     W,
 )
-from sim.games.flying_carpet.policies import choose_cloud, policy_map, select
+from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map, select
 from sim.games.flying_carpet.rules import (
     apply_action,
     check_invariants,
@@ -104,7 +105,9 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
     (0 rows: untraced); ``snaps`` int32[T, state size]: the state at the start of turn t is
     written to row t while t < T (T = 0: none). Turn loop: a turn is the seat's actions until
     PH_END (a move, then the die's decisions), the bookkeeping counters of a turn (waiting
-    near the finish, wasted turns; not rules), then ``rules.end_turn``."""
+    near the finish, wasted turns; not rules), then ``rules.end_turn``. ``dmap`` is this
+    game's own copy: when a carpet stays put after a cloud moved, it is recomputed from the
+    board (``policies.map_into``), so a stale map cannot hold carpets in place for ever."""
     p = spec[0]
     dist = dmap
     seed_streams(rng, seed, g)
@@ -114,6 +117,8 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
     fin_cell = p[P_FINISH]
     fx = fin_cell % W
     fy = fin_cell // W
+    s0 = p[P_OFF_SCEN]
+    stale = False
     while True:
         t = state[H_TURN]
         if t < snaps.shape[0]:
@@ -134,6 +139,7 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
                 acts[0, A_A] = piece
                 acts[0, A_B] = anchor
                 apply_action(state, spec, acts[0], rng, rig_dice, ev, evn)
+                stale = stale or piece >= 0
             else:
                 n = legal_actions(state, spec, acts, work)
                 i = select(state, spec, dmap, pids[s], Wt[s], acts, n, rng, fw)
@@ -150,6 +156,9 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
                 pos1 = state[p[P_OFF_POS] + s]
                 if state[st + ST_BLOWN] > blown0 or dist[pos1] >= dist[pos0]:
                     state[st + ST_WASTED] += 1
+                if stale and pos1 == pos0:
+                    map_into(spec, state[s0: s0 + NCELL], dmap)
+                    stale = False
         end_turn(state, spec, ev, evn)
         if check:
             code = check_invariants(state, spec)
@@ -274,7 +283,7 @@ def run_traced(run, game_index: int):
     snaps = np.zeros((cap + 2, n), np.int32)
     rig_deck = np.zeros(0, np.int32)
     rig_dice = np.zeros(1, np.int32)
-    state, _ = traced_playout(spec, run_map(spec), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
+    state, _ = traced_playout(spec, run_map(spec).copy(), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
                               np.int64(game_index), rig_deck, rig_dice, ev, evn, snaps, False)
     S = int(p[P_S])
     row = np.zeros(len(expand_columns(COLUMNS, S)), np.int32)
@@ -285,6 +294,6 @@ def run_traced(run, game_index: int):
 def check_one(run, game_index: int) -> int:
     """Race ``game_index`` of ``run`` as the batch plays it, the invariants checked after
     every action and turn end; 0 or the first V_* code."""
-    _, code = play_index(run.spec, run_map(run.spec), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
+    _, code = play_index(run.spec, run_map(run.spec).copy(), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
                          np.int64(game_index), True)
     return int(code)

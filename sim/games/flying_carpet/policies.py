@@ -92,9 +92,18 @@ def policy_map(spec):
     fewest turns a carpet needs when every card kind of the deck were in its hand (each turn
     one option of one card, as ``rules.fly`` flies it, or a drift, ``rules.drift_end``;
     blown-off moves count as no progress), plus GEO_SHARE times the spec's geometric
-    distance (``spec.distance_map``). Value iteration over the city as built; computed once
-    per batch (``play.play_batch``), not a rule."""
-    p, scen, card_kind, kopt, geo = spec[0], spec[1], spec[5], spec[6], spec[7]
+    distance (``spec.distance_map``). Value iteration over the city as built, computed once
+    per batch (``play.play_batch``); ``play.playout`` recomputes it from the board
+    (``map_into``) when a carpet stays put after a cloud was moved. Not a rule."""
+    d = np.empty(NCELL)
+    map_into(spec, spec[1], d)
+    return d
+
+
+@kernel
+def map_into(spec, scen, d):
+    """Write ``policy_map`` of the scenery map ``scen`` (int32[NCELL]) into ``d``."""
+    p, card_kind, kopt, geo = spec[0], spec[5], spec[6], spec[7]
     state = np.zeros(p[P_STATE_SIZE], np.int32)
     for c in range(NCELL):
         state[p[P_OFF_SCEN] + c] = scen[c]
@@ -114,7 +123,7 @@ def policy_map(spec):
             mv[m, 1] = kopt[k, o, KO_DY]
             mv[m, 2] = kopt[k, o, KO_HC]
             m += 1
-    d = np.full(NCELL, UNREACHED)
+    d[:] = UNREACHED
     fin = p[P_FINISH]
     d[fin] = 0.0
     changed = True
@@ -137,7 +146,6 @@ def policy_map(spec):
     for c in range(NCELL):
         if d[c] < UNREACHED:
             d[c] += GEO_SHARE * geo[c]
-    return d
 
 
 @inline_kernel
