@@ -92,7 +92,7 @@ def policy_map(spec):
     fewest turns a carpet needs when every card kind of the deck were in its hand (each turn
     one option of one card, as ``rules.fly`` flies it, or a drift, ``rules.drift_end``;
     blown-off moves count as no progress), plus GEO_SHARE times the spec's geometric
-    distance (``spec.distance_map``). Value iteration over the city as built, computed once
+    distance (``spec.distance_map``). Shortest paths over the city as built, computed once
     per batch (``play.play_batch``); ``play.playout`` recomputes it from the board
     (``map_into``) when a carpet stays put after a cloud was moved. Not a rule."""
     d = np.empty(NCELL)
@@ -123,26 +123,48 @@ def map_into(spec, scen, d):
             mv[m, 1] = kopt[k, o, KO_DY]
             mv[m, 2] = kopt[k, o, KO_HC]
             m += 1
-    d[:] = UNREACHED
+    # the forward moves of every free cell, then a breadth-first search backwards from the
+    # finish (every move costs one turn: the fewest turns, as value iteration would give)
     fin = p[P_FINISH]
+    ends = np.full((NCELL, m + 1), -1, np.int64)
+    cnt = np.zeros(NCELL + 1, np.int64)
+    for c in range(NCELL):
+        if c == fin or scen[c] != 0:
+            continue
+        for j in range(m):
+            e = fly(state, spec, c, mv[j, 0], mv[j, 1], mv[j, 2])
+            if e >= 0 and e != c:
+                ends[c, j] = e
+                cnt[e + 1] += 1
+        e = drift_end(state, spec, c)
+        if e >= 0 and e != c:
+            ends[c, m] = e
+            cnt[e + 1] += 1
+    for c in range(NCELL):
+        cnt[c + 1] += cnt[c]
+    fill = cnt[:NCELL].copy()
+    pred = np.empty(max(cnt[NCELL], 1), np.int64)
+    for c in range(NCELL):
+        for j in range(m + 1):
+            e = ends[c, j]
+            if e >= 0:
+                pred[fill[e]] = c
+                fill[e] += 1
+    d[:] = UNREACHED
     d[fin] = 0.0
-    changed = True
-    while changed:
-        changed = False
-        for c in range(NCELL):
-            if c == fin or scen[c] != 0:
-                continue
-            best = d[c]
-            for j in range(m):
-                e = fly(state, spec, c, mv[j, 0], mv[j, 1], mv[j, 2])
-                if e >= 0 and d[e] + 1.0 < best:
-                    best = d[e] + 1.0
-            e = drift_end(state, spec, c)
-            if e >= 0 and d[e] + 1.0 < best:
-                best = d[e] + 1.0
-            if best < d[c]:
-                d[c] = best
-                changed = True
+    queue = np.empty(NCELL, np.int64)
+    qh = 0
+    qt = 1
+    queue[0] = fin
+    while qh < qt:
+        e = queue[qh]
+        qh += 1
+        for k in range(cnt[e], cnt[e + 1]):
+            c = pred[k]
+            if d[c] == UNREACHED:
+                d[c] = d[e] + 1.0
+                queue[qt] = c
+                qt += 1
     for c in range(NCELL):
         if d[c] < UNREACHED:
             d[c] += GEO_SHARE * geo[c]
