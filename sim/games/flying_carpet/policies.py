@@ -217,44 +217,6 @@ def greedy_score(state, spec, dist, row):
     return v
 
 
-@inline_kernel
-def heuristic_score(state, spec, dist, row, w, best_slot, best_all):
-    """The heuristic's weighted score of one row (module docstring). ``best_slot`` float64[HAND]
-    holds the best card score of each hand slot this turn, ``best_all`` the best of all."""
-    p, zone = spec[0], spec[9]
-    s = state[H_CUR]
-    d = end_dist(spec, dist, row)
-    v = -w[W_DISTANCE] * d
-    if uses_token(row):
-        v -= w[W_TOKEN_KEEP] / max(1, state[p[P_OFF_TOK] + s])
-    end = row[A_END]
-    if row[A_FLAGS] & F_LAND:
-        ld = leader(state, spec, dist, s)
-        lead = ld >= 0 and state[p[P_OFF_POS] + ld] == end
-        share = 1.0 if lead else 0.3
-        if row[A_LAND] == LAND_FORCE:
-            to = sink_cell(state, spec, end)
-            gain = dist[to] - dist[end]
-            if to == p[P_FINISH]:
-                gain = -10.0
-        else:
-            gain = 1.0
-        v += w[W_BLOCK_LEADER] * share * gain
-    if row[A_FLAGS] & F_STAR:
-        v += w[W_STAR]
-    if end >= 0 and not (row[A_FLAGS] & F_FINISH):
-        x = end % W
-        y = end // W
-        if x + zone[y] >= W:
-            v -= w[W_EDGE_RISK]
-    if row[A_KIND] == K_DRIFT and row[A_A] >= 0:
-        weak = best_all - best_slot[row[A_A]]
-        if weak > 3.0:
-            weak = 3.0
-        v += 0.01 + 0.1 * w[W_EXCHANGE] * weak   # a tie-break among drifts, never worth a move
-    return v
-
-
 @kernel
 def select(state, spec, dist, pid, w, acts, n, rng, fw):
     """Index of the row (of ``acts[:n]``, n >= 1) the policy ``pid`` plays; ``dist`` the
@@ -290,7 +252,12 @@ def select(state, spec, dist, pid, w, acts, n, rng, fw):
     ball = -1e9
     for i in range(n):
         if acts[i, A_KIND] == K_CARD:
-            v = -w[W_DISTANCE] * end_dist(spec, dist, acts[i])
+            if acts[i, A_FLAGS] & F_FINISH:
+                v = -w[W_DISTANCE] * FINISH_VALUE
+            elif acts[i, A_END] == END_BLOWN:
+                v = -w[W_DISTANCE] * (dist[p[P_START]] + 1.0)
+            else:
+                v = -w[W_DISTANCE] * dist[acts[i, A_END]]
             j = acts[i, A_A]
             if v > fw[j]:
                 fw[j] = v
@@ -299,10 +266,52 @@ def select(state, spec, dist, pid, w, acts, n, rng, fw):
     for j in range(HAND):
         if fw[j] < -1e8:
             fw[j] = ball - 3.0
+    # the score of every row (module docstring), the row's columns read in place
+    zone = spec[9]
+    s = state[H_CUR]
+    fin = p[P_FINISH]
+    blown_d = dist[p[P_START]] + 1.0
+    tok = max(1, state[p[P_OFF_TOK] + s])
+    wd = w[W_DISTANCE]
+    ld = -2
     best = 0
     bv = -1e18
     for i in range(n):
-        v = heuristic_score(state, spec, dist, acts[i], w, fw, ball)
+        flags = acts[i, A_FLAGS]
+        end = acts[i, A_END]
+        kind = acts[i, A_KIND]
+        if flags & F_FINISH:
+            d = FINISH_VALUE
+        elif end == END_BLOWN:
+            d = blown_d
+        else:
+            d = dist[end]
+        v = -wd * d
+        if kind == K_TOKEN or (kind == K_CARD and acts[i, A_C] != T_NONE):
+            v -= w[W_TOKEN_KEEP] / tok
+        if flags & F_LAND:
+            if ld == -2:
+                ld = leader(state, spec, dist, s)
+            lead = ld >= 0 and state[p[P_OFF_POS] + ld] == end
+            share = 1.0 if lead else 0.3
+            if acts[i, A_LAND] == LAND_FORCE:
+                to = sink_cell(state, spec, end)
+                gain = dist[to] - dist[end]
+                if to == fin:
+                    gain = -10.0
+            else:
+                gain = 1.0
+            v += w[W_BLOCK_LEADER] * share * gain
+        if flags & F_STAR:
+            v += w[W_STAR]
+        if end >= 0 and not (flags & F_FINISH):
+            if end % W + zone[end // W] >= W:
+                v -= w[W_EDGE_RISK]
+        if kind == K_DRIFT and acts[i, A_A] >= 0:
+            weak = ball - fw[acts[i, A_A]]
+            if weak > 3.0:
+                weak = 3.0
+            v += 0.01 + 0.1 * w[W_EXCHANGE] * weak   # a tie-break among drifts, never worth a move
         if v > bv:
             bv = v
             best = i
