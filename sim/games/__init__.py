@@ -10,6 +10,7 @@ from sim.games.base import GameDef
 GAMES: dict[str, str] = {
     "clear_for_takeoff": "sim.games.clear_for_takeoff",
     "now_boarding": "sim.games.now_boarding",
+    "flying_carpet": "sim.games.flying_carpet",
     "yukon_airways": "sim.games.yukon_airways",
 }
 

@@ -1,0 +1,29 @@
+"""Flying Carpet ("Der fliegende Teppich", Flogaus & Feyerabend, Ravensburger 1987): 3-6
+carpets race with wind cards and steering tokens through a city the players build, from
+the start platform (lower left) to an exact landing on the finish platform (lower right).
+
+Rulebook: ``shared/seeds/002_bafcc528e3332754.txt``; rules as implemented and every
+decision on an ambiguity: ``RULES.md`` beside this file. The kernels are loaded by name
+(``sim.games.base.GameDef``): importing this package does not import numba.
+"""
+
+from __future__ import annotations
+
+from sim.games.base import GameDef
+from sim.games.flying_carpet.config import Section
+from sim.games.flying_carpet.layout import COLUMNS, N_WEIGHTS, POLICIES
+
+GAME = GameDef(
+    name="flying_carpet",
+    title="Flying Carpet",
+    rulebook="002_bafcc528e3332754.txt",
+    version="1",
+    mode="competitive",
+    min_seats=3,
+    max_seats=6,
+    section=Section,
+    policies=POLICIES,
+    columns=COLUMNS,
+    package=__name__,
+    n_weights=N_WEIGHTS,
+)

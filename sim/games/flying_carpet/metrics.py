@@ -1,0 +1,124 @@
+"""Flying Carpet metrics beyond the common ones (win rate by seat and policy, first-player
+advantage, turns, stall rate, reshuffles, starved draws), and their plots. Every record is
+built with the ``sim.metrics`` builders.
+
+* ``rounds_mean``: rounds begun per race.
+* by seat: ``blown_off_mean``, ``skipped_mean`` (die and blocks), ``blocks_given_mean``,
+  ``blocks_suffered_mean``, ``forced_given_mean``, ``forced_suffered_mean``,
+  ``tokens_left_mean``, ``star_landings_mean``, ``wasted_mean`` (turns that ended no nearer
+  the finish, blown off included).
+* by policy: ``wasted_mean`` and ``blown_off_mean`` per seat-appearance of the policy.
+* ``winner_tokens_left_mean``: steering tokens the winner still held at the finish.
+* ``win_rate_after_face`` by {"face": f}: win rate of the seats of a race that rolled face f
+  at least once (each face's effect on the roller), against ``win_rate_no_roll`` (seats that
+  never rolled).
+* ``exact_wait_win_share``: share of decided races in which a loser had waited near the
+  finish (``wait_turns`` > 0: it began turns within ``data.FINISH_NEAR`` spaces of the finish
+  without landing exactly), i.e. the race was decided while someone waited for the exact
+  landing; ``winner_wait_turns_mean``: the winner's own waiting turns.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.games.flying_carpet.data import FINISH_NEAR
+from sim.metrics import mean, proportion
+
+SEAT_MEANS = ("blown_off", "skipped", "blocks_given", "blocks_suffered", "forced_given", "forced_suffered",
+              "tokens_left", "star_landings", "wasted")
+
+
+def metrics(df, cfg) -> list[dict]:
+    """Records (summary.json shape) of the metrics in the module docstring."""
+    S = cfg.n_seats
+    out: list[dict] = [mean("rounds_mean", {}, df["rounds"].to_numpy())]
+    for s in range(S):
+        for col in SEAT_MEANS:
+            out.append(mean(f"{col}_mean", {"seat": s}, df[f"{col}_s{s}"].to_numpy()))
+    winner = df["winner"].to_numpy()
+    labels = [seat.name for seat in cfg.seats]
+    for label in dict.fromkeys(labels):
+        for col in ("wasted", "blown_off"):
+            vals = []
+            for s in range(S):
+                at = (df[f"policy_s{s}"] == label).to_numpy()
+                vals.append(df[f"{col}_s{s}"].to_numpy()[at])
+            v = np.concatenate(vals) if vals else np.zeros(0)
+            if v.size:
+                out.append(mean(f"{col}_mean", {"policy": label}, v))
+    decided = winner >= 0
+    if decided.any():
+        tl = np.stack([df[f"tokens_left_s{s}"].to_numpy() for s in range(S)], axis=1)
+        wt = np.stack([df[f"wait_turns_s{s}"].to_numpy() for s in range(S)], axis=1)
+        idx = np.nonzero(decided)[0]
+        out.append(mean("winner_tokens_left_mean", {}, tl[idx, winner[idx]]))
+        out.append(mean("winner_wait_turns_mean", {}, wt[idx, winner[idx]]))
+        loser_waited = np.zeros(idx.size, bool)
+        for s in range(S):
+            loser_waited |= (winner[idx] != s) & (wt[idx, s] > 0)
+        out.append(proportion("exact_wait_win_share", {}, int(loser_waited.sum()), int(idx.size)))
+    won = np.stack([winner == s for s in range(S)], axis=1)
+    rolled_any = np.zeros_like(won)
+    for f in range(6):
+        got = np.stack([df[f"die_{f + 1}_s{s}"].to_numpy() > 0 for s in range(S)], axis=1)
+        rolled_any |= got
+        n = int(got.sum())
+        if n:
+            out.append(proportion("win_rate_after_face", {"face": f + 1}, int((got & won).sum()), n))
+    n0 = int((~rolled_any).sum())
+    if n0:
+        out.append(proportion("win_rate_no_roll", {}, int((~rolled_any & won).sum()), n0))
+    return out
+
+
+def plots(df, records, folder: Path) -> list[tuple[str, str]]:
+    """Die faces against the roller's win rate, and setbacks per seat; (title, file) pairs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder = Path(folder)
+    made = []
+    faces = [r for r in records if r["metric"] == "win_rate_after_face"]
+    base = [r for r in records if r["metric"] == "win_rate_no_roll"]
+    if faces:
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        x = np.arange(len(faces))
+        v = np.array([r["value"] for r in faces])
+        lo = v - np.array([r["ci_low"] for r in faces])
+        hi = np.array([r["ci_high"] for r in faces]) - v
+        ax.bar(x, v * 100, yerr=[lo * 100, hi * 100], capsize=3, color="#4C72B0")
+        if base:
+            ax.axhline(base[0]["value"] * 100, color="#C44E52", linestyle="--", label="never rolled")
+            ax.legend(fontsize=8)
+        ax.set_xticks(x, [f"face {r['by']['face']}" for r in faces])
+        ax.set_ylabel("win rate of the roller (%)")
+        ax.set_title("Special die: each face's effect on the roller's win rate")
+        fig.tight_layout()
+        fig.savefig(folder / "die_faces.png", dpi=110)
+        plt.close(fig)
+        made.append(("Special die: win rate of seats that rolled each face (95% intervals)", "die_faces.png"))
+    names = ("blown_off_mean", "skipped_mean", "forced_suffered_mean")
+    recs = [[r for r in records if r["metric"] == m and "seat" in r["by"]] for m in names]
+    if recs[0]:
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        x = np.arange(len(recs[0]))
+        wdt = 0.27
+        for i, (rs, lab) in enumerate(zip(recs, ("blown off", "turns skipped", "forced landings"))):
+            v = np.array([r["value"] for r in rs])
+            lo = v - np.array([r["ci_low"] for r in rs])
+            hi = np.array([r["ci_high"] for r in rs]) - v
+            ax.bar(x + (i - 1) * wdt, v, wdt, yerr=[lo, hi], capsize=2, label=lab)
+        ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in recs[0]])
+        ax.set_ylabel("per race (mean, 95% interval)")
+        ax.set_title(f"Setbacks per seat (waiting near the finish: within {FINISH_NEAR} spaces)")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(folder / "setbacks_by_seat.png", dpi=110)
+        plt.close(fig)
+        made.append(("Setbacks per seat: blown off, turns skipped, forced landings", "setbacks_by_seat.png"))
+    return made

@@ -1,0 +1,299 @@
+"""Flying Carpet playouts: THE one implementation of a race (``playout``), the result row,
+one untraced game of a batch, the parallel batch, and the traced / checked one-game entry
+points ``trace.py`` uses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from sim.games.base import expand_columns
+from sim.games.engine import EV_W, batch_kernel, capped, col_at, kernel, seat_policies
+from sim.games.flying_carpet.layout import (
+    A_A,
+    A_B,
+    A_KIND,
+    ACT_W,
+    COLUMNS,
+    H_CUR,
+    H_DONE,
+    H_PHASE,
+    H_PLAYED,
+    H_RESHUF,
+    H_ROUND,
+    H_STALL,
+    H_STARVED,
+    H_TURN,
+    H_WINNER,
+    H_WINNER_TURN,
+    K_CLOUD,
+    K_KEEP,
+    NCELL,
+    NSTAT,
+    O_BLOCK_G,
+    O_BLOCK_S,
+    O_BLOWN,
+    O_DIE1,
+    O_EXCH,
+    O_FORCE_G,
+    O_FORCE_S,
+    O_RANK,
+    O_RESHUFFLES,
+    O_ROUNDS,
+    O_SKIPPED,
+    O_STALLED,
+    O_STARS,
+    O_STARVED,
+    O_TOK_LEFT,
+    O_TOK_USED,
+    O_TURNS,
+    O_WAIT,
+    O_WASTED,
+    O_WINNER,
+    O_WINNER_TURN,
+    P_CAP,
+    P_FINISH,
+    P_HAND,
+    P_MAXACT,
+    P_NEAR,
+    P_OFF_POS,
+    P_OFF_RANK,
+    P_OFF_SCEN,
+    P_OFF_STATS,
+    P_OFF_TOK,
+    P_S,
+    P_STATE_SIZE,
+    PH_CLOUDS,
+    PH_END,
+    PH_SKIP,
+    ST_BLOCK_G,
+    ST_BLOCK_S,
+    ST_BLOWN,
+    ST_DIE1,
+    ST_EXCH,
+    ST_FORCE_G,
+    ST_FORCE_S,
+    ST_SKIPPED,
+    ST_STARS,
+    ST_TOK_USED,
+    ST_WAIT,
+    ST_WASTED,
+    W,
+)
+from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map, select
+from sim.games.flying_carpet.rules import (
+    apply_action,
+    check_invariants,
+    end_turn,
+    legal_actions,
+    mark_stall,
+    setup,
+    start_race,
+)
+from sim.rng import seed_streams
+
+
+@kernel
+def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts, work, fw, ev, evn, snaps, check):
+    """Play race ``g`` of ``seed`` into ``state`` (int32[p[P_STATE_SIZE]]); returns 0 or the
+    first invariant code (``check``: tested after every action and every turn end).
+
+    ``dmap``: ``policies.policy_map(spec)``; ``pids`` int64[S] / ``Wt`` float64[S, N_WEIGHTS]:
+    each seat's policy; ``rig_deck`` / ``rig_dice``: the engine's rigging arrays; ``acts`` int32[p[P_MAXACT], ACT_W], ``work``
+    int32[2 * NCELL], ``fw`` float64[HAND + 1]: scratch; ``ev`` / ``evn``: the event buffer
+    (0 rows: untraced); ``snaps`` int32[T, state size]: the state at the start of turn t is
+    written to row t while t < T (T = 0: none). Turn loop: a turn is the seat's actions until
+    PH_END (a move, then the die's decisions), the bookkeeping counters of a turn (waiting
+    near the finish, wasted turns; not rules), then ``rules.end_turn``. ``dmap`` is this
+    game's own copy: when a carpet stays put after a cloud moved, it is recomputed from the
+    board (``policies.map_into``), so a stale map cannot hold carpets in place for ever."""
+    p = spec[0]
+    dist = dmap
+    seed_streams(rng, seed, g)
+    setup(state, spec, rng, rig_deck, rig_dice)
+    start_race(state, spec, ev, evn)
+    cap = p[P_CAP]
+    fin_cell = p[P_FINISH]
+    fx = fin_cell % W
+    fy = fin_cell // W
+    s0 = p[P_OFF_SCEN]
+    stale = False
+    while True:
+        t = state[H_TURN]
+        if t < snaps.shape[0]:
+            snaps[t, :] = state
+        if capped(state[H_PLAYED], cap):
+            mark_stall(state, ev, evn)
+            break
+        s = state[H_CUR]
+        pos0 = state[p[P_OFF_POS] + s]
+        skipped = state[H_PHASE] == PH_SKIP
+        near = abs(pos0 % W - fx) + abs(pos0 // W - fy) <= p[P_NEAR]
+        blown0 = state[p[P_OFF_STATS] + s * NSTAT + ST_BLOWN]
+        while state[H_PHASE] != PH_END:
+            if state[H_PHASE] == PH_CLOUDS:
+                piece, anchor = choose_cloud(state, spec, dmap, pids[s], Wt[s], rng, work)
+                acts[0, :] = -1
+                acts[0, A_KIND] = K_KEEP if piece < 0 else K_CLOUD
+                acts[0, A_A] = piece
+                acts[0, A_B] = anchor
+                apply_action(state, spec, acts[0], rng, rig_dice, ev, evn)
+                stale = stale or piece >= 0
+            else:
+                n = legal_actions(state, spec, acts, work)
+                i = select(state, spec, dmap, pids[s], Wt[s], acts, n, rng, fw)
+                apply_action(state, spec, acts[i], rng, rig_dice, ev, evn)
+            if check:
+                code = check_invariants(state, spec)
+                if code != 0:
+                    return code
+        if state[p[P_OFF_RANK] + s] == 0:
+            st = p[P_OFF_STATS] + s * NSTAT
+            if near:
+                state[st + ST_WAIT] += 1
+            if not skipped:
+                pos1 = state[p[P_OFF_POS] + s]
+                if state[st + ST_BLOWN] > blown0 or dist[pos1] >= dist[pos0]:
+                    state[st + ST_WASTED] += 1
+                if stale and pos1 == pos0:
+                    map_into(spec, state[s0: s0 + NCELL], dmap)
+                    stale = False
+        end_turn(state, spec, ev, evn)
+        if check:
+            code = check_invariants(state, spec)
+            if code != 0:
+                return code
+        if state[H_DONE] == 1:
+            break
+    return 0
+
+
+@kernel
+def write_row(state, spec, row):
+    """Write the result columns (``layout.COLUMNS``, per-seat columns for S seats) of a
+    finished race into ``row`` (int32[C])."""
+    p = spec[0]
+    S = p[P_S]
+    row[col_at(O_TURNS[0], O_TURNS[1], S, 0)] = state[H_PLAYED]
+    row[col_at(O_ROUNDS[0], O_ROUNDS[1], S, 0)] = state[H_ROUND]
+    row[col_at(O_STALLED[0], O_STALLED[1], S, 0)] = state[H_STALL]
+    row[col_at(O_RESHUFFLES[0], O_RESHUFFLES[1], S, 0)] = state[H_RESHUF]
+    row[col_at(O_STARVED[0], O_STARVED[1], S, 0)] = state[H_STARVED]
+    row[col_at(O_WINNER[0], O_WINNER[1], S, 0)] = state[H_WINNER]
+    row[col_at(O_WINNER_TURN[0], O_WINNER_TURN[1], S, 0)] = state[H_WINNER_TURN]
+    for s in range(S):
+        st = p[P_OFF_STATS] + s * NSTAT
+        row[col_at(O_RANK[0], O_RANK[1], S, s)] = state[p[P_OFF_RANK] + s]
+        row[col_at(O_BLOWN[0], O_BLOWN[1], S, s)] = state[st + ST_BLOWN]
+        row[col_at(O_SKIPPED[0], O_SKIPPED[1], S, s)] = state[st + ST_SKIPPED]
+        row[col_at(O_BLOCK_G[0], O_BLOCK_G[1], S, s)] = state[st + ST_BLOCK_G]
+        row[col_at(O_BLOCK_S[0], O_BLOCK_S[1], S, s)] = state[st + ST_BLOCK_S]
+        row[col_at(O_FORCE_G[0], O_FORCE_G[1], S, s)] = state[st + ST_FORCE_G]
+        row[col_at(O_FORCE_S[0], O_FORCE_S[1], S, s)] = state[st + ST_FORCE_S]
+        row[col_at(O_TOK_LEFT[0], O_TOK_LEFT[1], S, s)] = state[p[P_OFF_TOK] + s]
+        row[col_at(O_TOK_USED[0], O_TOK_USED[1], S, s)] = state[st + ST_TOK_USED]
+        row[col_at(O_STARS[0], O_STARS[1], S, s)] = state[st + ST_STARS]
+        row[col_at(O_EXCH[0], O_EXCH[1], S, s)] = state[st + ST_EXCH]
+        row[col_at(O_WAIT[0], O_WAIT[1], S, s)] = state[st + ST_WAIT]
+        row[col_at(O_WASTED[0], O_WASTED[1], S, s)] = state[st + ST_WASTED]
+        for f in range(6):
+            row[col_at(O_DIE1[0], O_DIE1[1] + f, S, s)] = state[st + ST_DIE1 + f]
+
+
+@kernel
+def play_index(spec, dmap, entry_policy, entry_weights, perms, seed, g, check):
+    """Race ``g`` untraced with its seats' policies (``engine.seat_policies``); returns
+    (state int32[state size], invariant code)."""
+    p = spec[0]
+    pids, Wt = seat_policies(entry_policy, entry_weights, perms, g)
+    state = np.zeros(p[P_STATE_SIZE], np.int32)
+    rng = np.zeros(2, np.uint64)
+    acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
+    work = np.empty(2 * NCELL, np.int32)
+    fw = np.empty(p[P_HAND] + 1, np.float64)
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    snaps = np.zeros((0, 1), np.int32)
+    rig_deck = np.zeros(0, np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    code = playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts, work, fw, ev, evn, snaps, check)
+    return state, code
+
+
+@batch_kernel
+def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
+    """Play races ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]).
+
+    ``spec``: ``spec.compile_spec``'s tuple; the other arguments as in ``sim.games.base``.
+    Each race seeds its own streams, so any batch size or thread count gives the same rows."""
+    dmap = policy_map(spec)
+    for i in prange(count):
+        ii = np.int64(i)
+        # thread-private copies of the shared read-only arrays: no reference-count traffic on
+        # memory the other threads touch
+        sp = (spec[0].copy(), spec[1].copy(), spec[2].copy(), spec[3].copy(), spec[4].copy(), spec[5].copy(),
+              spec[6].copy(), spec[7].copy(), spec[8].copy(), spec[9].copy())
+        state, _ = play_index(sp, dmap.copy(), entry_policy, entry_weights, perms, seed, first_index + ii, False)
+        write_row(state, spec, out[ii])
+
+
+@kernel
+def traced_playout(spec, dmap, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, ev, evn, snaps, check):
+    """Race ``g`` played exactly as ``play_index`` plays it, with the event buffer ``ev`` /
+    ``evn``, turn snapshots ``snaps`` and chance rigging; returns (state, code)."""
+    p = spec[0]
+    pids, Wt = seat_policies(entry_policy, entry_weights, perms, g)
+    state = np.zeros(p[P_STATE_SIZE], np.int32)
+    rng = np.zeros(2, np.uint64)
+    acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
+    work = np.empty(2 * NCELL, np.int32)
+    fw = np.empty(p[P_HAND] + 1, np.float64)
+    code = playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts, work, fw, ev, evn, snaps, check)
+    return state, code
+
+
+_MAPS: dict[int, tuple] = {}
+
+
+def run_map(spec) -> np.ndarray:
+    """``policies.policy_map(spec)``, computed once per spec of this process (the batch kernel
+    computes it once per batch itself)."""
+    key = id(spec)
+    hit = _MAPS.get(key)
+    if hit is None or hit[0] is not spec:
+        if len(_MAPS) > 32:
+            _MAPS.clear()
+        hit = (spec, policy_map(spec))
+        _MAPS[key] = hit
+    return hit[1]
+
+
+def run_traced(run, game_index: int):
+    """Race ``game_index`` of the CompiledRun ``run`` with events and snapshots.
+
+    Returns (state int32[n], events int32[E, EV_W], snaps int32[T, n] (row t = the start of
+    turn t; row 0 unused), row int32[C])."""
+    spec = run.spec
+    p = spec[0]
+    cap = int(p[P_CAP])
+    n = int(p[P_STATE_SIZE])
+    ev = np.zeros((cap * 24 + 256, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    snaps = np.zeros((cap + 2, n), np.int32)
+    rig_deck = np.zeros(0, np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    state, _ = traced_playout(spec, run_map(spec).copy(), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
+                              np.int64(game_index), rig_deck, rig_dice, ev, evn, snaps, False)
+    S = int(p[P_S])
+    row = np.zeros(len(expand_columns(COLUMNS, S)), np.int32)
+    write_row(state, spec, row)
+    return state, ev[: evn[0]], snaps[: int(state[H_TURN]) + 1], row
+
+
+def check_one(run, game_index: int) -> int:
+    """Race ``game_index`` of ``run`` as the batch plays it, the invariants checked after
+    every action and turn end; 0 or the first V_* code."""
+    _, code = play_index(run.spec, run_map(run.spec).copy(), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
+                         np.int64(game_index), True)
+    return int(code)

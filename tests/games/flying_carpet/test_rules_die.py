@@ -1,0 +1,106 @@
+"""The special die (RB "The Special Die"), each face rigged, D11 - D15, and the tactical
+variant without the die (RB "End of the Game")."""
+
+from __future__ import annotations
+
+import sim.games.flying_carpet.layout as L
+from sim.games.base import Rig
+from sim.games.flying_carpet.state import GameState
+
+
+def piece(name: str, x: int, y: int) -> dict:
+    """A city entry of a config section."""
+    return {"piece": name, "at": [x, y]}
+
+
+def on_star(face, seats=3, **section):
+    """Seat 0 flies R11 light blue from (8,5) onto the free star (9,6); the die shows ``face``."""
+    section.setdefault("city", [])
+    g = GameState.scenario(seats=seats, rig=Rig(dice=[face]), **section)
+    g.put(0, 8, 5)
+    g.set_hand(0, ["R11", "V1", "V2", "L11"])
+    assert g.ends("R11", "light blue") == {(9, 6)}
+    g.play("R11", "light blue")
+    return g
+
+
+def test_face_1_skip_the_next_turn():
+    g = on_star(1)
+    assert g.skip(0) == 1 and g.stat(0, L.ST_STARS) == 1 and g.stat(0, L.ST_DIE1) == 1
+    assert g.phase == L.PH_END
+
+
+def test_face_2_move_a_cloud_not_onto_carpets_and_keeping_a_way():
+    """RB: the player may move the clouds; pieces not covered; everyone can still move on (D11)."""
+    g = on_star(2, city=[piece("small_cloud", 14, 10)])
+    assert g.phase == L.PH_CLOUDS
+    acts = g.legal_actions()
+    assert (L.K_KEEP, -1, -1, -1, 0) in acts
+    targets = {a[2] for a in acts if a[0] == L.K_CLOUD}
+    assert 6 * 24 + 9 not in targets and 6 * 24 + 8 not in targets   # seat 0 now on (9,6)
+    assert all(t // 24 >= 6 for t in targets)                        # D2: in the sky
+    g.apply((L.K_CLOUD, 0, 7 * 24 + 3, -1, 0))
+    assert g.anchor(0) == (3, 7) and g.scenery(3, 7) == 1 and g.scenery(14, 10) == 0
+
+
+def test_face_3_another_turn_at_once():
+    g = on_star(3)
+    turn = g.snapshot()["turn"]
+    g.end_turn()
+    assert g.cur == 0 and g.snapshot()["turn"] == turn + 1 and g.phase == L.PH_MOVE
+    g.end_turn()
+    assert g.cur == 1
+
+
+def test_face_4_two_tokens_from_the_supply():
+    g = on_star(4)
+    assert g.tokens(0) == 7 and g.snapshot()["supply"] == 45 - 15 - 2
+
+
+def test_face_4_supply_running_low():
+    """D13: only what is left in the supply."""
+    g = on_star(4, tokens_total=16)
+    assert g.tokens(0) == 6 and g.snapshot()["supply"] == 0
+
+
+def test_face_5_swap_places_with_a_carpet_of_choice():
+    g = on_star(5)
+    g.put(2, 20, 9)
+    assert g.phase == L.PH_SWAP and {a[1] for a in g.legal_actions()} == {1, 2}
+    g.choose(L.K_SWAP, 2)
+    assert g.pos(0) == (20, 9) and g.pos(2) == (9, 6)
+
+
+def test_face_6_move_up_to_four_turning_once_no_second_roll():
+    """RB: any free space at most four away, one corner; a star there means nothing."""
+    g = on_star(6)
+    assert g.phase == L.PH_HOP
+    cells = {a[1] for a in g.legal_actions()}
+    assert 6 * 24 + 9 in cells                       # stay
+    assert (6 + 2) * 24 + 9 + 2 in cells             # two up, two right
+    assert (6 + 3) * 24 + 9 + 2 not in cells         # five away
+    star = 7 * 24 + 3
+    g2 = on_star(6)
+    g2.put(0, 4, 5)                                  # rebuilt: hop onto the star (3,7)
+    assert star in {a[1] for a in g2.legal_actions()}
+    g2.choose(L.K_HOP, star)
+    assert g2.pos(0) == (3, 7) and g2.phase == L.PH_END and g2.stat(0, L.ST_ROLLS) == 1
+
+
+def test_an_occupied_star_is_not_free():
+    """RB: only a *free* star rolls the die; on a carpet the landing rule applies."""
+    g = GameState.scenario(seats=3, city=[], rig=Rig(dice=[1]))
+    g.put(0, 8, 5)
+    g.put(1, 9, 6)
+    g.set_hand(0, ["R11", "V1", "V2", "L11"])
+    g.play("R11", "light blue", land="block")
+    assert g.stat(0, L.ST_STARS) == 0 and g.skip(1) == 1 and g.skip(0) == 0
+
+
+def test_tactical_game_without_the_die():
+    """RB "End of the Game": without the special die the stars have no meaning."""
+    g = GameState.scenario(seats=3, city=[], special_die=False, rig=Rig(dice=[1]))
+    g.put(0, 8, 5)
+    g.set_hand(0, ["R11", "V1", "V2", "L11"])
+    g.play("R11", "light blue")
+    assert g.pos(0) == (9, 6) and g.stat(0, L.ST_STARS) == 0 and g.skip(0) == 0 and g.phase == L.PH_END

@@ -1,0 +1,87 @@
+"""Landing on a carpet (RB "Blockade / Intermediate Landing of a Flying Carpet"), D8 - D10."""
+
+from __future__ import annotations
+
+import sim.games.flying_carpet.layout as L
+
+
+def piece(name: str, x: int, y: int) -> dict:
+    """A city entry of a config section."""
+    return {"piece": name, "at": [x, y]}
+
+
+def _lander(gs, **kw):
+    g = gs(**kw)
+    g.put(0, 5, 5)
+    g.set_hand(0, ["R32", "V1", "V2", "L11"])
+    return g
+
+
+def test_block_the_carpet_it_skips_its_next_turn(gs):
+    """RB: blocking: the blocked player must skip his next turn."""
+    g = _lander(gs)
+    g.put(1, 7, 8)
+    assert {r[L.A_LAND] for r in g.rows() if r[L.A_END] == 8 * 24 + 7} == {L.LAND_BLOCK, L.LAND_FORCE}
+    g.play("R32", "light blue", land="block")
+    assert g.pos(0) == (7, 8) and g.skip(1) == 1
+    g.end_turn()
+    assert g.cur == 1 and g.legal_actions() == [(L.K_SKIP, -1, -1, -1, 0)]
+    g.apply((L.K_SKIP, -1, -1, -1, 0))
+    g.end_turn()
+    assert g.cur == 2 and g.skip(1) == 0 and g.stat(1, L.ST_SKIPPED) == 1
+    assert g.stat(0, L.ST_BLOCK_G) == 1 and g.stat(1, L.ST_BLOCK_S) == 1
+
+
+def test_force_an_intermediate_landing_onto_a_roof(gs):
+    """RB: forcing: the other carpet sinks straight down to the edge of a scenery piece."""
+    g = _lander(gs, city=[piece("palace", 6, 0)])
+    g.put(1, 7, 8)
+    g.play("R32", "light blue", land="force")
+    assert g.pos(1) == (7, 3) and g.skip(1) == 0
+    assert g.stat(0, L.ST_FORCE_G) == 1 and g.stat(1, L.ST_FORCE_S) == 1
+
+
+def test_forced_carpet_sinks_through_clouds_to_the_board_edge(gs):
+    """RB: a cloud offers no support: it glides through it, down to the edge of the board."""
+    g = _lander(gs, city=[piece("small_cloud", 8, 6)])
+    g.put(1, 8, 8)
+    g.play("R32", "dark blue", land="force")     # up 3, right 2 + wind 1
+    assert g.pos(0) == (8, 8) and g.pos(1) == (8, 0)
+
+
+def test_forced_carpet_blocks_the_one_below_and_passes_others(gs):
+    """RB: if a playing piece already stands down there it is blocked; pieces in between stay
+    where they are (the green piece of the rulebook's example)."""
+    g = _lander(gs, seats=4, city=[piece("palace", 6, 0)])
+    g.put(1, 7, 8)
+    g.put(2, 7, 3)
+    g.put(3, 7, 5)
+    g.play("R32", "light blue", land="force")
+    assert g.pos(1) == (7, 3) and g.skip(2) == 1 and g.skip(1) == 0 and g.pos(3) == (7, 5)
+
+
+def test_landing_on_a_stack_hits_every_carpet_of_it(gs):
+    """D8: carpets sharing a space are one stack: a block blocks them all."""
+    g = _lander(gs)
+    g.put(1, 7, 8)
+    g.put(2, 7, 8)
+    g.play("R32", "light blue", land="block")
+    assert g.skip(1) == 1 and g.skip(2) == 1
+
+
+def test_the_start_platform_holds_any_number(gs):
+    """D8: carpets back on the start platform do not block each other."""
+    g = gs()
+    g.put(0, 1, 0)
+    g.set_hand(0, ["R11", "V1", "V2", "L11"])     # L11 orange: down 1 - illegal; beige right 1
+    g.put(1, 0, 0)
+    assert all(r[L.A_LAND] == L.LAND_NONE for r in g.rows())
+
+
+def test_block_is_not_cumulative(gs):
+    """D10: a carpet blocked twice before its turn skips one turn."""
+    g = _lander(gs)
+    g.put(1, 7, 8)
+    g.set_skip(1, 1)
+    g.play("R32", "light blue", land="block")
+    assert g.skip(1) == 1
