@@ -266,10 +266,11 @@ class GameStateBase(abc.ABC):
         gs._start(run, game_index, rig)
         return gs
 
-    @abc.abstractmethod
     def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
-        """Set this object up as game ``game_index`` of ``run`` (what :meth:`from_run` and a
-        game's own convenience constructor call); documents what ``rig.deck`` rigs."""
+        """Set this object up as game ``game_index`` of ``run`` (what the default
+        :meth:`from_run` and a game's own convenience constructor call; documents what
+        ``rig.deck`` rigs). A game implements this or overrides :meth:`from_run`."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither _start nor from_run")
 
     @abc.abstractmethod
     def legal_actions(self) -> list[tuple[int, ...]]:
