@@ -1,42 +1,54 @@
-"""`make bench`: games per second of each game's default config, with 1 and 2 threads,
-for every seat on `random` and every seat on `greedy`. Kernels are compiled (or loaded)
-before timing; each figure is the best of 3 runs of ``--games`` games."""
+"""`make bench`: games per second of each game's default config, with 1 and 2 threads, for
+every seat on `greedy` and for the config's shipped seats (its mix of policies). Kernels are
+compiled (or loaded) before timing; each figure is the best of ``--repeats`` runs of
+``--games`` games. Writes ``reports/bench/bench.json`` (atomically) and prints a table."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import time
 from pathlib import Path
 
 from sim.compile import compile_run
 from sim.config import load
 from sim.games import available
+from sim.jsonio import write_json
 from sim.runner import run_games, set_threads
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench(games: int, repeats: int = 3) -> list[tuple[str, str, int, float]]:
+def bench(games: int, repeats: int = 3) -> list[dict]:
+    """Rows ``{"game", "seats", "threads", "games_per_s", "games_per_min", "turns_per_game",
+    "ns_per_turn"}`` for every registered game with a default config."""
     rows = []
     for name in available():
         path = ROOT / "configs" / f"{name}.toml"
         if not path.is_file():
             continue
         base = load(path)
-        for policy in ("random", "greedy"):
-            seats = [policy] * base.n_seats
-            run = compile_run(base.with_overrides(seats=seats, games=games))
-            run_games(run, count=64)  # compile / load
+        mixes = {"greedy": ["greedy"] * base.n_seats, "shipped": None}
+        for label, seats in mixes.items():
+            cfg = base.with_overrides(games=games, **({"seats": seats} if seats else {}))
+            run = compile_run(cfg)
+            out = run_games(run, count=64)  # compile / load
             for threads in (1, 2):
                 set_threads(threads)
                 best = float("inf")
                 for _ in range(repeats):
                     t0 = time.perf_counter()
-                    run_games(run)
+                    out = run_games(run)
                     best = min(best, time.perf_counter() - t0)
-                rows.append((name, policy, threads, games / best))
-                print(f"{name:20s} {policy:8s} {threads} thread(s): {games / best:12,.0f} games/s "
-                      f"({games / best * 60:,.0f} games/min)", flush=True)
+                turns = float(out[:, 0].mean())
+                gps = games / best
+                row = {"game": name, "seats": label, "policies": sorted({s.policy for s in cfg.seats}),
+                       "threads": threads, "games_per_s": round(gps, 1), "games_per_min": round(gps * 60),
+                       "turns_per_game": round(turns, 2), "ns_per_turn": round(1e9 * best * threads / (games * turns), 1)}
+                rows.append(row)
+                print(f"{name:18s} {label:8s} {threads} thread(s): {gps:10,.0f} games/s  {gps * 60 / 1e6:6.2f} M/min  "
+                      f"{turns:6.1f} turns/game  {row['ns_per_turn']:7.1f} ns/turn/thread", flush=True)
     set_threads(None)
     return rows
 
@@ -46,4 +58,9 @@ if __name__ == "__main__":
     ap.add_argument("--games", type=int, default=50_000)
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
-    bench(a.games, a.repeats)
+    rows = bench(a.games, a.repeats)
+    out = ROOT / "reports" / "bench" / "bench.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_json({"games": a.games, "repeats": a.repeats, "machine": {"platform": platform.platform(),
+                "cpus": os.cpu_count()}, "rows": rows}, out)
+    print(f"written: {out}")
