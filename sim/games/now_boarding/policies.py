@@ -631,7 +631,18 @@ def _dfrom(st, spec, p, loc, x):
 
 
 @kernel
-def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd, L_npk, L_pk):
+def _level_mask(L_nab, L_abd, d, wmask):
+    """Airports worth a stop or a heading from DFS level d: waiting passengers (``wmask``) or a
+    destination aboard."""
+    m = wmask
+    for i in range(L_nab[d]):
+        m |= 1 << L_abd[d, i]
+    return m
+
+
+@kernel
+def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd, L_npk, L_pk,
+               hmask):
     """Value of ending the round after DFS level d, with the best heading for the move points
     left: its stop values, minus the carry cost of the cards still aboard, plus the passengers at
     their next-to-last cube within next round's reach. After flying m points toward h, the
@@ -644,7 +655,7 @@ def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, 
     bh = -1
     for h in range(-1, NA):
         if h >= 0:
-            if m <= 0 or spec[K_AIRIN + h] == 0 or h == e:
+            if m <= 0 or (hmask >> h) & 1 == 0 or spec[K_AIRIN + h] == 0 or h == e:
                 continue
             deh = _dfrom(st, spec, p, e, h)
             if deh >= INF:
@@ -728,6 +739,16 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
         best_stops[i] = -1
     for i in range(16):
         best_pk[i] = -1
+    wmask = 0
+    for a in range(NA):
+        for i in range(nwl[a]):
+            if taken[wl[a, i]] == 0:
+                wmask |= 1 << a
+                break
+    hbase = wmask
+    for i in range(ncl):
+        if taken[crl[i]] == 0 and covered[crl[i]] == 0:
+            hbase |= 1 << st[C_WHERE + crl[i]]
     # staying put (boarding at the start airport counts as its first stop)
     base = -1e18
     start = 0
@@ -736,7 +757,7 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
                     L_abd, L_abf, L_npk, L_pk, L_vis, cap)
         start = 1
         base, h = _end_value(st, spec, w, p, 1, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd,
-                             L_npk, L_pk)
+                             L_npk, L_pk, _level_mask(L_nab, L_abd, 1, hbase))
         best = base
         best_h[0] = h
         best_stops[0] = here
@@ -745,7 +766,7 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
     else:
         L_loc[0] = -1
         base, h = _end_value(st, spec, w, p, 0, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd,
-                             L_npk, L_pk)
+                             L_npk, L_pk, _level_mask(L_nab, L_abd, 0, hbase))
         best = base
         best_h[0] = h
     stops = np.empty(D, np.int64)
@@ -753,15 +774,17 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
         stops[1] = here
     # iterative DFS over stop sequences: it[d] = next airport to try at level d+1
     it = np.zeros(D, np.int64)
+    msk = np.zeros(D, np.int64)
     d = start
     it[d] = 0
+    msk[d] = _level_mask(L_nab, L_abd, d, wmask)
     while d >= start:
         s = it[d]
         if s >= NA or d >= start + PLN_MAXS:
             d -= 1
             continue
         it[d] = s + 1
-        if spec[K_AIRIN + s] == 0 or (L_vis[d] >> s) & 1 or s == L_loc[d]:
+        if (msk[d] >> s) & 1 == 0 or spec[K_AIRIN + s] == 0 or (L_vis[d] >> s) & 1 or s == L_loc[d]:
             continue
         if L_loc[d] < 0:
             cost = plane_dist(st, spec, p, s)
@@ -772,8 +795,9 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
         _apply_stop(st, spec, w, p, d + 1, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
                     L_abd, L_abf, L_npk, L_pk, L_vis, cap)
         stops[d + 1] = s
+        mk = _level_mask(L_nab, L_abd, d + 1, wmask)
         v, h = _end_value(st, spec, w, p, d + 1, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd,
-                          L_npk, L_pk)
+                          L_npk, L_pk, mk | hbase)
         if v > best:
             best = v
             best_h[0] = h
@@ -783,6 +807,7 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
                 best_pk[j] = L_pk[d + 1, j] if j < L_npk[d + 1] else -1
         d += 1
         it[d] = 0
+        msk[d] = mk
     return best - base, best
 
 
