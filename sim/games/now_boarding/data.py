@@ -117,11 +117,11 @@ HEURISTIC_WEIGHTS = {
 PLANNER_WEIGHTS = {
     "crit": 100.0,  # boarding a passenger at its last anger cube (it would complain this maintenance)
     "anger": 6.0,  # per anger cube removed at pickup (RB: cubes go back at pickup)
-    "pick": 2.0,  # per passenger boarded
-    "deliver": 12.0,  # per passenger delivered this round
+    "pick": 15.0,  # per passenger boarded
+    "deliver": 30.0,  # per passenger delivered this round
     "fare": 0.5,  # per $ of a delivery
-    "carry": 1.0,  # per move point from the end of the round to a carried passenger's destination
-    "cover": 20.0,  # per passenger at its next-to-last cube within next round's reach of the end
+    "carry": 0.25,  # per move point from the end of the round to a carried passenger's destination
+    "cover": 10.0,  # per passenger at its next-to-last cube within next round's reach of the end
     "speed1": 5.0,  # upgrades: speed up to this first,
     "seat1": 3.0,  # then seats up to this,
     "speed2": 6.0,  # then speed up to this,
