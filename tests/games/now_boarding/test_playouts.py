@@ -203,7 +203,7 @@ def test_planner_plays_far_better_than_greedy_on_the_same_seeds():
     assert _col(p4, 11, 1000, "turns").mean() > _col(g4, 11, 1000, "turns").mean() + 2.0
     g2 = setup_run(players=2, policy="greedy")
     p2 = setup_run(players=2, policy="planner")
-    assert _col(p2, 11, 1000, "team_win").mean() > _col(g2, 11, 1000, "team_win").mean() + 0.05
+    assert _col(p2, 11, 1000, "team_win").mean() > _col(g2, 11, 1000, "team_win").mean() + 0.03
 
 
 def _undrawn(gs):
