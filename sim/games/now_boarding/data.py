@@ -127,3 +127,21 @@ HEURISTIC_WEIGHTS = {
     "seat_cap": 4.0,  # buy seats up to this many
     "speed_cap": 6.0,  # buy speed up to this
 }
+
+#: planner policy weights and their defaults (dict order = kernel index order, layout.PW_*).
+#: Values per unit of the planner's round value (RULES.md "Policies"); tuned by measurement.
+PLANNER_WEIGHTS = {
+    "crit": 100.0,  # boarding a passenger at its last anger cube (it would complain this maintenance)
+    "anger": 6.0,  # per anger cube removed at pickup (RB: cubes go back at pickup)
+    "pick": 15.0,  # per passenger boarded
+    "deliver": 30.0,  # per passenger delivered this round
+    "fare": 0.5,  # per $ of a delivery
+    "carry": 0.25,  # per move point from the end of the round to a carried passenger's destination
+    "cover": 10.0,  # per passenger at its next-to-last cube within next round's reach of the end
+    "speed1": 5.0,  # upgrades: speed up to this first,
+    "seat1": 3.0,  # then seats up to this,
+    "speed2": 6.0,  # then speed up to this,
+    "seat2": 4.0,  # then seats up to this, then routes that save distance, then the rest
+    "free_speed": 0.0,  # RB setup 8: 1 = the free upgrade is speed, 0 = a seat
+    "temp": 1.0,  # 1 = spend money left after a purchase on the temporary seat / speed tokens
+}

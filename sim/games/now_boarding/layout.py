@@ -39,6 +39,7 @@ from sim.games.base import Column, Layout, PolicyDef, column_offsets, index_cons
 from sim.games.now_boarding.data import (  # noqa: F401  (VIP kinds re-exported for the kernel)
     AIRPORTS,
     HEURISTIC_WEIGHTS,
+    PLANNER_WEIGHTS,
     ROUTE_TILES_PER_COLOUR,
     SEAT_TILES,
     SPEED_TILES,
@@ -191,6 +192,13 @@ SCR_BABY = _s.block(NA)  # scratch (no allocation in the hot loop): a Crying Bab
 SCR_BUY = _s.block(72)  # buy phase basket: kinds [0:24], colours [24:48], prices [48:72]
 SCR_REACH_SIZE = 1920
 SCR_REACH = _s.block(SCR_REACH_SIZE)  # payment subset-sum table [NFARE * (hi+1)]
+PLN_MAXS = 4  # planner: stops per plane and round
+PLN_STOP = _s.block(MAXP * PLN_MAXS)  # planner scratch: plane p's stops this round (airports)
+PLN_N = _s.block(MAXP)  # planner: stops planned
+PLN_I = _s.block(MAXP)  # planner: next stop index
+PLN_HEAD = _s.block(MAXP)  # planner: airport to fly toward after the last stop (-1 stay)
+C_ASSIGN = _s.block(NCARD)  # planner: plane + 1 that is to board the waiting card this round (0 none)
+C_DROPAT = _s.block(NCARD)  # planner: airport + 1 where the card aboard is to be set down (0 none)
 STATE_SIZE = _s.size
 
 # ---- enums ----
@@ -229,10 +237,12 @@ V_TOKENS = 8  # a temporary token owned by two or more / bad owner
 V_UPGRADES = 9  # seats/speed over the cap
 
 # ---- policies and weights ----
-POL_RANDOM, POL_GREEDY, POL_HEURISTIC = range(3)
+POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_PLANNER = range(4)
 W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = index_constants(
     list(HEURISTIC_WEIGHTS))
-N_WEIGHTS = len(HEURISTIC_WEIGHTS)
+(PW_CRIT, PW_ANGER, PW_PICK, PW_DELIVER, PW_FARE, PW_CARRY, PW_COVER, PW_SPEED1, PW_SEAT1, PW_SPEED2,
+ PW_SEAT2, PW_FREE_SPEED, PW_TEMP) = index_constants(list(PLANNER_WEIGHTS))
+N_WEIGHTS = max(len(HEURISTIC_WEIGHTS), len(PLANNER_WEIGHTS))
 
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "random legal actions: random boarding (1/2), hand-offs (1/8), random "
@@ -243,6 +253,10 @@ POLICIES = (
     PolicyDef("heuristic", POL_HEURISTIC, "weighted dispatcher: scores deliveries and pickups with the weights, "
               "detour-aware boarding, hand-offs at shared airports, configurable upgrade strategy and caps",
               dict(HEURISTIC_WEIGHTS)),
+    PolicyDef("planner", POL_PLANNER, "team planner: each round plans every plane's stops within its move points "
+              "as one team decision (rescues at the last anger cube, pickups that reset anger, deliveries, "
+              "coverage of next round's angriest passengers); speed, then seats, then routes; sees only the "
+              "open board", dict(PLANNER_WEIGHTS)),
 )
 
 # ---- result columns ----

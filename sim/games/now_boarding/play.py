@@ -55,6 +55,8 @@ from sim.games.now_boarding.layout import (
     P_SEATS,
     P_SPEED,
     P_SPLEFT,
+    POL_PLANNER,
+    PW_TEMP,
     S_C_ANGER,
     S_C_LEFT,
     S_C_VIP,
@@ -84,6 +86,8 @@ from sim.games.now_boarding.layout import (
     U_ROUTE,
     U_SEAT,
     U_SPEED,
+    U_TSEAT,
+    U_TSPEED,
     VP_STATE,
     VS_ATTACHED,
 )
@@ -95,7 +99,9 @@ from sim.games.now_boarding.policies import (
     do_pickups,
     free_choice,
     free_route_choice,
+    plan_round,
     plan_upgrade,
+    planner_step,
     stop_buying,
     strategy_of,
 )
@@ -116,6 +122,7 @@ from sim.games.now_boarding.rules import (
     setup,
     setup_board,
     stall,
+    upgrade_price,
     upkeep,
     vip_offer,
 )
@@ -145,6 +152,8 @@ def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
 def plane_step(st, spec, p, pol, w, rng, ev, evn):
     """One step of plane p in the flight phase (RB "Fase de vuelo"): at an airport deliver,
     hand off, board; then fly one hop toward the policy's target. True when anything changed."""
+    if pol == POL_PLANNER:
+        return planner_step(st, spec, p, ev, evn)
     changed = False
     b = pb(p)
     if st[b + P_AIR] >= 0 and st[b + P_ACTLEFT] > 0:
@@ -168,6 +177,8 @@ def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
     Passes repeat until nothing changes, so hand-offs between planes within the round work
     (RB Pro tip). Returns an invariant code in check mode, else 0."""
     n = spec[K_NP]
+    if pol == POL_PLANNER:
+        plan_round(st, spec, w)
     passes = 0
     while passes < 200:
         changed = False
@@ -223,6 +234,19 @@ def buy_phase(st, spec, p, pol, w, rng, ev, evn):
             speed += 1
         elif k == U_ROUTE:
             mask |= 1 << col
+    if pol == POL_PLANNER and w[PW_TEMP] > 0.5 and nk > 0:
+        # the change of this purchase buys the temporary tokens still in the supply
+        for kt in (U_TSEAT, U_TSPEED):
+            pt = upgrade_price(st, spec, p, kt, seats, speed)
+            if pt > 0 and pt <= budget - total:
+                if not pooled:
+                    if not buy_one(st, spec, p, kt, 0, pt, ev, evn):
+                        break
+                    budget = money(st, p)
+                else:
+                    basket_add(st, nk, kt, 0, pt)
+                    nk += 1
+                    total += pt
     if pooled and nk > 0:
         buy_basket(st, spec, p, nk, total, ev, evn)
 

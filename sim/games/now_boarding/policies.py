@@ -7,13 +7,19 @@ deal (common random numbers).
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.games.engine import kernel
 from sim.games.now_boarding.layout import (
     ACTIVE,
     C_ANGER,
+    C_ASSIGN,
+    C_DROPAT,
+    C_PICK,
     C_PLACE,
     C_VIPK,
     C_WHERE,
+    INF,
     K_AIRIN,
     K_ANGER_LIMIT,
     K_CDEST,
@@ -22,23 +28,47 @@ from sim.games.now_boarding.layout import (
     K_MAX_SPEED,
     K_NP,
     K_RBEST,
+    K_RGAIN,
     K_ROUTE_PRICE,
+    MAXP,
     NA,
+    NCARD,
+    P_ACTLEFT,
     P_AIR,
     P_LOAD,
     P_MASK,
     P_NCARR,
     P_SEATS,
+    P_SPEED,
     P_SPLEFT,
     P_TAIR,
     P_TCARD,
     PL_PLANE,
     PL_WAIT,
+    PLN_HEAD,
+    PLN_I,
+    PLN_MAXS,
+    PLN_N,
+    PLN_STOP,
     POL_GREEDY,
     POL_HEURISTIC,
+    POL_PLANNER,
     POL_RANDOM,
+    PW_ANGER,
+    PW_CARRY,
+    PW_COVER,
+    PW_CRIT,
+    PW_DELIVER,
+    PW_FARE,
+    PW_FREE_SPEED,
+    PW_PICK,
+    PW_SEAT1,
+    PW_SEAT2,
+    PW_SPEED1,
+    PW_SPEED2,
     S_NACTIVE,
     S_TSEAT,
+    S_TSPEED,
     STRAT_BALANCED,
     STRAT_ROUTES,
     STRAT_SEATS,
@@ -62,6 +92,7 @@ from sim.games.now_boarding.rules import (
     can_pickup,
     do_drop,
     do_pickup,
+    fly_hop,
     pb,
     plane_dist,
     route_available,
@@ -371,6 +402,22 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat):
     pr = -1
     if col >= 0 and route_available(st, spec, p, col):
         pr = upgrade_price(st, spec, p, U_ROUTE, seats, speed)
+    if pol == POL_PLANNER:
+        if pv >= 0 and speed < w[PW_SPEED1]:
+            return U_SPEED, 0, pv
+        if ps >= 0 and seats < w[PW_SEAT1]:
+            return U_SEAT, 0, ps
+        if pv >= 0 and speed < w[PW_SPEED2]:
+            return U_SPEED, 0, pv
+        if ps >= 0 and seats < w[PW_SEAT2]:
+            return U_SEAT, 0, ps
+        if pr >= 0 and spec[K_RGAIN + mask] > 0:
+            return U_ROUTE, col, pr
+        if pv >= 0 and (ps < 0 or pv <= ps):
+            return U_SPEED, 0, pv
+        if ps >= 0:
+            return U_SEAT, 0, ps
+        return -1, 0, 0
     if pol == POL_RANDOM:
         k = randint(rng, POLICY, 3)
         if k == 0 and ps >= 0:
@@ -443,6 +490,8 @@ def free_choice(pol, w, rng):
     speed for the speed-first strategy, a coin for random, else a seat."""
     if pol == POL_RANDOM:
         return U_SEAT if uniform(rng, POLICY) < 0.5 else U_SPEED
+    if pol == POL_PLANNER:
+        return U_SPEED if w[PW_FREE_SPEED] > 0.5 else U_SEAT
     if strategy_of(pol, w) == STRAT_SPEED:
         return U_SPEED
     return U_SEAT
@@ -475,3 +524,466 @@ def free_route_choice(st, spec, p, pol, rng):
 def stop_buying(pol, rng):
     """random: stop planning more upgrades with probability 0.3 after each affordable one."""
     return pol == POL_RANDOM and uniform(rng, POLICY) < 0.3
+
+
+# ---------------------------------------------------------------- planner (team plan per round)
+#
+# At the start of every flight phase ``plan_round`` plans every plane's stops (up to PLN_MAXS
+# airports within its move points) as one team decision: planes are committed one at a time,
+# each time the plane whose best itinerary gains most over staying put; a committed plane's
+# pickups are reserved for it (C_ASSIGN) and the passengers it covers for next round are marked.
+# ``planner_step`` then carries the plan out through the rule functions in the round's pass order.
+# The planner reads only the open board: positions, waiting passengers and their anger, cards
+# aboard, money, the weather on the board now (via the distance tables); never PILE or the
+# weather plan.
+
+@kernel
+def _pick_key(st, spec, c, last):
+    """Boarding priority of waiting card c: the last anger cube first, then anger, then fare."""
+    a = st[C_ANGER + c]
+    return (1000 if a >= last else 0) + 10 * a + spec[K_CFARE + c]
+
+
+@kernel
+def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
+                L_abd, L_abf, L_npk, L_pk, L_vis, cap):
+    """DFS level d <- level d-1 extended by a stop at airport s reached for ``cost`` move points:
+    deliveries of carried cards to s, then boarding at s (by priority, while seats are free and
+    the pickup is worth its seat)."""
+    q = d - 1
+    L_loc[d] = s
+    L_mp[d] = L_mp[q] - cost
+    v = L_val[q]
+    ld = L_load[q]
+    n = 0
+    for i in range(L_nab[q]):
+        if L_abd[q, i] == s:
+            v += w[PW_DELIVER] + w[PW_FARE] * spec[K_CFARE + L_abf[q, i]]
+            ld -= seats_needed(st, L_abf[q, i])
+        else:
+            L_abd[d, n] = L_abd[q, i]
+            L_abf[d, n] = L_abf[q, i]
+            n += 1
+    npk = L_npk[q]
+    for i in range(npk):
+        L_pk[d, i] = L_pk[q, i]
+    L_vis[d] = L_vis[q] | (1 << s)
+    for i in range(nwl[s]):
+        c = wl[s, i]
+        if taken[c] != 0:
+            continue
+        need = seats_needed(st, c)
+        if n >= 7 or npk >= 15:
+            continue
+        a = st[C_ANGER + c]
+        dd = spec[K_CDEST + c]
+        g = w[PW_PICK] + w[PW_ANGER] * a - w[PW_CARRY] * airport_dist(st, p, s, dd)
+        if a >= last:
+            g += w[PW_CRIT]
+        if g <= 0:
+            continue
+        if ld + need > cap:
+            # anger re-set: set down the carried passenger worth least here (it waits with no
+            # anger) when this one is worth more aboard
+            if need != 1 or a < 2:
+                continue
+            wi = -1
+            wk = 1e18
+            for i in range(n):
+                x = L_abf[d, i]
+                if st[C_PICK + x] == s or st[C_VIPK + x] != 0:
+                    continue
+                kv = w[PW_PICK] - w[PW_CARRY] * airport_dist(st, p, s, L_abd[d, i])
+                if kv < wk:
+                    wk = kv
+                    wi = i
+            if wi < 0 or wk >= g:
+                continue
+            x = L_abf[d, wi]
+            L_pk[d, npk] = x + 100 * (s + 1)
+            npk += 1
+            n -= 1
+            L_abd[d, wi] = L_abd[d, n]
+            L_abf[d, wi] = L_abf[d, n]
+            ld -= 1
+            v -= w[PW_PICK]
+            if npk >= 15:
+                continue
+        v += w[PW_PICK] + w[PW_ANGER] * a + (w[PW_CRIT] if a >= last else 0.0)
+        ld += need
+        L_abd[d, n] = dd
+        L_abf[d, n] = c
+        n += 1
+        L_pk[d, npk] = c
+        npk += 1
+    L_nab[d] = n
+    L_npk[d] = npk
+    L_load[d] = ld
+    L_val[d] = v
+
+
+@kernel
+def _dfrom(st, spec, p, loc, x):
+    """Move points for plane p from ``loc`` (an airport, or -1 = its current spot) to airport x."""
+    if loc >= 0:
+        return airport_dist(st, p, loc, x)
+    return plane_dist(st, spec, p, x)
+
+
+@kernel
+def _level_mask(L_nab, L_abd, d, wmask):
+    """Airports worth a stop or a heading from DFS level d: waiting passengers (``wmask``) or a
+    destination aboard."""
+    m = wmask
+    for i in range(L_nab[d]):
+        m |= 1 << L_abd[d, i]
+    return m
+
+
+@kernel
+def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd, L_npk, L_pk,
+               hmask):
+    """Value of ending the round after DFS level d, with the best heading for the move points
+    left: its stop values, minus the carry cost of the cards still aboard, plus the passengers at
+    their next-to-last cube within next round's reach. After flying m points toward h, the
+    distance to x is at most min(d(e,x) + m, max(0, d(e,h) - m) + d(h,x)). Returns (value, h)
+    (h = -1: stay)."""
+    e = L_loc[d]
+    m = L_mp[d]
+    reach = st[pb(p) + P_SPEED]
+    bv = -1e18
+    bh = -1
+    for h in range(-1, NA):
+        if h >= 0:
+            if m <= 0 or (hmask >> h) & 1 == 0 or spec[K_AIRIN + h] == 0 or h == e:
+                continue
+            deh = _dfrom(st, spec, p, e, h)
+            if deh >= INF:
+                continue
+            rem = deh - m if deh > m else 0
+        v = L_val[d]
+        near = INF
+        tot = 0
+        for i in range(L_nab[d]):
+            x = L_abd[d, i]
+            dx = _dfrom(st, spec, p, e, x)
+            if h >= 0:
+                alt = rem + airport_dist(st, p, h, x)
+                dx = dx + m if dx + m < alt else alt
+            tot += dx
+            if dx < near:
+                near = dx
+        if L_nab[d] > 0:
+            v -= w[PW_CARRY] * (near + 0.3 * (tot - near))
+        for i in range(ncl):
+            c = crl[i]
+            if taken[c] != 0 or covered[c] != 0:
+                continue
+            mine = False
+            for j in range(L_npk[d]):
+                if L_pk[d, j] == c:
+                    mine = True
+                    break
+            if mine:
+                continue
+            x = st[C_WHERE + c]
+            dx = _dfrom(st, spec, p, e, x)
+            if h >= 0:
+                alt = rem + airport_dist(st, p, h, x)
+                dx = dx + m if dx + m < alt else alt
+            if dx <= reach:
+                v += w[PW_COVER]
+        if v > bv:
+            bv = v
+            bh = h
+    return bv, bh
+
+
+@kernel
+def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h):
+    """Best itinerary of plane p this round (depth-first over up to PLN_MAXS stops within its
+    move points; boarding at each stop by priority). Writes the stops (airports, first = the
+    start airport when the plane is at one) into best_stops[PLN_MAXS+1] (-1 ends) and the cards it
+    boards into best_pk[16] (-1 ends). Returns (value gain over staying put, end level value)."""
+    b = pb(p)
+    last = spec[K_ANGER_LIMIT] - 1
+    cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+    D = PLN_MAXS + 2
+    L_loc = np.empty(D, np.int64)
+    L_mp = np.empty(D, np.int64)
+    L_val = np.empty(D, np.float64)
+    L_load = np.empty(D, np.int64)
+    L_nab = np.empty(D, np.int64)
+    L_abd = np.empty((D, 8), np.int64)
+    L_abf = np.empty((D, 8), np.int64)
+    L_npk = np.empty(D, np.int64)
+    L_pk = np.empty((D, 16), np.int64)
+    L_vis = np.empty(D, np.int64)
+    # level 0: the plane as it is, the cards aboard
+    here = st[b + P_AIR]
+    L_loc[0] = here
+    L_mp[0] = st[b + P_SPLEFT]
+    L_val[0] = 0.0
+    L_load[0] = st[b + P_LOAD]
+    n = 0
+    for i in range(st[S_NACTIVE]):
+        c = st[ACTIVE + i]
+        if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and n < 8:
+            L_abd[0, n] = spec[K_CDEST + c]
+            L_abf[0, n] = c
+            n += 1
+    L_nab[0] = n
+    L_npk[0] = 0
+    L_vis[0] = 0
+    for i in range(PLN_MAXS + 1):
+        best_stops[i] = -1
+    for i in range(16):
+        best_pk[i] = -1
+    wmask = 0
+    for a in range(NA):
+        for i in range(nwl[a]):
+            if taken[wl[a, i]] == 0:
+                wmask |= 1 << a
+                break
+    hbase = wmask
+    for i in range(ncl):
+        if taken[crl[i]] == 0 and covered[crl[i]] == 0:
+            hbase |= 1 << st[C_WHERE + crl[i]]
+    # staying put (boarding at the start airport counts as its first stop)
+    base = -1e18
+    start = 0
+    if here >= 0:
+        _apply_stop(st, spec, w, p, 1, here, 0, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
+                    L_abd, L_abf, L_npk, L_pk, L_vis, cap)
+        start = 1
+        base, h = _end_value(st, spec, w, p, 1, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd,
+                             L_npk, L_pk, _level_mask(L_nab, L_abd, 1, hbase))
+        best = base
+        best_h[0] = h
+        best_stops[0] = here
+        for j in range(L_npk[1]):
+            best_pk[j] = L_pk[1, j]
+    else:
+        L_loc[0] = -1
+        base, h = _end_value(st, spec, w, p, 0, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd,
+                             L_npk, L_pk, _level_mask(L_nab, L_abd, 0, hbase))
+        best = base
+        best_h[0] = h
+    stops = np.empty(D, np.int64)
+    if start == 1:
+        stops[1] = here
+    # iterative DFS over stop sequences: it[d] = next airport to try at level d+1
+    it = np.zeros(D, np.int64)
+    msk = np.zeros(D, np.int64)
+    d = start
+    it[d] = 0
+    msk[d] = _level_mask(L_nab, L_abd, d, wmask)
+    while d >= start:
+        s = it[d]
+        if s >= NA or d >= start + PLN_MAXS:
+            d -= 1
+            continue
+        it[d] = s + 1
+        if (msk[d] >> s) & 1 == 0 or spec[K_AIRIN + s] == 0 or (L_vis[d] >> s) & 1 or s == L_loc[d]:
+            continue
+        if L_loc[d] < 0:
+            cost = plane_dist(st, spec, p, s)
+        else:
+            cost = airport_dist(st, p, L_loc[d], s)
+        if cost > L_mp[d] or cost <= 0:
+            continue
+        _apply_stop(st, spec, w, p, d + 1, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
+                    L_abd, L_abf, L_npk, L_pk, L_vis, cap)
+        stops[d + 1] = s
+        mk = _level_mask(L_nab, L_abd, d + 1, wmask)
+        v, h = _end_value(st, spec, w, p, d + 1, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd,
+                          L_npk, L_pk, mk | hbase)
+        if v > best:
+            best = v
+            best_h[0] = h
+            for i in range(PLN_MAXS + 1):
+                best_stops[i] = stops[i + 1] if i + 1 <= d + 1 else -1
+            for j in range(16):
+                best_pk[j] = L_pk[d + 1, j] if j < L_npk[d + 1] else -1
+        d += 1
+        it[d] = 0
+        msk[d] = mk
+    return best - base, best
+
+
+@kernel
+def plan_round(st, spec, w):
+    """The planner's team decision for this flight phase: every plane's stops (PLN_*), the
+    passengers each boards (C_ASSIGN) and the heading after its last stop. Deterministic in
+    the open board; uses no random draw."""
+    n = spec[K_NP]
+    last = spec[K_ANGER_LIMIT] - 1
+    wl = np.empty((NA, NCARD), np.int64)
+    nwl = np.zeros(NA, np.int64)
+    key = np.zeros(NCARD, np.int64)
+    taken = np.zeros(NCARD, np.int64)
+    covered = np.zeros(NCARD, np.int64)
+    crl = np.empty(NCARD, np.int64)
+    ncl = 0
+    for i in range(st[S_NACTIVE]):
+        c = st[ACTIVE + i]
+        st[C_ASSIGN + c] = 0
+        st[C_DROPAT + c] = 0
+        if st[C_PLACE + c] != PL_WAIT:
+            continue
+        a = st[C_WHERE + c]
+        k = _pick_key(st, spec, c, last)
+        key[c] = k
+        j = nwl[a]
+        while j > 0 and key[wl[a, j - 1]] < k:
+            wl[a, j] = wl[a, j - 1]
+            j -= 1
+        wl[a, j] = c
+        nwl[a] += 1
+        if st[C_ANGER + c] == last - 1:
+            crl[ncl] = c
+            ncl += 1
+    done = np.zeros(MAXP, np.int64)
+    stops = np.empty((MAXP, PLN_MAXS + 1), np.int64)
+    pks = np.empty((MAXP, 16), np.int64)
+    gain = np.empty(MAXP, np.float64)
+    heads = np.empty((MAXP, 1), np.int64)
+    dirty = np.ones(MAXP, np.int64)
+    for p in range(n):
+        st[PLN_N + p] = 0
+        st[PLN_I + p] = 0
+        st[PLN_HEAD + p] = -1
+    for _ in range(n):
+        bp = -1
+        bg = -1e18
+        for p in range(n):
+            if done[p] == 1:
+                continue
+            if dirty[p] == 1:
+                g, _v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
+                gain[p] = g
+                dirty[p] = 0
+            if gain[p] > bg:
+                bg = gain[p]
+                bp = p
+        if bp < 0:
+            break
+        p = bp
+        done[p] = 1
+        ns = 0
+        e = st[pb(p) + P_AIR]
+        for i in range(PLN_MAXS + 1):
+            s = stops[p, i]
+            if s < 0:
+                break
+            e = s
+            if i == 0 and s == st[pb(p) + P_AIR]:
+                continue
+            if ns < PLN_MAXS:
+                st[PLN_STOP + p * PLN_MAXS + ns] = s
+                ns += 1
+        st[PLN_N + p] = ns
+        for j in range(16):
+            c = pks[p, j]
+            if c < 0:
+                break
+            if c >= 100:
+                st[C_DROPAT + c % 100] = c // 100
+                continue
+            taken[c] = 1
+            st[C_ASSIGN + c] = p + 1
+        # mark next-round-critical passengers this plane covers from its end
+        h = heads[p, 0]
+        st[PLN_HEAD + p] = h
+        m = st[pb(p) + P_SPLEFT]
+        loc = -1 if ns == 0 and st[pb(p) + P_AIR] < 0 else e
+        if ns > 0:
+            m -= plane_dist(st, spec, p, st[PLN_STOP + p * PLN_MAXS])
+            for i in range(1, ns):
+                m -= airport_dist(st, p, st[PLN_STOP + p * PLN_MAXS + i - 1], st[PLN_STOP + p * PLN_MAXS + i])
+        if m < 0:
+            m = 0
+        reach = st[pb(p) + P_SPEED]
+        rem = 0
+        if h >= 0:
+            deh = _dfrom(st, spec, p, loc, h)
+            rem = deh - m if deh > m else 0
+        for i in range(ncl):
+            c = crl[i]
+            if taken[c] != 0:
+                continue
+            x = st[C_WHERE + c]
+            dx = _dfrom(st, spec, p, loc, x)
+            if h >= 0:
+                alt = rem + airport_dist(st, p, h, x)
+                dx = dx + m if dx + m < alt else alt
+            if dx <= reach:
+                covered[c] = 1
+        # the others re-plan when this plane took or covered what they planned on
+        for q in range(n):
+            if done[q] == 0:
+                dirty[q] = 1
+
+
+@kernel
+def planner_step(st, spec, p, ev, evn):
+    """One pass step of plane p under the planner (see ``plane_step``): at an airport deliver,
+    board the passengers planned for it here (and, once its stops are done, any unplanned
+    passenger with anger that fits, which resets the anger), then fly one hop toward its next
+    stop or heading. True when anything changed."""
+    b = pb(p)
+    changed = False
+    here = st[b + P_AIR]
+    if here >= 0 and st[b + P_ACTLEFT] > 0:
+        if deliver_all(st, spec, p, ev, evn) > 0:
+            changed = True
+        i = st[S_NACTIVE] - 1
+        while i >= 0:
+            c = st[ACTIVE + i]
+            i -= 1
+            if (st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and st[C_DROPAT + c] == here + 1
+                    and can_drop(st, spec, p, c)):
+                do_drop(st, spec, p, c, ev, evn)
+                st[C_DROPAT + c] = 0
+                changed = True
+        progress = True
+        while progress:
+            progress = False
+            for i in range(st[S_NACTIVE]):
+                c = st[ACTIVE + i]
+                if st[C_PLACE + c] == PL_WAIT and st[C_WHERE + c] == here and st[C_ASSIGN + c] == p + 1:
+                    if can_pickup(st, spec, p, c) > 0:
+                        do_pickup(st, spec, p, c, ev, evn)
+                        st[C_ASSIGN + c] = 0
+                        changed = True
+                        progress = True
+                        break
+        i = st[PLN_I + p]
+        if i < st[PLN_N + p] and st[PLN_STOP + p * PLN_MAXS + i] == here:
+            st[PLN_I + p] = i + 1
+            changed = True
+        if st[PLN_I + p] >= st[PLN_N + p] and (st[PLN_HEAD + p] < 0 or st[PLN_HEAD + p] == here
+                                                or st[b + P_SPLEFT] == 0):
+            progress = True
+            while progress:
+                progress = False
+                bc = -1
+                bk = 0
+                for i in range(st[S_NACTIVE]):
+                    c = st[ACTIVE + i]
+                    if (st[C_PLACE + c] == PL_WAIT and st[C_WHERE + c] == here and st[C_ASSIGN + c] == 0
+                            and st[C_ANGER + c] > 0 and can_pickup(st, spec, p, c) == 1):
+                        k = _pick_key(st, spec, c, spec[K_ANGER_LIMIT] - 1)
+                        if k > bk:
+                            bk = k
+                            bc = c
+                if bc >= 0:
+                    do_pickup(st, spec, p, bc, ev, evn)
+                    changed = True
+                    progress = True
+    if st[b + P_SPLEFT] > 0 or st[S_TSPEED] == p:
+        i = st[PLN_I + p]
+        t = st[PLN_STOP + p * PLN_MAXS + i] if i < st[PLN_N + p] else st[PLN_HEAD + p]
+        if t >= 0 and fly_hop(st, spec, p, t, ev, evn) > 0:
+            changed = True
+    return changed
