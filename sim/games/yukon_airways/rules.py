@@ -698,18 +698,19 @@ def next_flyer(state, spec, rng, rig_dice, ev, evn):
 
 
 @kernel
-def short_after(state, spec, s, sym, cards, tot):
-    """Cards as fuel the flight being loaded would need after seat ``s`` (holding ``tot``
-    cards) gives up ``cards`` more cards and adds symbol ``sym`` (-1: none) to its round's
-    collection; -1 when the flight could not be paid then (RB Flugphase d; Appendix: cards as
-    fuel up to the dial, only when the tank is short)."""
+def short_to(state, spec, s, dest, sym, cards, tot):
+    """Cards as fuel a flight of seat ``s`` to ``dest`` would need after the seat (holding
+    ``tot`` cards) gives up ``cards`` more cards and adds symbol ``sym`` (-1: none) to its
+    round's collection (a completed fuel set fills the tank first); -1 when the flight could
+    not be paid then (RB Flugphase d; Appendix: cards as fuel up to the dial, only when the
+    tank is short)."""
     p = spec[0]
     fuel = state[se(p, s, SE_FUEL)]
     if sym == SYM_FUEL:
         thresh = p[P_THRESH] - (1 if switch_on(state, spec, s, SW_PAIR_BONUS) == 1 and p[P_THRESH] > 1 else 0)
         if state[se(p, s, SE_SYM + SYM_FUEL)] + 1 >= thresh:
             fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
-    short = fuel_cost(state, spec, s, state[H_DEST]) - fuel
+    short = fuel_cost(state, spec, s, dest) - fuel
     if short < 0:
         short = 0
     if short > dial_value(state, spec, s, D_CARDS_FUEL):
@@ -717,6 +718,12 @@ def short_after(state, spec, s, sym, cards, tot):
     if tot - cards < short:
         return -1
     return short
+
+
+@kernel
+def short_after(state, spec, s, sym, cards, tot):
+    """``short_to`` for the flight being loaded (destination ``H_DEST``)."""
+    return short_to(state, spec, s, state[H_DEST], sym, cards, tot)
 
 
 @kernel
@@ -732,22 +739,18 @@ def wild_size(state, spec, s):
 @kernel
 def can_fly(state, spec, s, dest, tot):
     """RB Flugphase: seat ``s`` (holding ``tot`` cards, a die aboard) may fly to ``dest`` (a
-    destination other than where it is) when it can pay one passenger (a ticket naming
-    ``dest``, or the face-down cards) and the fuel (tank, then cards up to the cards-as-fuel
-    dial)."""
+    destination other than where it is) when a first passenger can be loaded with the fuel
+    still payable (tank, then cards up to the cards-as-fuel dial): a ticket naming ``dest``
+    (whose own symbol may complete a fuel set, D7) or the face-down cards; exactly the
+    first loading actions ``legal_actions`` offers at step ``load``."""
     p = spec[0]
     if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
         return False
-    has = 0
     for y in range(NSYM):
-        has += state[hand_at(p, s, dest * NSYM + y)]
-    need = 1 if has > 0 else wild_size(state, spec, s)
-    if tot < need:
-        return False
-    short = fuel_cost(state, spec, s, dest) - state[se(p, s, SE_FUEL)]
-    if short < 0:
-        short = 0
-    return short <= dial_value(state, spec, s, D_CARDS_FUEL) and tot - need >= short
+        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
+                short_to(state, spec, s, dest, y if p[P_TICKET_SYM] == 1 else -1, 1, tot) >= 0:
+            return True
+    return short_to(state, spec, s, dest, -1, wild_size(state, spec, s), tot) >= 0
 
 
 @kernel

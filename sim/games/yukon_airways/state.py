@@ -8,7 +8,7 @@ the deck's cards; ``Rig(dice=[...])`` are die faces in roll order (set-up rolls 
 maintenance rolls the dice on tickets in die order).
 
 Builders for scenario tests (each keeps every card, die, marker and dollar in one place):
-``give_card``, ``set_money``, ``set_fuel``, ``set_dial``, ``set_switch``, ``put_die``,
+``give_card``, ``set_money``, ``set_fuel``, ``set_dial``, ``set_switch``, ``set_symbols``, ``put_die``,
 ``set_markers``, ``set_location``; readers ``seat``, ``hand``, ``dice_at``, ``markers``.
 """
 
@@ -247,6 +247,10 @@ class GameState(GameStateBase):
     def set_switch(self, s: int, name: str, on: int = 1) -> None:
         """Seat ``s``'s switch ``name`` on (1) or off (0)."""
         self.state[self._se(s, Y.SE_SW + Y.IMP_NAMES.index(name) - Y.NDIAL)] = on
+
+    def set_symbols(self, s: int, symbol: str, n: int) -> None:
+        """Seat ``s`` has collected ``n`` ``symbol`` symbols this round (towards a bonus)."""
+        self.state[self._se(s, Y.SE_SYM + SYMBOLS.index(symbol))] = n
 
     def put_die(self, d: int, place: int, s: int = -1) -> None:
         """Die ``d`` to ``place`` (a dock 0..5, or DP_PLANE with seat ``s``)."""

@@ -269,3 +269,27 @@ def test_d5_grey_supply_unlimited_or_limited(gs, grey, expected):
     g.apply((K_GO, 0, 0))
     assert g.cockpit_markers(s, car)[GREY] == expected
     assert g.invariants() == 0
+
+
+@pytest.mark.parametrize("collected,offered", [(2, True), (1, False)])
+def test_d_a_fuel_set_completed_by_the_ticket_pays_the_flight(gs, collected, offered):
+    """RB Flugphase b + d, Appendix Boni: a face-up ticket's own fuel symbol (D7) that completes
+    three alike fills the tank before the fuel is paid, so the flight it makes payable is
+    offered (Mayo costs 4, the tank holds 3, no cards as fuel; the set gives +2)."""
+    g, s = flight_position(gs)
+    mayo = g.loc("Mayo")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "fuel"), g.card("Mayo", "money")])
+    g.set_fuel(s, 3)
+    g.set_dial(s, "cards_as_fuel", 0)
+    g.set_symbols(s, "fuel", collected)
+    assert ((K_FLY, mayo, 0) in g.legal_actions()) == offered
+    if not offered:
+        return
+    g.apply((K_FLY, mayo, 0))
+    assert g.legal_actions() == [(K_TICKET, SYM_FUEL, PINK)]  # the money ticket leaves the tank short
+    g.apply((K_TICKET, SYM_FUEL, PINK))
+    assert g.seat(s)["fuel"] == 5 and g.seat(s)["symbols"][SYM_FUEL] == 0
+    g.apply((K_GO, 0, 0))
+    assert g.seat(s)["fuel"] == 1 and g.seat(s)["loc"] == mayo and g.seat(s)["burnt"] == 0
+    assert g.invariants() == 0
