@@ -71,7 +71,7 @@ def _event_line(e, spec, names, labels) -> str | None:
     if code == Y.E_START:
         return f"start player: seat {s} (drawn at random); start money $1, $2 ... by turn order"
     if code == Y.E_ROLL:
-        return None
+        return f"    die {a} ({COLOURS[int(spec[8][a])]}) rolls {b}: dock {b}"
     if code == Y.E_PLACE:
         return f"  {who} boards: marker at dock {a + 1} (arrival {b + 1} this day; a shared dock puts it under earlier markers)"
     if code == Y.E_DOCK:
@@ -148,8 +148,23 @@ def trace(run, game_index: int) -> TraceResult:
     S = int(p[Y.P_S])
     lines = [f"Yukon Airways: game {game_index} of seed {run.seed}; seats: "
              + ", ".join(f"{s}={labels[s]}" for s in range(S))]
+    started = False   # set-up rolls are shown by the first day's docks line
+    passes = 0        # seats paid their income this day; then the maintenance (RB Wartungsphase)
     for e in ev:
-        if int(e[2]) == Y.E_ROUND:
+        code = int(e[2])
+        if passes == S and code not in (Y.E_ROUND, Y.E_END_MONEY, Y.E_END):
+            lines.append("  maintenance (RB Wartungsphase): a) dice on tickets rolled onto the dock of their face, "
+                         "b) played tickets discarded, c) draws by the draw dial, d) discards down to the hand limit")
+            passes = -1
+        if code == Y.E_INCOME:  # the last event of a seat's income (RB Einkommensphase)
+            passes += 1
+        if code == Y.E_ROLL and not started:
+            continue
+        if code == Y.E_ROUND:
+            if started:
+                lines.append("  planes back to Whitehorse; the day marker moves on")
+            started = True
+            passes = 0
             r = int(e[3])
             snap = snaps[r] if r < snaps.shape[0] else state
             lines.append("")
