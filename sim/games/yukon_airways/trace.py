@@ -64,6 +64,10 @@ def cockpit_text(snap, spec, s: int, names, label: str) -> str:
             f"hand ({len(hand)} types): {' '.join(hand) or '(empty)'}")
 
 
+def _dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
 def _event_line(e, spec, names, labels) -> str | None:
     s = int(e[1])
     code, a, b, c, d, x = (int(v) for v in e[2:8])
@@ -86,14 +90,14 @@ def _event_line(e, spec, names, labels) -> str | None:
         how = "$1" if d == 1 else "free"
         return f"    moves die {a} ({COLOURS[x]}) dock {b + 1} -> dock {c + 1} (adjacent, 1 and 6 adjacent; {how})"
     if code == Y.E_TAKE:
-        return f"    takes {b} {COLOURS[a]} dice from dock {c + 1} (one colour per take, seats free)"
+        return f"    takes {_dice(b)} ({COLOURS[a]}) from dock {c + 1} (one colour per take, seats free)"
     if code == Y.E_REFUEL:
         return f"    refuels +{a} (free barrels + bonus fuel dial, tank capped): fuel {b}"
     if code == Y.E_ORDER:
         order = [v for v in (a, b, c, d) if v >= 0]
         return "  new turn order (lowest dock first, top to bottom): " + ", ".join(f"seat {v}" for v in order)
     if code == Y.E_FLY:
-        return (f"  {who} flies {names[b]} -> {names[a]}: fuel {c} by the cheapest route, tank {d}, {x} dice aboard "
+        return (f"  {who} flies {names[b]} -> {names[a]}: fuel {c} by the cheapest route, tank {d}, {_dice(x)} aboard "
                 f"(legal: a payable passenger and fuel within tank + cards-as-fuel dial)")
     if code == Y.E_TICKET:
         return f"    ticket {card_name(names, a)} carries die {b} ({COLOURS[c]})"
@@ -117,9 +121,9 @@ def _event_line(e, spec, names, labels) -> str | None:
     if code == Y.E_ORDER_CARD:
         return f"    order card {a + 1} met: +{b} {REWARD[c]}"
     if code == Y.E_PASS:
-        return f"  {who} makes no more flights this day ({a} dice still aboard)"
+        return f"  {who} makes no more flights this day ({_dice(a)} still aboard)"
     if code == Y.E_INCOME:
-        return f"    income: best location ${a}, {b} dice x $1, far ${c}: money ${d}"
+        return f"    income: best location ${a}, {_dice(b)} on tickets x $1, far ${c}: money ${d}"
     if code == Y.E_DRAW:
         return f"    {who} draws {a} card(s) (hand {b})"
     if code == Y.E_DISCARD:
