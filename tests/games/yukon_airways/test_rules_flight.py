@@ -359,3 +359,25 @@ def test_flight_turns_go_round_skipping_seats_that_passed_until_all_pass(gs):
     while g.snapshot()["round"] == 0:  # maintenance: discards down to the hand limit
         g.apply(g.legal_actions()[0])
     assert all(g.seat(o)["loc"] == g.loc("Whitehorse") for o in range(4)) and step(g) == ST_PLACE
+
+
+def test_d_a_fuel_set_completed_by_a_later_tuck_pays_the_flight(gs):
+    """RB Flugphase b + d, RULES.md S7: a fuel ticket that is the second of three alike and a
+    fuel card tucked under it complete the set; its +2 fuel pays Mayo (4) from a tank of 3.
+    The flight may not take off before the tank can pay."""
+    g, s = flight_position(gs)
+    mayo = g.loc("Mayo")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "fuel"), g.card("Atlin", "fuel")])
+    g.set_fuel(s, 3)
+    g.set_dial(s, "cards_as_fuel", 0)
+    g.set_symbols(s, "fuel", 1)
+    assert (K_FLY, mayo, 0) in g.legal_actions()
+    g.apply((K_FLY, mayo, 0))
+    g.apply((K_TICKET, SYM_FUEL, PINK))
+    assert g.legal_actions() == [(K_TUCK, g.card("Atlin", "fuel"), 0)]  # no take-off with the tank short
+    g.apply((K_TUCK, g.card("Atlin", "fuel"), 0))
+    assert g.seat(s)["fuel"] == 5 and g.legal_actions()[0] == (K_GO, 0, 0)
+    g.apply((K_GO, 0, 0))
+    assert g.seat(s)["fuel"] == 1 and g.seat(s)["loc"] == mayo and g.seat(s)["burnt"] == 0
+    assert g.invariants() == 0
