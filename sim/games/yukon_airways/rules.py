@@ -698,25 +698,76 @@ def next_flyer(state, spec, rng, rig_dice, ev, evn):
 
 
 @kernel
-def short_after(state, spec, s, sym, cards, tot):
-    """Cards as fuel the flight being loaded would need after seat ``s`` (holding ``tot``
-    cards) gives up ``cards`` more cards and adds symbol ``sym`` (-1: none) to its round's
-    collection; -1 when the flight could not be paid then (RB Flugphase d; Appendix: cards as
-    fuel up to the dial, only when the tank is short)."""
+def set_size(state, spec, s):
+    """Alike symbols that make a set: three, two with switch pair_bonus (RB Flugphase b)."""
+    p = spec[0]
+    t = p[P_THRESH]
+    if switch_on(state, spec, s, SW_PAIR_BONUS) == 1 and t > 1:
+        t -= 1
+    return t
+
+
+@kernel
+def fuel_cards(state, spec, s):
+    """Cards with the fuel symbol in seat ``s``'s hand."""
+    p = spec[0]
+    n = 0
+    for l in range(p[P_L]):
+        n += state[hand_at(p, s, l * NSYM + SYM_FUEL)]
+    return n
+
+
+@kernel
+def fuel_in_cheapest(state, spec, s, k):
+    """Fuel-symbol cards among the ``k`` cards ``give_up_cards`` would take from seat ``s``."""
+    p = spec[0]
+    corder = spec[9]
+    left = k
+    n = 0
+    i = 0
+    while left > 0 and i < corder.shape[0]:
+        t = corder[i]
+        m = min(left, state[hand_at(p, s, t)])
+        if t % NSYM == SYM_FUEL:
+            n += m
+        left -= m
+        i += 1
+    return n
+
+
+@kernel
+def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
+    """RB Flugphase b + d, Appendix: True when seat ``s``'s flight to ``dest`` can still be
+    paid after the seat gives up ``cards`` cards (``fuel_out`` of them with the fuel symbol) and
+    adds symbol ``sym`` (-1: none) to its day's collection: with some number of fuel-symbol
+    cards still tucked (only when ``tuck_fuel``: a played fuel ticket or face-down cards on this
+    flight), each completed fuel set filling the tank, the short part is within the
+    cards-as-fuel dial and the cards left (the tank pays first). RULES.md S7."""
     p = spec[0]
     fuel = state[se(p, s, SE_FUEL)]
+    col = state[se(p, s, SE_SYM + SYM_FUEL)]
+    th = set_size(state, spec, s)
     if sym == SYM_FUEL:
-        thresh = p[P_THRESH] - (1 if switch_on(state, spec, s, SW_PAIR_BONUS) == 1 and p[P_THRESH] > 1 else 0)
-        if state[se(p, s, SE_SYM + SYM_FUEL)] + 1 >= thresh:
+        col += 1
+        if col >= th:
+            col = 0
             fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
-    short = fuel_cost(state, spec, s, state[H_DEST]) - fuel
-    if short < 0:
-        short = 0
-    if short > dial_value(state, spec, s, D_CARDS_FUEL):
-        return -1
-    if tot - cards < short:
-        return -1
-    return short
+    tot = hand_total(state, spec, s) - cards
+    fc = fuel_cards(state, spec, s) - fuel_out if tuck_fuel else 0
+    cost = fuel_cost(state, spec, s, dest)
+    dial = dial_value(state, spec, s, D_CARDS_FUEL)
+    for k in range(fc + 1):
+        if k > 0:
+            col += 1
+            if col >= th:
+                col = 0
+                fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
+        short = cost - fuel
+        if short < 0:
+            short = 0
+        if short <= dial and tot - k >= short:
+            return True
+    return False
 
 
 @kernel
@@ -730,24 +781,23 @@ def wild_size(state, spec, s):
 
 
 @kernel
-def can_fly(state, spec, s, dest, tot):
-    """RB Flugphase: seat ``s`` (holding ``tot`` cards, a die aboard) may fly to ``dest`` (a
-    destination other than where it is) when it can pay one passenger (a ticket naming
-    ``dest``, or the face-down cards) and the fuel (tank, then cards up to the cards-as-fuel
-    dial)."""
+def can_fly(state, spec, s, dest):
+    """RB Flugphase: seat ``s`` (a die aboard) may fly to ``dest`` (a destination other than
+    where it is) when a first passenger can be loaded and the flight still paid (tank, fuel
+    sets, then cards up to the cards-as-fuel dial; ``payable_after``): a ticket naming
+    ``dest`` or the face-down cards; exactly the first loading actions ``legal_actions``
+    offers at step ``load``."""
     p = spec[0]
     if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
         return False
-    has = 0
     for y in range(NSYM):
-        has += state[hand_at(p, s, dest * NSYM + y)]
-    need = 1 if has > 0 else wild_size(state, spec, s)
-    if tot < need:
-        return False
-    short = fuel_cost(state, spec, s, dest) - state[se(p, s, SE_FUEL)]
-    if short < 0:
-        short = 0
-    return short <= dial_value(state, spec, s, D_CARDS_FUEL) and tot - need >= short
+        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
+                payable_after(state, spec, s, dest, y if p[P_TICKET_SYM] == 1 else -1, 1,
+                              1 if y == SYM_FUEL else 0, y == SYM_FUEL):
+            return True
+    w = wild_size(state, spec, s)
+    return hand_total(state, spec, s) >= w and \
+        payable_after(state, spec, s, dest, -1, w, fuel_in_cheapest(state, spec, s, w), True)
 
 
 @kernel
@@ -1055,7 +1105,8 @@ def legal_actions(state, spec, acts):
     1 and 6 adjacent; free moves first; take: one colour, two with dock 3 / two_colours, up to
     the free seats), RB Flugphase (dest, load: a ticket naming the destination per passenger or
     the face-down cards, a tucked card of a played ticket's symbol, any symbol under face-down
-    cards, fuel payable after every card given up), RB Flugphase e (improve), RB Wartungsphase d
+    cards, the flight still payable after every card, payable_after; go when payable now), RB
+    Flugphase e (improve), RB Wartungsphase d
     (discard)."""
     p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
     s = state[H_ACTOR]
@@ -1090,21 +1141,23 @@ def legal_actions(state, spec, acts):
     elif st == ST_DEST:
         n = put(acts, n, K_PASS, 0, 0)
         if aboard(state, spec, s) > 0:
-            tot = hand_total(state, spec, s)
             for dest in range(p[P_L]):
-                if can_fly(state, spec, s, dest, tot):
+                if can_fly(state, spec, s, dest):
                     n = put(acts, n, K_FLY, dest, 0)
     elif st == ST_LOAD:
         dest = state[H_DEST]
         tot = hand_total(state, spec, s)
-        if state[H_FL_DICE] > 0:
+        tuck_fuel = (state[H_FL_SYMS] >> SYM_FUEL) & 1 == 1 or state[H_FL_WILD] > 0
+        if state[H_FL_DICE] > 0 and payable_after(state, spec, s, dest, -1, 0, 0, False):
             n = put(acts, n, K_GO, 0, 0)
         tick_ok = 0  # bit y: a ticket naming dest with symbol y can be played
         for y in range(NSYM):
             if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
-                    short_after(state, spec, s, y if p[P_TICKET_SYM] == 1 else -1, 1, tot) >= 0:
+                    payable_after(state, spec, s, dest, y if p[P_TICKET_SYM] == 1 else -1, 1,
+                                  1 if y == SYM_FUEL else 0, tuck_fuel or y == SYM_FUEL):
                 tick_ok |= 1 << y
-        wild_ok = short_after(state, spec, s, -1, wild_size(state, spec, s), tot) >= 0
+        w = wild_size(state, spec, s)
+        wild_ok = tot >= w and payable_after(state, spec, s, dest, -1, w, fuel_in_cheapest(state, spec, s, w), True)
         for c in range(NCOL):
             if aboard_colour(state, spec, s, c) == 0:
                 continue
@@ -1119,7 +1172,7 @@ def legal_actions(state, spec, acts):
             tuck_ok = 0  # bit y: a card with symbol y may be tucked
             for y in range(NSYM):
                 if ((state[H_FL_SYMS] >> y) & 1 == 1 or state[H_FL_WILD] > 0) and \
-                        short_after(state, spec, s, y, 1, tot) >= 0:
+                        payable_after(state, spec, s, dest, y, 1, 1 if y == SYM_FUEL else 0, tuck_fuel):
                     tuck_ok |= 1 << y
             for t in range(p[P_NT]):
                 if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:

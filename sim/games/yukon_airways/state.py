@@ -8,7 +8,7 @@ the deck's cards; ``Rig(dice=[...])`` are die faces in roll order (set-up rolls 
 maintenance rolls the dice on tickets in die order).
 
 Builders for scenario tests (each keeps every card, die, marker and dollar in one place):
-``give_card``, ``set_money``, ``set_fuel``, ``set_dial``, ``set_switch``, ``put_die``,
+``give_card``, ``set_money``, ``set_fuel``, ``set_dial``, ``set_switch``, ``set_symbols``, ``put_die``,
 ``set_markers``, ``set_location``; readers ``seat``, ``hand``, ``dice_at``, ``markers``.
 """
 
@@ -31,26 +31,12 @@ from sim.rng import seed_streams
 class GameState(GameStateBase):
     """One Yukon Airways position (see the module docstring)."""
 
-    def __init__(self, run: CompiledRun, state: np.ndarray, rng: np.ndarray, rig_dice: np.ndarray,
-                 pids: np.ndarray, W: np.ndarray, dealt: dict[str, Any]):
-        self.run = run
-        self.spec = run.spec
-        self.p = run.spec[0]
-        self.state = state
-        self.rng = rng
-        self.rig_dice = rig_dice
-        self.pids = pids
-        self.W = W
-        self._dealt = dealt
-        self.ev = np.zeros((4096, EV_W), np.int32)
-        self.evn = np.zeros(1, np.int64)
-        self._acts = np.zeros((Y.MAX_ACTS, Y.ACT_W), np.int32)
-
     # ---- contract ----------------------------------------------------------------------------
-    @classmethod
-    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameState:
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         """The position play_batch starts game ``game_index`` from (set-up done, the first
-        seat about to place its marker); ``rig`` fixes the deck and/or the dice."""
+        seat about to place its marker); ``rig.deck`` is the draw pile in draw order (card
+        types, the deck's cards), ``rig.dice`` die faces in roll order. Raises ValueError for
+        a deck that is not the config's."""
         spec = run.spec
         p = spec[0]
         rig_deck, rig_dice = make_rig(None if rig is None else rig.deck, None if rig is None else rig.dice)
@@ -61,19 +47,26 @@ class GameState(GameStateBase):
         state = np.zeros(int(p[Y.P_SIZE]), np.int32)
         rng = np.zeros(2, np.uint64)
         seed_streams(rng, np.int64(run.seed), np.int64(game_index))
-        ev = np.zeros((0, EV_W), np.int32)
-        evn = np.zeros(1, np.int64)
-        setup(state, spec, rng, rig_deck, rig_dice, ev, evn)
-        gs = cls(run, state, rng, rig_dice, pids, W, {})
-        gs._dealt = {
-            "draw_pile": gs._pile(int(p[Y.P_OFF_DECK]), int(state[Y.H_DECK_N])),
-            "hands": [gs.hand(s) for s in range(run.n_seats)],
+        setup(state, spec, rng, rig_deck, rig_dice, np.zeros((0, EV_W), np.int32), np.zeros(1, np.int64))
+        self.run = run
+        self.spec = spec
+        self.p = p
+        self.state = state
+        self.rng = rng
+        self.rig_dice = rig_dice
+        self.pids = pids
+        self.W = W
+        self.ev = np.zeros((4096, EV_W), np.int32)
+        self.evn = np.zeros(1, np.int64)
+        self._acts = np.zeros((Y.MAX_ACTS, Y.ACT_W), np.int32)
+        self._dealt = {
+            "draw_pile": self._pile(int(p[Y.P_OFF_DECK]), int(state[Y.H_DECK_N])),
+            "hands": [self.hand(s) for s in range(run.n_seats)],
             "dice": [int(state[int(p[Y.P_OFF_DIE]) + 2 * d]) for d in range(int(p[Y.P_NDICE]))],
-            "markers": gs.markers(),
+            "markers": self.markers(),
             "turn_order": [int(state[int(p[Y.P_OFF_TURN]) + i]) for i in range(run.n_seats)],
             "orders": [int(state[int(p[Y.P_OFF_ORDERS]) + i]) for i in range(int(p[Y.P_NORDP]))],
         }
-        return gs
 
     def legal_actions(self) -> list[tuple[int, ...]]:
         """The actions of the seat to decide (``layout`` action encoding)."""
@@ -254,6 +247,10 @@ class GameState(GameStateBase):
     def set_switch(self, s: int, name: str, on: int = 1) -> None:
         """Seat ``s``'s switch ``name`` on (1) or off (0)."""
         self.state[self._se(s, Y.SE_SW + Y.IMP_NAMES.index(name) - Y.NDIAL)] = on
+
+    def set_symbols(self, s: int, symbol: str, n: int) -> None:
+        """Seat ``s`` has collected ``n`` ``symbol`` symbols this round (towards a bonus)."""
+        self.state[self._se(s, Y.SE_SYM + SYMBOLS.index(symbol))] = n
 
     def put_die(self, d: int, place: int, s: int = -1) -> None:
         """Die ``d`` to ``place`` (a dock 0..5, or DP_PLANE with seat ``s``)."""

@@ -64,6 +64,10 @@ def cockpit_text(snap, spec, s: int, names, label: str) -> str:
             f"hand ({len(hand)} types): {' '.join(hand) or '(empty)'}")
 
 
+def _dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
 def _event_line(e, spec, names, labels) -> str | None:
     s = int(e[1])
     code, a, b, c, d, x = (int(v) for v in e[2:8])
@@ -71,7 +75,7 @@ def _event_line(e, spec, names, labels) -> str | None:
     if code == Y.E_START:
         return f"start player: seat {s} (drawn at random); start money $1, $2 ... by turn order"
     if code == Y.E_ROLL:
-        return None
+        return f"    die {a} ({COLOURS[int(spec[8][a])]}) rolls {b}: dock {b}"
     if code == Y.E_PLACE:
         return f"  {who} boards: marker at dock {a + 1} (arrival {b + 1} this day; a shared dock puts it under earlier markers)"
     if code == Y.E_DOCK:
@@ -86,14 +90,14 @@ def _event_line(e, spec, names, labels) -> str | None:
         how = "$1" if d == 1 else "free"
         return f"    moves die {a} ({COLOURS[x]}) dock {b + 1} -> dock {c + 1} (adjacent, 1 and 6 adjacent; {how})"
     if code == Y.E_TAKE:
-        return f"    takes {b} {COLOURS[a]} dice from dock {c + 1} (one colour per take, seats free)"
+        return f"    takes {_dice(b)} ({COLOURS[a]}) from dock {c + 1} (one colour per take, seats free)"
     if code == Y.E_REFUEL:
         return f"    refuels +{a} (free barrels + bonus fuel dial, tank capped): fuel {b}"
     if code == Y.E_ORDER:
         order = [v for v in (a, b, c, d) if v >= 0]
         return "  new turn order (lowest dock first, top to bottom): " + ", ".join(f"seat {v}" for v in order)
     if code == Y.E_FLY:
-        return (f"  {who} flies {names[b]} -> {names[a]}: fuel {c} by the cheapest route, tank {d}, {x} dice aboard "
+        return (f"  {who} flies {names[b]} -> {names[a]}: fuel {c} by the cheapest route, tank {d}, {_dice(x)} aboard "
                 f"(legal: a payable passenger and fuel within tank + cards-as-fuel dial)")
     if code == Y.E_TICKET:
         return f"    ticket {card_name(names, a)} carries die {b} ({COLOURS[c]})"
@@ -117,9 +121,9 @@ def _event_line(e, spec, names, labels) -> str | None:
     if code == Y.E_ORDER_CARD:
         return f"    order card {a + 1} met: +{b} {REWARD[c]}"
     if code == Y.E_PASS:
-        return f"  {who} makes no more flights this day ({a} dice still aboard)"
+        return f"  {who} makes no more flights this day ({_dice(a)} still aboard)"
     if code == Y.E_INCOME:
-        return f"    income: best location ${a}, {b} dice x $1, far ${c}: money ${d}"
+        return f"    income: best location ${a}, {_dice(b)} on tickets x $1, far ${c}: money ${d}"
     if code == Y.E_DRAW:
         return f"    {who} draws {a} card(s) (hand {b})"
     if code == Y.E_DISCARD:
@@ -148,8 +152,23 @@ def trace(run, game_index: int) -> TraceResult:
     S = int(p[Y.P_S])
     lines = [f"Yukon Airways: game {game_index} of seed {run.seed}; seats: "
              + ", ".join(f"{s}={labels[s]}" for s in range(S))]
+    started = False   # set-up rolls are shown by the first day's docks line
+    passes = 0        # seats paid their income this day; then the maintenance (RB Wartungsphase)
     for e in ev:
-        if int(e[2]) == Y.E_ROUND:
+        code = int(e[2])
+        if passes == S and code not in (Y.E_ROUND, Y.E_END_MONEY, Y.E_END):
+            lines.append("  maintenance (RB Wartungsphase): a) dice on tickets rolled onto the dock of their face, "
+                         "b) played tickets discarded, c) draws by the draw dial, d) discards down to the hand limit")
+            passes = -1
+        if code == Y.E_INCOME:  # the last event of a seat's income (RB Einkommensphase)
+            passes += 1
+        if code == Y.E_ROLL and not started:
+            continue
+        if code == Y.E_ROUND:
+            if started:
+                lines.append("  planes back to Whitehorse; the day marker moves on")
+            started = True
+            passes = 0
             r = int(e[3])
             snap = snaps[r] if r < snaps.shape[0] else state
             lines.append("")

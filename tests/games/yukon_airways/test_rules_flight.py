@@ -20,6 +20,7 @@ from sim.games.yukon_airways.layout import (
     ST_DEST,
     ST_IMPROVE,
     ST_LOAD,
+    ST_PLACE,
     STEP_NAMES,
     SYM_FUEL,
     SYM_MONEY,
@@ -268,4 +269,115 @@ def test_d5_grey_supply_unlimited_or_limited(gs, grey, expected):
     g.apply((K_TICKET, SYM_FUEL, YELLOW))
     g.apply((K_GO, 0, 0))
     assert g.cockpit_markers(s, car)[GREY] == expected
+    assert g.invariants() == 0
+
+
+@pytest.mark.parametrize("collected,offered", [(2, True), (1, False)])
+def test_d_a_fuel_set_completed_by_the_ticket_pays_the_flight(gs, collected, offered):
+    """RB Flugphase b + d, Appendix Boni: a face-up ticket's own fuel symbol (D7) that completes
+    three alike fills the tank before the fuel is paid, so the flight it makes payable is
+    offered (Mayo costs 4, the tank holds 3, no cards as fuel; the set gives +2)."""
+    g, s = flight_position(gs)
+    mayo = g.loc("Mayo")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "fuel"), g.card("Mayo", "money")])
+    g.set_fuel(s, 3)
+    g.set_dial(s, "cards_as_fuel", 0)
+    g.set_symbols(s, "fuel", collected)
+    assert ((K_FLY, mayo, 0) in g.legal_actions()) == offered
+    if not offered:
+        return
+    g.apply((K_FLY, mayo, 0))
+    assert g.legal_actions() == [(K_TICKET, SYM_FUEL, PINK)]  # the money ticket leaves the tank short
+    g.apply((K_TICKET, SYM_FUEL, PINK))
+    assert g.seat(s)["fuel"] == 5 and g.seat(s)["symbols"][SYM_FUEL] == 0
+    g.apply((K_GO, 0, 0))
+    assert g.seat(s)["fuel"] == 1 and g.seat(s)["loc"] == mayo and g.seat(s)["burnt"] == 0
+    assert g.invariants() == 0
+
+
+def _skip_improvements(g):
+    while step(g) == ST_IMPROVE:
+        g.apply((K_IMPROVE, -1, 0))
+
+
+def test_b_three_alike_collect_across_flights_of_the_day_and_start_afresh_next_day(gs):
+    """RB Flugphase b: the symbols of a day's flights add up (the issue: "in the round, across
+    flights"); the next day starts with none."""
+    g, s = flight_position(gs)
+    load_plane(g, s, [0, 1])
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Atlin", "money"), g.card("Mayo", "money")])
+    g.set_fuel(s, 7)
+    g.apply((K_FLY, g.loc("Carcross"), 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_GO, 0, 0))
+    _skip_improvements(g)
+    assert g.seat(s)["symbols"][SYM_MONEY] == 1 and g.seat(s)["m_bonus"] == 0
+    while g.snapshot()["actor"] != s:
+        g.apply((K_PASS, 0, 0))
+    g.apply((K_FLY, g.loc("Atlin"), 0))  # the second flight, from Carcross
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_TUCK, g.card("Mayo", "money"), 0))
+    assert g.seat(s)["m_bonus"] == 2 and g.seat(s)["symbols"][SYM_MONEY] == 0  # ASSUMPTION: $2
+    g.apply((K_GO, 0, 0))
+    _skip_improvements(g)
+    g.set_symbols(s, "fuel", 2)
+    while g.snapshot()["round"] == 0:
+        g.apply(g.legal_actions()[0])
+    assert g.seat(s)["symbols"] == [0, 0, 0]
+
+
+def test_flight_turns_go_round_skipping_seats_that_passed_until_all_pass(gs):
+    """RB Flugphase: one flight per turn in the new turn order, again and again; a seat that
+    passes makes no more flights (its income at once); when all have passed, the maintenance
+    and the next day (RB Wartungsphase)."""
+    g, a = flight_position(gs)
+    order = g.turn_order()
+    b = order[1]
+    load_plane(g, a, [0, 1, 2])
+    load_plane(g, b, [3])
+    set_hand(g, a, [g.card("Carcross", "money"), g.card("Atlin", "money")])
+    g.set_fuel(a, 7)
+    seen = []
+    while g.snapshot()["round"] == 0 and step(g) in (ST_DEST, ST_LOAD, ST_IMPROVE):
+        actor = g.snapshot()["actor"]
+        if step(g) == ST_DEST:
+            seen.append(actor)
+            acts = g.legal_actions()
+            if actor == a and len(acts) > 1:
+                dest = g.loc("Carcross") if g.seat(a)["flights"] == 0 else g.loc("Atlin")
+                g.apply((K_FLY, dest, 0))
+                g.apply((K_TICKET, SYM_MONEY, PINK))
+                g.apply((K_GO, 0, 0))
+            else:
+                g.apply((K_PASS, 0, 0))
+        else:
+            g.apply(g.legal_actions()[0])
+    # a flies, b c d pass; a flies again (the others are skipped); a passes
+    assert seen == [a, b, order[2], order[3], a, a]
+    assert g.seat(a)["flights"] == 2 and g.seat(a)["loc"] == g.loc("Atlin")
+    while g.snapshot()["round"] == 0:  # maintenance: discards down to the hand limit
+        g.apply(g.legal_actions()[0])
+    assert all(g.seat(o)["loc"] == g.loc("Whitehorse") for o in range(4)) and step(g) == ST_PLACE
+
+
+def test_d_a_fuel_set_completed_by_a_later_tuck_pays_the_flight(gs):
+    """RB Flugphase b + d, RULES.md S7: a fuel ticket that is the second of three alike and a
+    fuel card tucked under it complete the set; its +2 fuel pays Mayo (4) from a tank of 3.
+    The flight may not take off before the tank can pay."""
+    g, s = flight_position(gs)
+    mayo = g.loc("Mayo")
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Mayo", "fuel"), g.card("Atlin", "fuel")])
+    g.set_fuel(s, 3)
+    g.set_dial(s, "cards_as_fuel", 0)
+    g.set_symbols(s, "fuel", 1)
+    assert (K_FLY, mayo, 0) in g.legal_actions()
+    g.apply((K_FLY, mayo, 0))
+    g.apply((K_TICKET, SYM_FUEL, PINK))
+    assert g.legal_actions() == [(K_TUCK, g.card("Atlin", "fuel"), 0)]  # no take-off with the tank short
+    g.apply((K_TUCK, g.card("Atlin", "fuel"), 0))
+    assert g.seat(s)["fuel"] == 5 and g.legal_actions()[0] == (K_GO, 0, 0)
+    g.apply((K_GO, 0, 0))
+    assert g.seat(s)["fuel"] == 1 and g.seat(s)["loc"] == mayo and g.seat(s)["burnt"] == 0
     assert g.invariants() == 0
