@@ -326,12 +326,16 @@ def fly(state, spec, pos, order, dy, hc):
     Returns the end cell, END_BLOWN or END_ILLEGAL."""
     p = spec[0]
     return fly_core(state, spec[9], p[P_OFF_SCEN], p[P_STOP_BEFORE] == 1, p[P_OFF_ILLEGAL] == 1,
-                    p[P_WIND_AFTER] == 1, p[P_NET_HEADWIND] == 1, pos, order, dy, hc)
+                    p[P_WIND_AFTER] == 1, p[P_NET_HEADWIND] == 1, pos, order, dy, hc, 0)
 
 
 @inline_kernel
-def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc):
-    """``fly`` with the spec's switches as scalars (``s0`` the scenery block offset)."""
+def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, ht):
+    """``fly`` with the spec's switches as scalars (``s0`` the scenery block offset) and
+    ``ht`` the sideways space (-1, 0, +1) of a steering token played with a card: it is added
+    after the wind and the braking, so the token changes the sideways movement by exactly one
+    space (RB "The Steering Tokens": it strengthens the flight "by one space in any
+    direction, or, as a 'headwind', slows the wind by one space"; D7)."""
     x = pos % W
     y = pos // W
     for seg in range(2):
@@ -350,12 +354,13 @@ def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc)
                 y = ny
         else:
             net = hc
-            if hc != 0 or wafter:
+            if hc != 0 or ht != 0 or wafter:
                 w = zone[y]
                 if hc < 0 and not nethead:
                     net = min(0, hc + w)
                 else:
                     net = hc + w
+            net += ht
             n = net if net > 0 else -net
             step = 1 if net > 0 else -1
             for _ in range(n):
@@ -410,6 +415,25 @@ def token_vector(order, dy, hc, t):
     elif t == T_RIGHT:
         hc += 1
     return order, dy, hc
+
+
+@inline_kernel
+def card_token_vector(order, dy, hc, t):
+    """(order, dy, hc, ht) of a card option with steering token ``t`` (RB "The Steering
+    Tokens"; D7): up / down add one to the vertical number; left / right give ``ht`` = -1 /
+    +1, one space added to the sideways movement after the wind (``fly_core``), so as
+    headwind it slows the wind by exactly one space (on a vertical-only card it is the only
+    sideways arrow, flown after the vertical movement)."""
+    ht = 0
+    if t == T_UP:
+        dy += 1
+    elif t == T_DOWN:
+        dy -= 1
+    elif t == T_LEFT:
+        ht = -1
+    elif t == T_RIGHT:
+        ht = 1
+    return order, dy, hc, ht
 
 
 @inline_kernel
@@ -510,15 +534,15 @@ def legal_moves(state, spec, acts):
             for t in range(5):
                 if t > 0 and tokens == 0:
                     break
-                order, dy, hc = token_vector(kopt[k, o, KO_ORDER], kopt[k, o, KO_DY], kopt[k, o, KO_HC], t)
-                end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc)
+                order, dy, hc, ht = card_token_vector(kopt[k, o, KO_ORDER], kopt[k, o, KO_DY], kopt[k, o, KO_HC], t)
+                end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, ht)
                 if end == END_ILLEGAL:
                     continue
                 n = add_move(acts, n, K_CARD, slot, o, t, pos, end, k, fin, start, die, marks, occ)
     if tokens > 0:
         for t in range(T_UP, T_RIGHT + 1):
             order, dy, hc = token_vector(ORDER_V, 0, 0, t)
-            end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc)
+            end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, 0)
             if end == END_ILLEGAL:
                 continue
             n = add_move(acts, n, K_TOKEN, -1, -1, t, pos, end, -1, fin, start, die, marks, occ)

@@ -81,22 +81,25 @@ def hand_text(snap, spec, s: int) -> str:
     return ", ".join(out)
 
 
-def move_text(spec, pos0: int, order: int, dy: int, hc: int) -> str:
-    """The arrows flown and the wind added at the sideways movement (RB "The Wind Zones")."""
+def move_text(spec, pos0: int, order: int, dy: int, hc: int, ht: int = 0) -> str:
+    """The arrows flown and the wind added at the sideways movement (RB "The Wind Zones");
+    ``ht`` a steering token's sideways space played with a card, added after the wind (D7)."""
     p, zone = spec[0], spec[9]
     y0 = pos0 // L.W
     vert = f"{'up' if dy > 0 else 'down'} {abs(dy)}" if dy else ""
     wy = y0 + dy if order == L.ORDER_V else y0
     wy = min(max(wy, 0), L.H - 1)
-    w = int(zone[wy]) if (hc != 0 or p[L.P_WIND_AFTER]) else 0
+    w = int(zone[wy]) if (hc != 0 or ht != 0 or p[L.P_WIND_AFTER]) else 0
     if hc < 0 and not p[L.P_NET_HEADWIND]:
         net = min(0, hc + w)
     else:
         net = hc + w
+    net += ht
     side = ""
-    if hc or w:
+    if hc or w or ht:
         card = f"{'right' if hc > 0 else 'left'} {abs(hc)}" if hc else "no sideways arrow"
-        side = f"{card} + wind {w} (row {wy}) = {'right' if net >= 0 else 'left'} {abs(net)}"
+        tok = f" {'+' if ht > 0 else '-'} token 1" if ht else ""
+        side = f"{card} + wind {w} (row {wy}){tok} = {'right' if net >= 0 else 'left'} {abs(net)}"
     parts = [vert, side] if order == L.ORDER_V else [side, vert]
     return " then ".join(x for x in parts if x) or "no movement"
 
@@ -109,15 +112,16 @@ def _event_line(e, spec, labels) -> str | None:
         o = kopt[k, b]
         order, dy, hc = int(o[L.KO_ORDER]), int(o[L.KO_DY]), int(o[L.KO_HC])
         tok = ""
+        ht = 0
         if c:
             tok = f" + steering token {TOKEN_WORD[c]}"
             dy += 1 if c == L.T_UP else (-1 if c == L.T_DOWN else 0)
-            hc += 1 if c == L.T_RIGHT else (-1 if c == L.T_LEFT else 0)
+            ht = 1 if c == L.T_RIGHT else (-1 if c == L.T_LEFT else 0)
         if d == L.END_BLOWN:
             where, why = "beyond the edge", "legal: no scenery before the path leaves the board"
         else:
             where, why = xy_text(d), "legal: every space of the path on the board and free of scenery"
-        return (f"  plays #{a} {kind_text(k)}, {COLOURS[b]} arrows{tok}: {move_text(spec, x, order, dy, hc)}: "
+        return (f"  plays #{a} {kind_text(k)}, {COLOURS[b]} arrows{tok}: {move_text(spec, x, order, dy, hc, ht)}: "
                 f"{xy_text(x)} -> {where} ({why})")
     if code == L.E_TOKEN:
         dy = 1 if a == L.T_UP else (-1 if a == L.T_DOWN else 0)

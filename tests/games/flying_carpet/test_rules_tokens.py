@@ -74,3 +74,25 @@ def test_vertical_card_may_gain_a_sideways_space(gs):
     g.set_hand(0, ["V2", "V1", "V3", "L11"])
     assert g.ends("V2", "light blue", token="right") == {(6, 4)}
     assert g.ends("V2", "light blue", token="down") == {(5, 3)}
+
+
+def test_headwind_token_slows_the_wind_by_exactly_one_space(gs):
+    """RB "The Steering Tokens": with a wind card the token strengthens the flight "by one
+    space in any direction, or, as a 'headwind', slows the wind by one space" (D7: its
+    sideways space is added after the wind and the braking). A vertical card in zone 2 is
+    carried 2 right; with a headwind token 1 right (not braked to 0); a left-1 card braked to
+    0 in zone 2 moves 1 right with a right token (not 2) and 1 left with a left token."""
+    g = gs()
+    g.put(0, 5, 10)
+    g.set_hand(0, ["V1", "L11", "V2", "V3"])
+    assert g.ends("V1", "beige") == {(7, 9)}                    # down 1, wind 2 of row 9
+    assert g.ends("V1", "beige", token="left") == {(6, 9)}      # the wind slowed by one
+    assert g.ends("V1", "beige", token="right") == {(8, 9)}
+    assert g.ends("L11", "light blue") == {(5, 11)}             # left 1 + wind 2: braked to 0
+    assert g.ends("L11", "light blue", token="right") == {(6, 11)}
+    assert g.ends("L11", "light blue", token="left") == {(4, 11)}
+    g = gs(headwind="net")                                      # D3 "net": the same one space
+    g.put(0, 5, 10)
+    g.set_hand(0, ["V1", "L11", "V2", "V3"])
+    assert g.ends("L11", "light blue") == {(6, 11)}
+    assert g.ends("L11", "light blue", token="left") == {(5, 11)}
