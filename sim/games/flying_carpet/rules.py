@@ -326,16 +326,19 @@ def fly(state, spec, pos, order, dy, hc):
     Returns the end cell, END_BLOWN or END_ILLEGAL."""
     p = spec[0]
     return fly_core(state, spec[9], p[P_OFF_SCEN], p[P_STOP_BEFORE] == 1, p[P_OFF_ILLEGAL] == 1,
-                    p[P_WIND_AFTER] == 1, p[P_NET_HEADWIND] == 1, pos, order, dy, hc, 0)
+                    p[P_WIND_AFTER] == 1, p[P_NET_HEADWIND] == 1, pos, order, dy, hc, 0, p[P_FINISH])
 
 
 @inline_kernel
-def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, ht):
+def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, ht, fin):
     """``fly`` with the spec's switches as scalars (``s0`` the scenery block offset) and
     ``ht`` the sideways space (-1, 0, +1) of a steering token played with a card: it is added
     after the wind and the braking, so the token changes the sideways movement by exactly one
     space (RB "The Steering Tokens": it strengthens the flight "by one space in any
-    direction, or, as a 'headwind', slows the wind by one space"; D7)."""
+    direction, or, as a 'headwind', slows the wind by one space"; D7). ``fin`` the finish
+    cell: a move the bottom edge would cut short onto it is illegal in ``stop_before`` too
+    (RB "End of the Game": the finish must be reached with the exact number, no points may
+    be left over)."""
     x = pos % W
     y = pos // W
     for seg in range(2):
@@ -346,7 +349,7 @@ def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc,
             for _ in range(n):
                 ny = y + step
                 if ny < 0:
-                    return y * W + x if stop else END_ILLEGAL
+                    return y * W + x if stop and y * W + x != fin else END_ILLEGAL
                 if ny >= H:
                     return END_ILLEGAL if offill else END_BLOWN
                 if state[s0 + ny * W + x] != 0:
@@ -535,14 +538,14 @@ def legal_moves(state, spec, acts):
                 if t > 0 and tokens == 0:
                     break
                 order, dy, hc, ht = card_token_vector(kopt[k, o, KO_ORDER], kopt[k, o, KO_DY], kopt[k, o, KO_HC], t)
-                end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, ht)
+                end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, ht, fin)
                 if end == END_ILLEGAL:
                     continue
                 n = add_move(acts, n, K_CARD, slot, o, t, pos, end, k, fin, start, die, marks, occ)
     if tokens > 0:
         for t in range(T_UP, T_RIGHT + 1):
             order, dy, hc = token_vector(ORDER_V, 0, 0, t)
-            end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, 0)
+            end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, 0, fin)
             if end == END_ILLEGAL:
                 continue
             n = add_move(acts, n, K_TOKEN, -1, -1, t, pos, end, -1, fin, start, die, marks, occ)

@@ -26,6 +26,18 @@ def test_points_may_not_be_left_over(gs):
     assert g.ends("L33", "beige") == {(23, 0)}
 
 
+def test_stop_before_does_not_land_on_the_finish_with_points_left_over(gs):
+    """RB "End of the Game": "No points may be left over". In the ``stop_before`` reading
+    (D1) the bottom edge cuts a down move short, but never onto the finish platform."""
+    g = gs(blocked_option="stop_before")
+    g.put(0, 23, 2)
+    g.set_hand(0, ["V3", "V1", "V2", "L11"])
+    assert g.ends("V3", "beige") == set()              # down 3 from row 2: one point left over
+    assert g.ends("V2", "beige") == {(23, 0)}          # exact
+    g.put(0, 20, 2)
+    assert g.ends("V3", "beige") == {(20, 0)}          # elsewhere the edge still stops it
+
+
 def test_first_home_ends_the_race(gs):
     g = gs(seats=4)
     g.put(0, 23, 1)
