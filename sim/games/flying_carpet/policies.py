@@ -20,9 +20,10 @@
   Clouds: puts a cloud just in front of the leading opponent when the rules allow it.
 
 Policies read only what a player at the table sees (positions, the board, own hand and
-tokens). The distance map is that of the city as built; after a cloud moved it is not
-recomputed (a named simplification of the policies, not of the rules).
-"""
+tokens; the deck's composition, which is printed on the cards, for the distance map; never
+the order of the face-down stack or another player's hand). The distance map is that of the
+city as built, recomputed from the board (``map_into``) the first time a carpet stays put
+after a cloud moved (RULES.md "Policies")."""
 
 from __future__ import annotations
 
