@@ -568,13 +568,19 @@ def begin_round(state, spec, ev, evn):
 
 
 @kernel
-def start_boarding_turn(state, spec, pos):
-    """The seat at turn-order position ``pos`` boards: it places its marker first."""
+def start_turn(state, spec, pos, step):
+    """The seat at turn-order position ``pos`` takes a turn, beginning at ``step`` (ST_*)."""
     p = spec[0]
     state[H_POS] = pos
     state[H_ACTOR] = state[p[P_OFF_TURN] + pos]
-    state[H_STEP] = ST_PLACE
+    state[H_STEP] = step
     state[H_TURN] += 1
+
+
+@kernel
+def start_boarding_turn(state, spec, pos):
+    """The seat at turn-order position ``pos`` boards: it places its marker first."""
+    start_turn(state, spec, pos, ST_PLACE)
 
 
 @kernel
@@ -675,11 +681,7 @@ def finish_boarding_turn(state, spec, s, ev, evn):
 @kernel
 def start_flight_turn(state, spec, pos):
     """The seat at turn-order position ``pos`` (one that has not passed) chooses a flight."""
-    p = spec[0]
-    state[H_POS] = pos
-    state[H_ACTOR] = state[p[P_OFF_TURN] + pos]
-    state[H_STEP] = ST_DEST
-    state[H_TURN] += 1
+    start_turn(state, spec, pos, ST_DEST)
 
 
 @kernel
