@@ -260,6 +260,9 @@ def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games
     g = get_game(game)
     for p in g.policies:
         typer.echo(f"{p.name}: {p.doc}")
+        if p.lookahead:
+            typer.echo(f"    base = {p.base!r}   (the policy its simulations play; a seat may set base = \"...\" "
+                       "and base_weights = {...})")
         for w, v in p.weights.items():
             typer.echo(f"    {w} = {v}")
 

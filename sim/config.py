@@ -171,6 +171,10 @@ class SeatConfig(Strict):
     label: str | None = Field(None, min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]+$",
                               description="name used in by-policy metrics; default: the policy name")
     weights: dict[str, FiniteFloat] = Field(default_factory=dict, description="weights of a weighted policy (finite)")
+    base: str | None = Field(None, max_length=MAX_NAME,
+                             description="base policy a look-ahead policy (rollout) simulates with; default: its own default")
+    base_weights: dict[str, FiniteFloat] = Field(default_factory=dict,
+                                                 description="weights of the base policy of a look-ahead policy (finite)")
 
     @property
     def name(self) -> str:
@@ -357,10 +361,42 @@ def _check_seat_names(cfg: RunConfig, gdef: Any, source: str) -> None:
                               f"{excerpt(seat.label)} is the name of another policy; choose a label that is not a policy name")
         j = first.setdefault(seat.name, i)
         other = cfg.seats[j]
-        if gdef.mode == "competitive" and j != i and (other.policy != seat.policy or dict(other.weights) != dict(seat.weights)):
+        if gdef.mode == "competitive" and j != i and (other.policy != seat.policy or dict(other.weights) != dict(seat.weights)
+                                                      or other.base != seat.base
+                                                      or dict(other.base_weights) != dict(seat.base_weights)):
             raise ConfigError(source, f"seats[{i}]" + (".label" if seat.label else ""),
                               f"seat {i} is named {excerpt(seat.name)} like seat {j}, which plays another policy or "
                               "other weights; give one of them a label of its own")
+
+
+def _check_base(gdef: Any, pdef: Any, seat: SeatConfig, i: int, source: str) -> None:
+    """``base`` / ``base_weights`` belong to a look-ahead policy only; the base must be a
+    policy of the game that does not look ahead itself, and its weights must be its own."""
+    if not pdef.lookahead:
+        for key, val in (("base", seat.base), ("base_weights", seat.base_weights)):
+            if val:
+                raise ConfigError(source, f"seats[{i}].{key}",
+                                  f"policy {pdef.name!r} does not look ahead; only a look-ahead policy "
+                                  f"({', '.join(p.name for p in gdef.policies if p.lookahead) or 'none in this game'}) "
+                                  f"takes {key}")
+        return
+    base_name = seat.base or pdef.base
+    plain = [p.name for p in gdef.policies if not p.lookahead]
+    if base_name not in plain:
+        raise ConfigError(source, f"seats[{i}].base",
+                          f"unknown base policy {excerpt(base_name)}; one of {plain}")
+    for w, v in seat.weights.items():
+        lo = 1 if w == "rollouts" else 0
+        if v != int(v) or not lo <= v <= 1_000_000:
+            raise ConfigError(source, f"seats[{i}].weights.{_key_part(w)}",
+                              f"{v!r} is not a whole number from {lo} to 1000000 (a look-ahead budget)")
+    bdef = gdef.policy(base_name)
+    for w in seat.base_weights:
+        if w not in bdef.weights:
+            raise ConfigError(
+                source, f"seats[{i}].base_weights.{_key_part(w)}",
+                f"base policy {bdef.name!r} has no weight {excerpt(w)}; its weights are {list(bdef.weights) or 'none'}",
+            )
 
 
 def _check_run_name(cfg: RunConfig, source: str) -> None:
@@ -417,6 +453,7 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
                     source, f"seats[{i}].weights.{_key_part(w)}",
                     f"policy {pdef.name!r} has no weight {excerpt(w)}; its weights are {list(pdef.weights) or 'none'}",
                 )
+        _check_base(gdef, pdef, seat, i, source)
     _check_seat_names(cfg, gdef, source)
     _check_run_name(cfg, source)
     note = " (from the command line)" if flag_keys and "games" in flag_keys else ""

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sim.games import GAMES, available, get_game
-from sim.games.base import GameStateBase
+from sim.games.base import LOOKAHEAD_W, GameStateBase
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_FILES = ("__init__.py", "RULES.md", "data.py", "config.py", "layout.py", "spec.py", "rules.py",
@@ -72,6 +72,9 @@ def test_policy_weights_are_declared_in_kernel_order(name):
     names = vars(layout)
     lists = [list(v) for v in names.values() if isinstance(v, (dict, tuple, list))]
     for p in gdef.policies:
+        if p.lookahead:  # its own weights sit in the trailing slots after the base id
+            assert len(p.weights) <= LOOKAHEAD_W - 1
+            assert not gdef.policy(p.base).lookahead
         assert len(p.weights) <= gdef.n_weights
         if not p.weights:
             continue

@@ -26,8 +26,14 @@ The numba kernel::
 
 * ``spec``: whatever ``compile_spec`` returned (a tuple of numpy arrays, numba-friendly).
 * ``entry_policy``: int64[E], policy id of each seat entry of the config (``[[seats]]``).
-* ``entry_weights``: float64[E, W], weight vector of each entry (W = ``GameDef.n_weights``),
-  in the order of the policy's ``weights`` dict (that order *is* the kernel's index order).
+* ``entry_weights``: float64[E, W], weight vector of each entry (W = ``GameDef.n_weights +
+  LOOKAHEAD_W``), in the order of the policy's ``weights`` dict (that order *is* the kernel's
+  index order). For a look-ahead policy (``PolicyDef.base`` set, e.g. ``rollout``) the leading
+  slots hold its *base* policy's weights and the last ``LOOKAHEAD_W`` slots hold, from
+  ``sim.games.engine.W_LA_BASE`` on: the base policy's id, then the look-ahead policy's own
+  weights in declared order (``rollouts``, ``depth``, ...); for every other entry those slots
+  are ``-1, 0, 0, ...``. Kernels read them with negative indices (``w[W_LA_BASE]``), so a game
+  never needs to know its own width.
 * ``perms``: int64[P, S]; game ``g`` seats entry ``perms[g % P, s]`` at seat ``s``
   (P = 1 and the identity without ``rotate_seats``; every permutation with it); read it with
   :func:`sim.games.engine.seat_policies`.
@@ -145,6 +151,20 @@ class PolicyDef:
     id: int
     doc: str
     weights: dict[str, float] = field(default_factory=dict)
+    base: str | None = None
+    """Set for a look-ahead policy: the name of the base policy its simulations play by
+    default (a seat may name another with ``base = "..."``). Its own ``weights`` (at most
+    ``LOOKAHEAD_W - 1``) go to the trailing slots of the weight row, after the base id."""
+
+    @property
+    def lookahead(self) -> bool:
+        """True for a look-ahead policy (one that simulates with a base policy)."""
+        return self.base is not None
+
+
+LOOKAHEAD_W = 4
+"""Trailing weight slots of every entry: the base policy id, then up to three look-ahead
+weights (see the module docstring)."""
 
 
 @dataclass(frozen=True)

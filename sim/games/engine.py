@@ -18,6 +18,17 @@ events, result columns and chance rigging work the same way in every game.
   shuffle with the chance stream); ``rig_dice`` int32[1 + m] is a die script whose slot 0 is
   the read position (m = 0: roll with the chance stream). :func:`no_rig` gives the empty
   arrays the batch kernel passes.
+* **Look-ahead policies** (``rollout``): a seat's weight row ends in ``LOOKAHEAD_W`` slots
+  read with the negative indices ``W_LA_BASE`` (the base policy id, -1 for a plain policy),
+  ``W_LA_ROLLOUTS`` (simulations per candidate action), ``W_LA_DEPTH`` (turns or rounds per
+  simulation, 0 = to the end of the game) and ``W_LA_EXTRA``; the leading slots are the base
+  policy's weights, so a simulation calls the base policy with the same row.
+  :func:`lookahead_streams` derives the streams of one simulation from the deciding seat's
+  *policy* stream: a simulation never draws from the game's chance stream, so a look-ahead
+  seat never changes the deal, and every simulation is fixed by (seed, game index).
+  A simulation first re-deals everything the deciding player cannot see (the game's
+  ``redeal`` kernel) from a canonical order of the unseen pieces, so its choice depends only
+  on what that player has seen (tests/test_contract.py and each game's rollout test).
 """
 
 from __future__ import annotations
@@ -25,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rng import randint, shuffle
+from sim.games.base import LOOKAHEAD_W
+from sim.rng import POLICY, next_u64, randint, shuffle
 
 KERNEL_FLAGS = {"cache": True, "error_model": "numpy"}
 kernel = njit(**KERNEL_FLAGS)
@@ -37,6 +49,25 @@ batch_kernel = njit(parallel=True, **KERNEL_FLAGS)
 
 EV_W = 8
 EV_TURN, EV_SEAT, EV_CODE, EV_A, EV_B, EV_C, EV_D, EV_E = range(EV_W)
+
+W_LA_BASE = -LOOKAHEAD_W
+"""Weight-row index (negative) of the base policy id of a look-ahead seat (-1: plain seat)."""
+W_LA_ROLLOUTS = W_LA_BASE + 1
+"""Weight-row index of a look-ahead seat's simulations per candidate action."""
+W_LA_DEPTH = W_LA_BASE + 2
+"""Weight-row index of a look-ahead seat's simulation depth (turns / rounds; 0 = to the end)."""
+W_LA_EXTRA = W_LA_BASE + 3
+"""Weight-row index of a look-ahead policy's third weight (game-defined, 0 when unused)."""
+
+
+# ---- look-ahead ----------------------------------------------------------------------------
+@kernel
+def lookahead_streams(rng, sub):
+    """Seed ``sub`` (uint64[2]) for one simulation from the *policy* stream of ``rng``
+    (uint64[2]; advances ``rng[POLICY]`` twice, never the chance stream): ``sub[0]`` is the
+    simulation's chance stream (its re-deal, dice and draws), ``sub[1]`` its policy stream."""
+    sub[0] = next_u64(rng, POLICY)
+    sub[1] = next_u64(rng, POLICY)
 
 
 # ---- seats -------------------------------------------------------------------------------
