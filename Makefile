@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 CONFIG ?= configs/clear_for_takeoff.toml
 
-.PHONY: setup run test bench lint playthroughs warm clean check-baselines baselines
+.PHONY: setup run test bench lint playthroughs warm clean check-baselines baselines schema
 
 setup: $(STAMP)
 
@@ -53,6 +53,10 @@ lint: setup
 # review `git diff tests/playthroughs` and bump the game's rules version)
 playthroughs: warm
 	SIM_RECORD_GOLDEN=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_playthroughs.py
+
+# write docs/schema/<game>.json (the JSON Schema the configs' `#:schema` first lines point at)
+schema: setup
+	@for g in $$($(BIN)/sim games | cut -d' ' -f1); do $(BIN)/sim schema $$g --out docs/schema/$$g.json || exit 1; done
 
 clean:
 	rm -rf $(VENV) reports/*/ .pytest_cache

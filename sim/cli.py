@@ -43,8 +43,28 @@ class _OneLineGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-app = typer.Typer(cls=_OneLineGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+app = typer.Typer(cls=_OneLineGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,
                   help="Monte-Carlo balance simulator for board and card games.")
+
+
+def _version(value: bool) -> None:
+    if not value:
+        return
+    import sim
+    from sim.games import available, get_game
+
+    rules = ", ".join(f"{n} rules v{get_game(n).version}" for n in available())
+    typer.echo(f"sim {sim.__version__} ({rules})")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="print the version of sim and of each game's rules, then exit")] = False,
+) -> None:
+    """Monte-Carlo balance simulator for board and card games."""
 
 ConfigArg = Annotated[Path, typer.Argument(help="config TOML file", show_default=False)]
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="number of playouts (overrides the config)")]
@@ -138,9 +158,10 @@ def run(
     except OutputError as e:
         fail(f"--out: {e}" if out is not None else str(e))
     from sim.api import run_config
-    from sim.cli_progress import progress_bar
+    from sim.cli_progress import prepare_kernels, progress_bar
     from sim.report import write_report
 
+    prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty())
     with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
         result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
     try:
@@ -265,6 +286,43 @@ def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games
                        "and base_weights = {...})")
         for w, v in p.weights.items():
             typer.echo(f"    {w} = {v}")
+
+
+@app.command()
+def schema(
+    game: Annotated[str, typer.Argument(help="game name (see `sim games`)")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="write the schema to this file (default: stdout)")] = None,
+) -> None:
+    """Print (or write) the JSON Schema of a game's config file, for editor completion: put
+    `#:schema <path to the file>` on the config's first line (taplo / Even Better TOML)."""
+    from sim.config import excerpt, json_schema
+    from sim.games import GAMES
+
+    if game not in GAMES:
+        fail(f"unknown game {excerpt(game)}; one of {sorted(GAMES)}")
+    from sim.jsonio import dumps, write_json
+
+    obj = json_schema(game)
+    if out is None:
+        typer.echo(dumps(obj), nl=False)
+        return
+    from sim.errors import OutputError
+    from sim.outputs import check_target
+
+    def is_schema(p: Path) -> bool:  # replace only a schema file this command wrote
+        try:
+            import json
+
+            return "sim config" in json.loads(p.read_text()).get("title", "")
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    try:
+        check_target(out)
+        write_json(obj, out, owned=is_schema)
+    except OutputError as e:
+        fail(f"--out: {e}")
+    typer.echo(f"schema: {out}")
 
 
 def _register_regression() -> None:

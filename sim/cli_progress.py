@@ -40,3 +40,25 @@ def progress_bar(label: str, total: int, enabled: bool | None = None) -> Iterato
                   transient=False) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
+
+
+def prepare_kernels(run, enabled: bool | None = None) -> float:
+    """Compile (or load from the cache) ``run``'s kernels before the progress bar starts, so
+    the bar never sits at 0 games/s while numba compiles: on a terminal a spinner says
+    "compiling kernels (first run only ...)" and, when it took more than a few seconds, one
+    line gives the time. Returns the seconds (:func:`sim.api.prepare`)."""
+    from sim.api import prepare
+
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return prepare(run)
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    with console.status(f"compiling {run.game.name} kernels (first run after a code change only: "
+                        "up to a minute or two; later runs load them from the cache)"):
+        s = prepare(run)
+    if s > 3.0:
+        console.print(f"compiled {run.game.name} kernels in {s:.0f} s (cached for later runs)")
+    return s

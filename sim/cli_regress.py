@@ -68,8 +68,9 @@ def _run(run: Any, threads: int | None):
     """Play a CompiledRun through :func:`sim.api.run_config` (a progress bar on a terminal);
     returns its RunOutput."""
     from sim.api import run_config
-    from sim.cli_progress import progress_bar
+    from sim.cli_progress import prepare_kernels, progress_bar
 
+    prepare_kernels(run)
     with progress_bar(run.cfg.run_name, run.cfg.games) as on_progress:
         return run_config(run, threads=threads, on_progress=on_progress)
 

@@ -483,3 +483,38 @@ def load(path: str | Path) -> RunConfig:
     except OSError as e:
         raise ConfigError(source, "", f"cannot read: {e.strerror or e}") from None
     return load_dict(raw, source)
+
+
+def json_schema(game: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a config file of ``game``: the common keys of
+    :class:`RunConfig` (every key with its description, default and range) plus the game's
+    ``[<game>]`` table (its ``Section`` model), unknown keys forbidden, ``game`` fixed and the
+    seat policies listed. TOML editors (taplo / Even Better TOML) read it from a
+    ``#:schema <path>`` first line. Raises KeyError for an unknown game."""
+    from sim.games import get_game
+
+    gdef = get_game(game)
+    schema = RunConfig.model_json_schema(mode="validation")
+    for k in INTERNAL_KEYS:
+        schema.get("properties", {}).pop(k, None)
+    section = gdef.section.model_json_schema(mode="validation")
+    defs = schema.setdefault("$defs", {})
+    defs.update(section.pop("$defs", {}))
+    props = schema["properties"]
+    props["game"] = {"const": game, "description": f"{gdef.title}: this schema's game", "title": "Game"}
+    props[game] = section
+    seat = defs.get("SeatConfig")
+    if seat:
+        pol = seat["properties"]["policy"]
+        pol["enum"] = [p.name for p in gdef.policies]
+        pol["description"] += ": " + "; ".join(f"{p.name}: {p.doc}" for p in gdef.policies)
+        base = seat["properties"].get("base")
+        if base is not None:
+            base["anyOf"] = [{"enum": [p.name for p in gdef.policies if not p.lookahead]}, {"type": "null"}]
+    seats = props.get("seats")
+    if seats is not None and "items" in seats:  # a seat may be written as its policy name alone
+        seats["items"] = {"anyOf": [seats["items"], {"enum": [p.name for p in gdef.policies]}]}
+    schema["required"] = sorted(set(schema.get("required", [])) | {"game", "seats"})
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = f"sim config: {gdef.title} ({game})"
+    return schema

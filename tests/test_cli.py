@@ -44,6 +44,9 @@ def test_run_writes_the_full_report(tmp_path):
         assert k in names, k
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 3 and manifest["games"] == 400 and manifest["games_per_s"] > 0
+    # issue 13 item 7: the play time and games/s exclude compiling (or loading) the kernels
+    assert manifest["compile_s"] >= 0 and manifest["games_per_s"] == pytest.approx(400 / manifest["wall_s"], rel=1e-2)
+    assert "Kernel compile / cache load" in (out / "report.md").read_text()
     assert "win rate seat 0" in r.output and "report:" in r.output
 
 
@@ -157,7 +160,7 @@ print("HEAVY", sorted(m for m in ("numba", "polars", "matplotlib") if m in sys.m
 
 
 @pytest.mark.parametrize("args", [["--help"], ["games"], ["policies", "clear_for_takeoff"],
-                                  ["policies", "now_boarding"]], ids=" ".join)
+                                  ["policies", "now_boarding"], ["--version"]], ids=" ".join)
 def test_listing_commands_import_no_numba_polars_or_matplotlib(args):
     """`sim --help`, `sim games` and `sim policies GAME` answer from the GameDef alone (issue 7):
     the kernels, polars and matplotlib load only for commands that play or plot."""
@@ -168,3 +171,8 @@ def test_listing_commands_import_no_numba_polars_or_matplotlib(args):
         assert "clear_for_takeoff" in r.stdout and "now_boarding" in r.stdout
     elif args[0] == "policies":
         assert "greedy" in r.stdout
+    elif args[0] == "--version":
+        from sim.games import available, get_game
+
+        first = r.stdout.splitlines()[0]
+        assert first.startswith("sim 0.") and all(f"{g} rules v{get_game(g).version}" in first for g in available())

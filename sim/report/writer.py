@@ -192,7 +192,9 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
         facts.append(("Turn cap", fmt_count(tcap)))
     wall = next((manifest[k] for k in ("wall_s", "wall_time_s") if manifest.get(k) is not None), None)
     if wall is not None:
-        facts.append(("Wall time", f"{float(wall):.1f} s"))
+        facts.append(("Play time", f"{float(wall):.1f} s"))
+    if manifest.get("compile_s") is not None:
+        facts.append(("Kernel compile / cache load", f"{float(manifest['compile_s']):.1f} s (not in the speed)"))
     if manifest.get("games_per_s") is not None:
         speed = f"{float(manifest['games_per_s']):,.0f} games/s"
         if manifest.get("threads"):

@@ -99,10 +99,11 @@ _GREEDY = np.array(GREEDY_W, np.float64)
 @kernel
 def seat_weights(pids, W):
     """Give the greedy seats their fixed weights (``data.GREEDY_WEIGHTS``) in ``W``
-    (float64[S, N_WEIGHTS], modified in place)."""
+    (float64[S, W] with W >= N_WEIGHTS, modified in place: the leading N_WEIGHTS slots;
+    the trailing look-ahead slots of ``sim.games.base.LOOKAHEAD_W`` are left as they are)."""
     for s in range(pids.shape[0]):
         if pids[s] == POL_GREEDY:
-            W[s, :] = _GREEDY
+            W[s, : _GREEDY.shape[0]] = _GREEDY
 
 
 @kernel
