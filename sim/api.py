@@ -112,15 +112,12 @@ def manifest(run: CompiledRun, wall_s: float, threads: int, backend: str = "loca
     }
 
 
-def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
-               backend: str = "local", workers: int = 2) -> RunOutput:
-    """Play every game of ``run`` on ``backend`` (a name of :data:`sim.backends.BACKENDS`:
-    "local" = ``threads`` numba threads here, None = all cores; "dask" = ``workers`` processes;
-    identical results), time it and summarise it (no files written).
-
-    ``on_progress(n)`` is called as each piece of ``n`` games finishes (the CLI's progress
-    bar). Raises ValueError for an unknown backend or an impossible thread count.
-    """
+def play_run(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
+             backend: str = "local", workers: int = 2) -> tuple[np.ndarray, float, int]:
+    """Play every game of ``run`` on ``backend`` (see :func:`run_config`) and time it, nothing
+    more: returns the result matrix int32[games, C] (columns ``run.game.column_names``), the
+    wall time in seconds and the numba thread count in force (1 for ``dask``). Raises
+    ValueError for an unknown backend or an impossible thread count."""
     from sim.backends import get_backend
     from sim.runner import set_threads
 
@@ -131,7 +128,19 @@ def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callab
         parallel, nthreads = workers, 1
     t0 = time.perf_counter()
     matrix = play(run, parallel, on_progress)
-    wall = time.perf_counter() - t0
+    return matrix, time.perf_counter() - t0, nthreads
+
+
+def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
+               backend: str = "local", workers: int = 2) -> RunOutput:
+    """Play every game of ``run`` on ``backend`` (a name of :data:`sim.backends.BACKENDS`:
+    "local" = ``threads`` numba threads here, None = all cores; "dask" = ``workers`` processes;
+    identical results), time it and summarise it (no files written).
+
+    ``on_progress(n)`` is called as each piece of ``n`` games finishes (the CLI's progress
+    bar). Raises ValueError for an unknown backend or an impossible thread count.
+    """
+    matrix, wall, nthreads = play_run(run, threads, on_progress, backend, workers)
     df = games_frame(run, matrix)
     man = manifest(run, wall, nthreads, backend, None if backend == "local" else workers)
     return RunOutput(run, df, summarize(run, df), man, matrix)
