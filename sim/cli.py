@@ -338,7 +338,7 @@ def print_skill(data: dict) -> None:
 
     recs = {(r["by"]["policy"], r["by"].get("field")): r for r in data["metrics"]}
     names = data["policies"]
-    con = Console()
+    con = Console(width=None if sys.stdout.isatty() else 160)
     con.print(Markdown(data["verdict"]))
     if data["mode"] == "competitive":
         t = Table(title=f"{data['title']}: one seat's win rate [95% interval], fair share {data['fair_share']:.1%}")
