@@ -44,7 +44,9 @@ class _OneLineGroup(TyperGroup):
 
 
 app = typer.Typer(cls=_OneLineGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  help="Monte-Carlo balance simulator for board and card games.")
+                  help="Monte-Carlo balance simulator for board and card games: `sim run` a config for its "
+                       "balance report, `sim check` it in CI, `sim compare` two, `sim skill` to see how much "
+                       "skill matters.")
 
 ConfigArg = Annotated[Path, typer.Argument(help="config TOML file", show_default=False)]
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="number of playouts (overrides the config)")]

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -86,7 +86,6 @@ class SkillTable:
     threads: int = 1
     backend: str = "local"
     workers: int | None = None
-    extra: dict = dc_field(default_factory=dict)
 
     @property
     def gdef(self):
@@ -509,7 +508,7 @@ def render_markdown(data: dict, figure: str | None) -> str:
              "`sim run` of that config plays the same games."),
             "An entry named like a seat of the config plays that seat's weights (and base); any other plays the "
             "policy's defaults.", "",
-            f"Files: `skill.json` (every cell with its interval, the comparisons), `skill.md`, `skill.html`"
+            "Files: `skill.json` (every cell with its interval, the comparisons), `skill.md`, `skill.html`"
             + (f", `{figure}`" if figure else "") + ".", ""]
     return "\n".join(out)
 
