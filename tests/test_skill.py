@@ -197,10 +197,11 @@ def test_a_failed_write_leaves_nothing_and_an_old_table_as_it_was(tmp_path, monk
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert [p.name for p in tmp_path.iterdir()] == ["t"]  # no temporary sibling left
     monkeypatch.undo()
-    r = skill(str(CFT), "--policies", "random,greedy", "--games", "24", "--out", str(tmp_path / "u"))
+    # an earlier skill folder is replaced (sim's own), with the same numbers for the same games
+    r = skill(str(CFT), "--policies", "random,greedy", "--games", "24", "--out", str(out))
     assert r.exit_code == 0, r.output
-    new = tmp_path / "u"
-    assert json.loads((new / "skill.json").read_text())["metrics"] == json.loads(before["skill.json"])["metrics"]
+    assert json.loads((out / "skill.json").read_text())["metrics"] == json.loads(before["skill.json"])["metrics"]
+    assert [p.name for p in tmp_path.iterdir()] == ["t"]
 
 
 def test_cooperative_game_is_a_one_dimensional_table(tmp_path):
@@ -223,3 +224,43 @@ def test_cooperative_game_is_a_one_dimensional_table(tmp_path):
     assert team["successes"] == cell(data, "heuristic")["successes"]
     html = (out / "skill.html").read_text()
     assert "Team win rate" in html and "<table>" in html
+
+
+def test_plan_gives_lookahead_cells_their_own_game_count(monkeypatch):
+    """A cell in which a look-ahead policy plays (tested seat or field) gets --lookahead-games,
+    the others --games, both rounded up to whole rotations; every cell is the config with its
+    seats, games, seed and rotate_seats replaced. (No game of this branch has a look-ahead
+    policy yet: heuristic stands in for one, and the cells are not compiled.)"""
+    from types import SimpleNamespace
+
+    import sim.skill
+    from sim.config import load
+    from sim.games.base import PolicyDef
+
+    cfg = load(CFT)  # validated before heuristic turns into a stand-in look-ahead policy
+    monkeypatch.setattr(PolicyDef, "lookahead", property(lambda self: self.name == "heuristic"))
+    monkeypatch.setattr(sim.skill, "run_from_dict",
+                        lambda raw, source: SimpleNamespace(cfg=SimpleNamespace(games=raw["games"]), raw=raw))
+    table = sim.skill.plan(cfg, ["random", "heuristic"], games=100, lookahead_games=30)
+    got = {(c.policy, c.field): c.run.raw["games"] for c in table.cells}
+    assert got == {("random", "random"): 120, ("random", "heuristic"): 48,
+                   ("heuristic", "random"): 48, ("heuristic", "heuristic"): 48}
+    assert (table.games, table.lookahead_games) == (120, 48)
+    raw = table.cells[1].run.raw
+    assert raw["seats"] == [{"policy": "random"}] + [{"policy": "heuristic"}] * 3
+    assert raw["rotate_seats"] is True and raw["seed"] == 20261129
+    assert raw["clear_for_takeoff"] == cfg.raw["clear_for_takeoff"]
+
+
+def test_an_entry_named_like_a_config_seat_plays_its_weights(tmp_path):
+    from sim.config import load
+    from sim.skill import entries_of
+
+    seats = '[{ policy = "heuristic", label = "careful", weights = { attack = 0.5 } }, "greedy", "greedy", "random"]'
+    cfg = load(cft_config(tmp_path, seats, 24, "labelled"))
+    assert entries_of(cfg, ["careful", "greedy", "heuristic"]) == {
+        "careful": {"policy": "heuristic", "label": "careful", "weights": {"attack": 0.5}},
+        "greedy": {"policy": "greedy"},
+        "heuristic": {"policy": "heuristic"},
+    }
+    assert list(entries_of(cfg, None)) == ["random", "greedy", "heuristic"]
