@@ -314,6 +314,8 @@ def verdict(table: SkillTable, records: list[dict], comps: list[dict]) -> str:
     hi = max(records, key=lambda r: r["value"])
     head = ("**Skill matters" if sig else "**No evidence that skill matters") + \
            f" ({sig} of {len(comps)} paired differences significant, Holm {ALPHA:.0%}).**"
+    if lo["value"] == hi["value"]:
+        return head + f" Every team policy wins {fmt_interval(lo)} of the same deals."
     return (head + f" The team wins from {fmt_interval(lo)} ({lo['by']['policy']}) to {fmt_interval(hi)} "
             f"({hi['by']['policy']}) of the same deals.")
 
