@@ -125,6 +125,27 @@ def prepare(run: CompiledRun) -> float:
     return time.perf_counter() - t0
 
 
+def play_run(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
+             backend: str = "local", workers: int = 2) -> tuple[np.ndarray, float, int]:
+    """Play every game of ``run`` on ``backend`` (see :func:`run_config`) and time it, nothing
+    more: returns the result matrix int32[games, C] (columns ``run.game.column_names``), the
+    wall time in seconds and the numba thread count in force (1 for ``dask``). The kernels
+    are compiled first (:func:`prepare`), so the wall time is the play alone. Raises
+    ValueError for an unknown backend or an impossible thread count."""
+    from sim.backends import get_backend
+    from sim.runner import set_threads
+
+    play = get_backend(backend)
+    if backend == "local":
+        parallel = nthreads = set_threads(threads)
+    else:
+        parallel, nthreads = workers, 1
+    prepare(run)  # so the play time (and games/s) excludes compilation
+    t0 = time.perf_counter()
+    matrix = play(run, parallel, on_progress)
+    return matrix, time.perf_counter() - t0, nthreads
+
+
 def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
                backend: str = "local", workers: int = 2) -> RunOutput:
     """Play every game of ``run`` on ``backend`` (a name of :data:`sim.backends.BACKENDS`:
@@ -136,18 +157,8 @@ def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callab
     ``games_per_s`` are the play alone, ``compile_s`` the compile / cache load. Raises
     ValueError for an unknown backend or an impossible thread count.
     """
-    from sim.backends import get_backend
-    from sim.runner import set_threads
-
-    play = get_backend(backend)
-    if backend == "local":
-        parallel = nthreads = set_threads(threads)
-    else:
-        parallel, nthreads = workers, 1
-    compile_s = prepare(run)  # so the play time (and games/s) excludes compilation
-    t0 = time.perf_counter()
-    matrix = play(run, parallel, on_progress)
-    wall = time.perf_counter() - t0
+    compile_s = prepare(run)
+    matrix, wall, nthreads = play_run(run, threads, on_progress, backend, workers)
     df = games_frame(run, matrix)
     man = manifest(run, wall, nthreads, backend, None if backend == "local" else workers)
     man["compile_s"] = round(compile_s, 3)

@@ -45,7 +45,9 @@ class _OneLineGroup(TyperGroup):
 
 app = typer.Typer(cls=_OneLineGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,
-                  help="Monte-Carlo balance simulator for board and card games.")
+                  help="Monte-Carlo balance simulator for board and card games: `sim run` a config for its "
+                       "balance report, `sim check` it in CI, `sim compare` two, `sim skill` to see how much "
+                       "skill matters.")
 
 
 def _version(value: bool) -> None:
@@ -65,6 +67,7 @@ def _root(
                                           help="print the version of sim and of each game's rules, then exit")] = False,
 ) -> None:
     """Monte-Carlo balance simulator for board and card games."""
+
 
 ConfigArg = Annotated[Path, typer.Argument(help="config TOML file", show_default=False)]
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="number of playouts (overrides the config)")]
@@ -323,6 +326,95 @@ def schema(
     except OutputError as e:
         fail(f"--out: {e}")
     typer.echo(f"schema: {out}")
+
+
+@app.command()
+def skill(
+    config: ConfigArg,
+    policies: Annotated[Optional[str], typer.Option(
+        "--policies", help="comma-separated policies (or seat labels of the config) to table; default: every policy "
+        "of the game")] = None,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", help="games per cell (default 2000; a competitive game rounds up to whole seat rotations, S!)")] = None,
+    lookahead_games: Annotated[Optional[int], typer.Option(
+        "--lookahead-games", help="games per cell in which a look-ahead policy (rollout) plays (default: --games)")] = None,
+    seed: SeedOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="report folder (default reports/<config name>-skill)")] = None,
+    threads: ThreadsOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
+    workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+) -> None:
+    """Does skill matter? Play one seat of each policy against a field of each policy (rotated
+    seats, the same deals in every cell; a cooperative game: each policy as the whole team) and
+    write the win-rate table (skill.html, skill.md, skill.json, a heat map)."""
+    run_ = load_config(config, seed=seed)
+    cfg = run_.cfg
+    check_threads(threads)
+    from sim.backends import BACKENDS
+    from sim.config import excerpt
+    from sim.errors import ConfigError, OutputError
+    from sim.outputs import check_folder_target, is_skill_folder
+
+    if backend not in BACKENDS:
+        fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {excerpt(backend)}")
+    why = workers_problem(workers)
+    if why:
+        fail(why)
+    from sim import skill as K
+
+    names = None
+    if policies is not None:
+        names = [p.strip() for p in policies.split(",") if p.strip()]
+    try:
+        table = K.plan(cfg, names, K.DEFAULT_GAMES if games is None else games, lookahead_games)
+    except ConfigError as e:
+        fail(str(e))
+    dest = Path("reports") / f"{cfg.run_name}-skill" if out is None else out
+    try:
+        check_folder_target(dest, is_skill_folder, "skill")
+    except OutputError as e:
+        fail(f"--out: {e}" if out is not None else str(e))
+    from sim.cli_progress import progress_bar
+
+    with progress_bar(f"{cfg.run_name} skill", table.total_games,
+                      enabled=not quiet and sys.stderr.isatty()) as on_progress:
+        K.play_table(table, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
+    data = K.summary(table)
+    try:
+        path = K.write_skill_report(dest, data)
+    except OutputError as e:
+        fail(f"--out: {e}" if out is not None else str(e))
+    print_skill(data)
+    typer.echo(f"report: {path / 'skill.html'}")
+
+
+def print_skill(data: dict) -> None:
+    """The skill table on the terminal: the verdict and the win-rate matrix with intervals."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+    from rich.table import Table
+
+    from sim.report.format import fmt_interval
+
+    recs = {(r["by"]["policy"], r["by"].get("field")): r for r in data["metrics"]}
+    names = data["policies"]
+    con = Console(width=None if sys.stdout.isatty() else 160)
+    con.print(Markdown(data["verdict"]))
+    if data["mode"] == "competitive":
+        t = Table(title=f"{data['title']}: one seat's win rate [95% interval], fair share {data['fair_share']:.1%}")
+        t.add_column("policy \\ field")
+        for f in names:
+            t.add_column(f, justify="right")
+        for p in names:
+            t.add_row(p, *(fmt_interval(recs[(p, f)]) for f in names))
+    else:
+        t = Table(title=f"{data['title']}: team win rate [95% interval]")
+        t.add_column("team policy")
+        t.add_column("win rate", justify="right")
+        for p in names:
+            t.add_row(p, fmt_interval(recs[(p, None)]))
+    con.print(t)
 
 
 def _register_regression() -> None:

@@ -36,6 +36,8 @@ REPORT_FILES = {"report.md", "report.html", "summary.json", "manifest.json", "ga
 """Files of a report folder (besides ``plots/``, which holds only ``*.png``)."""
 COMPARE_FILES = {"compare.json"}
 """Files of a compare folder (besides ``*.png`` plots)."""
+SKILL_FILES = {"skill.json", "skill.md", "skill.html"}
+"""Files of a skill-table folder (``sim skill``; besides ``*.png`` plots)."""
 
 
 def reason(e: BaseException) -> str:
@@ -180,6 +182,15 @@ def is_compare_folder(folder: Path) -> bool:
     if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-compare/")):
         return False
     return _only(folder, COMPARE_FILES, pngs=True)
+
+
+def is_skill_folder(folder: Path) -> bool:
+    """True when ``folder`` is a ``sim skill`` folder: its ``skill.json`` has the skill format
+    (``sim-skill/...``) and it holds nothing but :data:`SKILL_FILES` and ``*.png`` plots."""
+    data = _read_json(folder / "skill.json")
+    if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-skill/")):
+        return False
+    return _only(folder, SKILL_FILES, pngs=True)
 
 
 def _only(folder: Path, names: set[str], plots_dir: bool = False, pngs: bool = False) -> bool:

@@ -81,6 +81,28 @@ def mean_difference_test(
     return float(t), float(p)
 
 
+def paired_difference(b: int, c: int, n: int) -> tuple[float, float, float, float]:
+    """Difference of two success rates measured on the same ``n`` trials (two policies in the
+    same seat of the same deals: common random numbers), from the discordant counts: ``b``
+    trials only A succeeded, ``c`` only B.
+
+    Returns ``(d, low, high, p)``: ``d = (b - c) / n`` (rate of A minus rate of B, a fraction),
+    its 95 % Wald interval for paired proportions (``se = sqrt(b + c - (b - c)^2 / n) / n``,
+    clipped to [-1, 1]) and the two-sided exact McNemar p-value (binomial test of ``b`` out of
+    ``b + c`` at 1/2; 1.0 when no trial is discordant). Pairing removes the variance the two
+    rates share through the deals, so the test is sharper than a two-sample test. Raises
+    ValueError for negative counts or ``b + c > n``.
+    """
+    from scipy.stats import binomtest
+
+    if min(b, c) < 0 or n <= 0 or b + c > n:
+        raise ValueError(f"bad paired counts: b={b}, c={c}, n={n}")
+    d = (b - c) / n
+    se = float(np.sqrt(max(b + c - (b - c) ** 2 / n, 0.0))) / n
+    p = 1.0 if b + c == 0 else float(binomtest(int(b), int(b + c), 0.5).pvalue)
+    return float(d), max(-1.0, d - Z95 * se), min(1.0, d + Z95 * se), min(1.0, p)
+
+
 def holm(pvalues, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Holm step-down correction (statsmodels ``multipletests(method="holm")``).
 
