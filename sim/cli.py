@@ -17,7 +17,14 @@ import typer
 from typer.core import TyperGroup
 from typer.core import _click as click  # the click typer runs on (typer >= 0.2x vendors its own)
 
-from sim.cli_common import compile_checked, max_threads, one_line, threads_problem, workers_problem  # noqa: F401
+from sim.cli_common import (  # noqa: F401
+    SetOpt,
+    compile_checked,
+    max_threads,
+    one_line,
+    threads_problem,
+    workers_problem,
+)
 
 
 class _OneLineGroup(TyperGroup):
@@ -88,13 +95,13 @@ def fail(msg: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def load_config(path: Path, **overrides):
-    """Load, validate (with CLI overrides) and compile a config: a
-    :class:`sim.compile.CompiledRun`; exits 2 with one message on bad input."""
+def load_config(path: Path, sets=None, **overrides):
+    """Load, validate (with ``--set`` overrides ``sets`` and CLI overrides) and compile a
+    config: a :class:`sim.compile.CompiledRun`; exits 2 with one message on bad input."""
     from sim.errors import ConfigError
 
     try:
-        return compile_checked(path, **overrides)
+        return compile_checked(path, sets=sets, **overrides)
     except ConfigError as e:
         fail(str(e))
 
@@ -116,9 +123,10 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
     workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+    sets: SetOpt = None,
 ) -> None:
     """Play the config's games and write the report (html, md, json, parquet, plots)."""
-    run_ = load_config(config, games=games, seed=seed)
+    run_ = load_config(config, sets, games=games, seed=seed)
     cfg = run_.cfg
     check_threads(threads)
     from sim.backends import BACKENDS
@@ -209,10 +217,10 @@ def replay(
 
 
 @app.command()
-def validate(config: ConfigArg) -> None:
+def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics of its [checks]) without
     playing it (a few games are played to list the metrics when [checks] names some)."""
-    run_ = load_config(config)
+    run_ = load_config(config, sets)
     cfg = run_.cfg
     from sim.errors import ConfigError
 
