@@ -285,5 +285,14 @@ def _register_regression() -> None:
 
 _register_regression()
 
+
+def _register_sweep() -> None:
+    from sim import cli_sweep
+
+    app.command("sweep")(cli_sweep.sweep)
+
+
+_register_sweep()
+
 if __name__ == "__main__":
     main()
