@@ -35,9 +35,9 @@ def compile_checked(path: Path, sets=None, **overrides):
     an error about a key a flag set names the flag. A game's set-up that fails on a number it
     cannot hold (OverflowError, MemoryError, ValueError from numpy) is raised as ConfigError."""
     from sim.compile import compile_run
-    from sim.config import cut, load
+    from sim.config import cut
     from sim.errors import ConfigError
-    from sim.overrides import Override, parse_sets, tag
+    from sim.overrides import Override, load, parse_sets, tag
 
     ovs = [s for s in sets or () if isinstance(s, Override)] + parse_sets(
         [s for s in sets or () if not isinstance(s, Override)])

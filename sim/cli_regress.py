@@ -84,8 +84,7 @@ def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None
     """
     from sim.check import checks_of
     from sim.cli_common import compile_checked
-    from sim.config import load
-    from sim.overrides import parse_sets
+    from sim.overrides import load, parse_sets
 
     ovs = parse_sets(sets)
     checks = checks_of(load(config, ovs))
@@ -216,7 +215,7 @@ def _side(path: Path, sets: Any = ()):
     """Classify a compare argument: ("folder", summary, folder) or ("config", cfg, None);
     ``sets`` (``--set`` overrides) apply to a config only."""
     from sim.check import load_summary
-    from sim.config import load
+    from sim.overrides import load
 
     if path.is_dir():
         return "folder", load_summary(path), path

@@ -512,21 +512,8 @@ def read_raw(path: str | Path) -> dict[str, Any]:
         raise ConfigError(source, "", f"cannot read: {e.strerror or e}") from None
 
 
-def load(path: str | Path, sets: Any = ()) -> RunConfig:
+def load(path: str | Path) -> RunConfig:
     """Read and validate a TOML config file; raises :class:`ConfigError` (missing file,
-    TOML syntax, unknown keys, wrong types, impossible values).
-
-    ``sets``: ``--set`` overrides (:class:`sim.overrides.Override`, or ``"KEY=VALUE"``
-    strings) written into the parsed file before validation; an error about a key one of
-    them set says so (``(from --set KEY=VALUE)``)."""
-    from sim.overrides import Override, apply_sets, parse_set, tag
-
-    source = str(Path(path))
-    raw = read_raw(path)
-    if not sets:
-        return load_dict(raw, source)
-    ovs = [s if isinstance(s, Override) else parse_set(s) for s in sets]
-    try:
-        return load_dict(apply_sets(raw, ovs, source), source)
-    except ConfigError as e:
-        raise tag(e, ovs) from None
+    TOML syntax, unknown keys, wrong types, impossible values). With ``--set`` overrides:
+    :func:`sim.overrides.load`."""
+    return load_dict(read_raw(path), str(Path(path)))

@@ -13,7 +13,7 @@ VALUE is a TOML value (``7``, ``0.5``, ``true``, ``"x"``, ``[1, 2, 3]``, ``{ a =
 that is not one and does not start like one (a quote, ``[`` or ``{``) is a string, so
 ``seats[2].policy=greedy`` works without quotes.
 
-Pure Python (no numba, no polars): :mod:`sim.config` calls :func:`apply_sets`.
+Pure Python (no numba, no polars). :func:`load` is :func:`sim.config.load` with overrides.
 """
 
 from __future__ import annotations
@@ -239,3 +239,22 @@ def parse_sets(texts: Sequence[str] | None, flag: str = "--set") -> list[Overrid
     if len(texts) > MAX_SETS:
         raise ConfigError(flag, "", f"at most {MAX_SETS} {flag} flags, got {len(texts)}")
     return [parse_set(t, flag) for t in texts]
+
+
+def load(path: Any, sets: Sequence[Override | str] | None = None):
+    """:func:`sim.config.load` with ``--set`` overrides ``sets`` (:class:`Override` or
+    ``"KEY=VALUE"`` strings) written into the parsed file before validation; an error about a
+    key one of them set says so (``(from --set KEY=VALUE)``). Raises ConfigError."""
+    from pathlib import Path
+
+    from sim.config import load_dict, read_raw
+
+    source = str(Path(path))
+    raw = read_raw(path)
+    ovs = [s if isinstance(s, Override) else parse_set(s) for s in sets or ()]
+    if not ovs:
+        return load_dict(raw, source)
+    try:
+        return load_dict(apply_sets(raw, ovs, source), source)
+    except ConfigError as e:
+        raise tag(e, ovs) from None

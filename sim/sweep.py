@@ -140,7 +140,7 @@ def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | N
     """
     from sim.check import checks_of
     from sim.cli_common import compile_checked
-    from sim.config import load
+    from sim.overrides import load
 
     base_sets = parse_sets(sets)
     base = load(config, base_sets)

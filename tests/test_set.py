@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.config import load
+from sim.overrides import load
 from sim.errors import ConfigError
 from sim.overrides import apply_sets, parse_set, parse_value, split_values
 
