@@ -12,9 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.overrides import load
 from sim.errors import ConfigError
-from sim.overrides import apply_sets, parse_set, parse_value, split_values
+from sim.overrides import apply_sets, load, parse_set, parse_value, split_values
 
 ROOT = Path(__file__).resolve().parents[1]
 CFT = ROOT / "configs" / "clear_for_takeoff.toml"

@@ -148,3 +148,18 @@ def test_the_sweep_table_of_a_config(tmp_path):
     r = runner.invoke(app, ["sweep", str(bad), "--out", str(tmp_path / "sw")])
     assert r.exit_code == 2 and "clear_for_takeoff.deck.FLR" in r.output
     assert not (tmp_path / "sw").exists()
+
+
+def test_the_dask_backend_plays_the_same_sweep(tmp_path):
+    """Each point goes through the backend registry: dask gives the local numbers bit for bit."""
+    outs = {}
+    for backend, extra in (("local", ["--threads", "1"]), ("dask", ["--workers", "1"])):
+        outs[backend] = tmp_path / backend
+        r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7,8", "--games", "24",
+                                "--out", str(outs[backend]), "--backend", backend, "--quiet", *extra])
+        assert r.exit_code == 0, r.output
+    for p in ("p00", "p01"):
+        a, b = (json.loads((outs[k] / "points" / p / "summary.json").read_text()) for k in ("local", "dask"))
+        assert a["metrics"] == b["metrics"], p
+        man = json.loads((outs["dask"] / "points" / p / "manifest.json").read_text())
+        assert man["backend"] == "dask"
