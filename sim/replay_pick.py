@@ -34,6 +34,9 @@ MAX_WHERE = 1000
 """Longest ``--where`` expression (characters)."""
 STANDOUT_SD = 2.0
 """A value this many standard deviations from the run's mean is named under "stands out"."""
+CATEGORY_COLUMNS = ("winner", "rank")
+"""Common result columns that are labels, not amounts (a seat, a place): shown, never named
+under "stands out" and given no sd (:mod:`sim.games.base`)."""
 
 
 @dataclass
@@ -201,14 +204,18 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
             sds.append(float(col.std()) if col is not None and col.len() > 1 else float("nan"))
         if all(sd == 0 and v == m for v, m, sd in zip(vals, means, sds)):
             continue  # the same in every game of the run: says nothing about this one
-        zs = [(v - m) / sd if sd and sd == sd else 0.0 for v, m, sd in zip(vals, means, sds)]
+        label = c.name in CATEGORY_COLUMNS
+        zs = [(v - m) / sd if sd and sd == sd and not label else 0.0 for v, m, sd in zip(vals, means, sds)]
         for k, v, m, z in zip(names, vals, means, zs):
             if abs(z) >= STANDOUT_SD and math.isfinite(z):
                 who = f" (seat {k.rsplit('_s', 1)[1]})" if c.per_seat else ""
                 stand.append((abs(z), f"{c.name}{who}: {_fmt(v)} vs {_fmt(m)} ({z:+.1f} sd)"))
         this = " / ".join(_fmt(v) for v in vals)
         mean = " / ".join(_fmt(m) for m in means)
-        if c.per_seat:
+        if c.name == "winner" and "winner" in df.columns:
+            share = float((df["winner"] == int(vals[0])).mean())
+            lines.append(f"   {c.name:<24} {this:<22} the same in {100 * share:.1f}% of the run's games")
+        elif c.per_seat or label:
             lines.append(f"   {c.name:<24} {this:<22} {mean}")
         else:
             lines.append(f"   {c.name:<24} {this:<22} {mean} ({_fmt(sds[0])}; {zs[0]:+.1f} sd)")
