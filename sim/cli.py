@@ -17,7 +17,14 @@ import typer
 from typer.core import TyperGroup
 from typer.core import _click as click  # the click typer runs on (typer >= 0.2x vendors its own)
 
-from sim.cli_common import compile_checked, max_threads, one_line, threads_problem, workers_problem  # noqa: F401
+from sim.cli_common import (  # noqa: F401
+    SetOpt,
+    compile_checked,
+    max_threads,
+    one_line,
+    threads_problem,
+    workers_problem,
+)
 
 
 class _OneLineGroup(TyperGroup):
@@ -111,13 +118,13 @@ def fail(msg: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def load_config(path: Path, **overrides):
-    """Load, validate (with CLI overrides) and compile a config: a
-    :class:`sim.compile.CompiledRun`; exits 2 with one message on bad input."""
+def load_config(path: Path, sets=None, **overrides):
+    """Load, validate (with ``--set`` overrides ``sets`` and CLI overrides) and compile a
+    config: a :class:`sim.compile.CompiledRun`; exits 2 with one message on bad input."""
     from sim.errors import ConfigError
 
     try:
-        return compile_checked(path, **overrides)
+        return compile_checked(path, sets=sets, **overrides)
     except ConfigError as e:
         fail(str(e))
 
@@ -139,9 +146,10 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
     workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+    sets: SetOpt = None,
 ) -> None:
     """Play the config's games and write the report (html, md, json, parquet, plots)."""
-    run_ = load_config(config, games=games, seed=seed)
+    run_ = load_config(config, sets, games=games, seed=seed)
     cfg = run_.cfg
     check_threads(threads)
     from sim.backends import BACKENDS
@@ -214,29 +222,71 @@ def print_summary(summary: dict, manifest: dict) -> None:
 @app.command()
 def replay(
     config: ConfigArg,
-    game: Annotated[int, typer.Option("--game", help="game index to replay (0-based)")],
+    game: Annotated[Optional[int], typer.Option("--game", help="game index to replay (0-based)")] = None,
+    longest: Annotated[bool, typer.Option("--longest", help="replay the longest game (most turns) of the run")] = False,
+    stalled: Annotated[bool, typer.Option("--stalled", help="replay a stalled game of the run (the first)")] = False,
+    where: Annotated[Optional[str], typer.Option(
+        "--where", metavar="EXPR", help="replay the first game (the longest with --longest) matching a SQL "
+        "expression over the games.parquet columns, e.g. 'flr_played_on_s1 > 10 AND winner = 3'")] = None,
+    run_dir: Annotated[Optional[Path], typer.Option(
+        "--run", help="report folder to pick from (default reports/<config name> when it is a run of this config; "
+        "else the config's games are played now)")] = None,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", min=1, help="games to play now to pick from when there is no run (default: the config's)")] = None,
     seed: SeedOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    sets: SetOpt = None,
 ) -> None:
     """Print the turn-by-turn log of one game of the config (same seed, same game index:
-    the same game as row N of `sim run`)."""
-    if not 0 <= game <= 2**63 - 1:
+    the same game as row N of `sim run`), opening with a summary of the game against the
+    run's averages. Pick it by index (--game) or from a run (--longest, --stalled, --where)."""
+    picking = longest or stalled or where is not None
+    if game is not None and picking:
+        fail("--game names one game; --longest, --stalled and --where pick one from a run: give one or the other")
+    if game is None and not picking:
+        fail("which game? give --game N, --longest, --stalled or --where EXPR")
+    if game is not None and not 0 <= game <= 2**63 - 1:
         fail(f"--game: must be 0..2**63-1, got {game}")
-    run_ = load_config(config, seed=seed)
+    run_ = load_config(config, sets, seed=seed)
     cfg = run_.cfg
     from sim.api import replay as do_replay
+    from sim.errors import ConfigError
+    from sim.replay_pick import Games, find_games, select, summary_lines
 
-    if game >= cfg.games:
+    try:
+        found, why = find_games(cfg, run_dir)
+    except ConfigError as e:
+        fail(str(e))
+    pick = None
+    if picking:
+        if found is None:
+            from sim.api import run_config
+            from sim.cli_progress import progress_bar
+
+            play = run_ if games is None else load_config(config, sets, seed=seed, games=games)
+            n = play.cfg.games
+            typer.echo(f"note: {why}; playing its {n:,} games now to pick from (`sim run {config}` keeps a run "
+                       "to pick from; --games plays fewer)", err=True)
+            with progress_bar(cfg.run_name, n, enabled=not quiet and sys.stderr.isatty()) as on_progress:
+                result = run_config(play, on_progress=on_progress)
+            found = Games(result.df, None, f"{n:,} games played now")
+        try:
+            game, pick, _n = select(found.df, longest=longest, stalled=stalled, where=where)
+        except ConfigError as e:
+            fail(str(e))
+    elif game >= cfg.games:
         typer.echo(f"note: the config plays games 0..{cfg.games - 1}; game {game} is replayed from the same "
                    "seed but has no row in its report", err=True)
     res = do_replay(run_, game)
-    typer.echo("\n".join(res.lines))
+    head = summary_lines(run_, game, res.row, found, pick, note=why)
+    typer.echo("\n".join(head + res.lines))
 
 
 @app.command()
-def validate(config: ConfigArg) -> None:
+def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics of its [checks]) without
     playing it (a few games are played to list the metrics when [checks] names some)."""
-    run_ = load_config(config)
+    run_ = load_config(config, sets)
     cfg = run_.cfg
     from sim.errors import ConfigError
 
@@ -426,6 +476,15 @@ def _register_regression() -> None:
 
 
 _register_regression()
+
+
+def _register_sweep() -> None:
+    from sim import cli_sweep
+
+    app.command("sweep")(cli_sweep.sweep)
+
+
+_register_sweep()
 
 if __name__ == "__main__":
     main()

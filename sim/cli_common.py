@@ -1,11 +1,26 @@
-"""Helpers shared by :mod:`sim.cli` and :mod:`sim.cli_regress` (no typer, no heavy imports):
-one-line messages, the ranges of ``--threads`` and ``--workers``, loading a config with the
-game's set-up failures turned into :class:`sim.errors.ConfigError`."""
+"""Helpers shared by :mod:`sim.cli` and :mod:`sim.cli_regress` (no heavy imports): one-line
+messages, the ranges of ``--threads`` and ``--workers``, the ``--set`` option, loading a config
+(with its ``--set`` overrides) with the game's set-up failures turned into
+:class:`sim.errors.ConfigError`.
+
+Adding ``--set`` to a command is one parameter, ``sets: SetOpt = None``, passed on as
+``compile_checked(path, sets=sets, ...)`` (or ``sim.config.load(path, sets)``).
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+SetOpt = Annotated[Optional[list[str]], typer.Option(
+    "--set", metavar="KEY=VALUE",
+    help="override one config key before validation (repeatable): a dotted path "
+         "(clear_for_takeoff.hand_size=8, seats[2].policy=greedy, seats[0].weights.attack=0.5) and a TOML "
+         "value (7, 0.5, true, \"x\", [1,2,3]; a bare word is a string)")]
+"""The ``--set KEY=VALUE`` option every command that loads a config takes."""
 
 
 def one_line(msg: str) -> str:
@@ -13,18 +28,26 @@ def one_line(msg: str) -> str:
     return "".join(c if c.isprintable() else " " for c in str(msg))
 
 
-def compile_checked(path: Path, **overrides):
-    """:func:`sim.compile.load_run`, with a game's set-up that fails on a number it cannot
-    hold (OverflowError, MemoryError, ValueError from numpy) raised as ConfigError."""
-    from sim.compile import load_run
+def compile_checked(path: Path, sets=None, **overrides):
+    """:func:`sim.compile.load_run` with ``--set`` overrides ``sets`` (``"KEY=VALUE"``
+    strings or :class:`sim.overrides.Override`; None = none) written into the file before
+    validation and then ``overrides`` (``games=``, ``seed=`` ...; None values ignored);
+    an error about a key a flag set names the flag. A game's set-up that fails on a number it
+    cannot hold (OverflowError, MemoryError, ValueError from numpy) is raised as ConfigError."""
+    from sim.compile import compile_run
     from sim.config import cut
     from sim.errors import ConfigError
+    from sim.overrides import Override, load, parse_sets, tag
 
+    ovs = [s for s in sets or () if isinstance(s, Override)] + parse_sets(
+        [s for s in sets or () if not isinstance(s, Override)])
     try:
-        return load_run(path, **overrides)
+        return compile_run(load(path, ovs).with_overrides(**overrides))
+    except ConfigError as e:
+        raise tag(e, ovs) from None
     except (OverflowError, MemoryError, ValueError) as e:
-        raise ConfigError(str(path), "", f"the game cannot be set up from these values ({type(e).__name__}: "
-                          f"{cut(str(e), 120)})") from None
+        raise tag(ConfigError(str(path), "", f"the game cannot be set up from these values ({type(e).__name__}: "
+                              f"{cut(str(e), 120)})"), ovs) from None
 
 
 def max_threads() -> int:

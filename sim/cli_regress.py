@@ -17,6 +17,8 @@ from typing import Annotated, Any
 
 import typer
 
+from sim.cli_common import SetOpt
+
 BASELINE_DIR = Path("reports") / "baselines"
 COMPARE_DIR = Path("reports") / "compare"
 
@@ -75,17 +77,19 @@ def _run(run: Any, threads: int | None):
         return run_config(run, threads=threads, on_progress=on_progress)
 
 
-def _load_for_run(config: Path, games: int | None, **overrides: Any):
-    """Load ``config`` and apply ``--games`` (or ``[checks] games``) and ``overrides``.
+def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):
+    """Load ``config`` with its ``--set`` overrides ``sets`` and apply ``--games`` (or
+    ``[checks] games``) and ``overrides``.
 
     Returns (CompiledRun, checks). Raises ConfigError.
     """
     from sim.check import checks_of
     from sim.cli_common import compile_checked
-    from sim.config import load
+    from sim.overrides import load, parse_sets
 
-    checks = checks_of(load(config))
-    return compile_checked(config, games=games or checks.games, **overrides), checks
+    ovs = parse_sets(sets)
+    checks = checks_of(load(config, ovs))
+    return compile_checked(config, sets=ovs, games=games or checks.games, **overrides), checks
 
 
 def baseline(
@@ -95,6 +99,7 @@ def baseline(
         Path | None, typer.Option("--out", help="baseline file to write (default: reports/baselines/<run>.json)")
     ] = None,
     threads: ThreadsOpt = None,
+    sets: SetOpt = None,
 ) -> None:
     """Run CONFIG and record its metrics as the baseline `sim check` compares against.
     A run whose records are malformed (see sim.check.files) writes nothing and exits 2."""
@@ -107,7 +112,7 @@ def baseline(
     _check_flags(threads)
     owned = is_sim_json("sim-baseline/")
     try:
-        run, checks = _load_for_run(config, games)
+        run, checks = _load_for_run(config, games, sets)
         dest = check_target(out if out is not None else default_baseline_path(run.cfg))
         if dest.exists() and not owned(dest):
             raise OutputError(str(dest), "exists and is not a sim baseline; remove it or choose another --out")
@@ -146,6 +151,7 @@ def check(
     junit: Annotated[Path | None, typer.Option("--junit", help="also write JUnit XML here (for CI)")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="also write the check as JSON here")] = None,
     threads: ThreadsOpt = None,
+    sets: SetOpt = None,
 ) -> None:
     """Run CONFIG again and compare it with its baseline, metric by metric, and check the
     config's balance targets. Exit 0 pass, 1 regression or missed target, 2 bad input."""
@@ -170,7 +176,7 @@ def check(
                 raise OutputError(f"{flag} {e.path}", e.reason) from None
         if json_out is not None and junit is not None and check_target(json_out) == check_target(junit):
             raise OutputError(str(junit), "--json and --junit name the same file")
-        run, checks = _load_for_run(config, games)
+        run, checks = _load_for_run(config, games, sets)
         cfg = run.cfg
         base = load_baseline(baseline or default_baseline_path(cfg))
         if base["game"] != cfg.game:
@@ -206,14 +212,15 @@ def _check_metrics(run: Any, checks: Any) -> None:
     check_metric_names(checks, metric_names(run), run.cfg.source)
 
 
-def _side(path: Path):
-    """Classify a compare argument: ("folder", summary, folder) or ("config", cfg, None)."""
+def _side(path: Path, sets: Any = ()):
+    """Classify a compare argument: ("folder", summary, folder) or ("config", cfg, None);
+    ``sets`` (``--set`` overrides) apply to a config only."""
     from sim.check import load_summary
-    from sim.config import load
+    from sim.overrides import load
 
     if path.is_dir():
         return "folder", load_summary(path), path
-    return "config", load(path), None
+    return "config", load(path, sets), None
 
 
 def _read_df(folder: Path | None):
@@ -253,9 +260,14 @@ def compare(
         Path | None, typer.Option("--out", help="folder for compare.json and plots (default: reports/compare/A_vs_B)")
     ] = None,
     threads: ThreadsOpt = None,
+    sets: SetOpt = None,
+    sets_b: Annotated[list[str] | None, typer.Option(
+        "--set-b", metavar="KEY=VALUE",
+        help="like --set, for B only: `sim compare X.toml X.toml --set-b KEY=VALUE` compares one change")] = None,
 ) -> None:
     """Side-by-side table of every metric of A and B with its change and significance, plus
-    overlaid plots. Configs are played on the same seed (common random numbers)."""
+    overlaid plots. Configs are played on the same seed (common random numbers). --set
+    applies to every config side, --set-b to B only (after --set)."""
     from sim.check import CRN_NOTE, compare_summaries, compare_to_json, render_compare
     from sim.compile import compile_run
     from sim.errors import ConfigError, OutputError
@@ -266,8 +278,11 @@ def compare(
     _check_flags(threads)
     con = _console()
     try:
-        ka, xa, fa = _side(a)
-        kb, xb, fb = _side(b)
+        from sim.overrides import parse_sets
+
+        ovs, ovs_b = parse_sets(sets), parse_sets(sets_b, "--set-b")
+        ka, xa, fa = _side(a, ovs)
+        kb, xb, fb = _side(b, ovs + ovs_b)
         if ka == "config" and kb == "config" and xa.game != xb.game:
             raise ConfigError(str(b), "game", f"{a} plays {xa.game!r}, {b} plays {xb.game!r}")
         # The side(s) to run take their seed and games count from the other side when it is a

@@ -249,6 +249,33 @@ class CheckConfig(Strict):
         return self
 
 
+class SweepConfig(Strict):
+    """The ``[sweep]`` table of a config: the grid ``sim sweep`` plays when no ``--param`` is
+    given::
+
+        [sweep]
+        games = 20_000
+        [sweep.params]
+        "clear_for_takeoff.hand_size" = [7, 8, 9, 10]
+        "seats[2].policy" = ["greedy", "heuristic"]
+
+    ``params``: dotted config key (as ``--set`` takes it) -> the values of the grid (TOML
+    values, at least one); the grid is every combination, the first key varying slowest.
+    ``games``: games per point when ``--games`` is not given.
+    """
+
+    params: dict[str, list[Any]] = Field(min_length=1, description="dotted key -> values of the sweep grid")
+    games: int | None = Field(None, gt=0, le=MAX_INT64, description="games per point (default: [checks] games, "
+                              "else the config's games)")
+
+    @model_validator(mode="after")
+    def _values(self) -> SweepConfig:
+        for k, v in self.params.items():
+            if not v:
+                raise ValueError(f"params.{k}: give at least one value")
+        return self
+
+
 class RunConfig(Strict):
     """A validated run: the common keys plus ``section``, the game's validated model.
 
@@ -268,6 +295,7 @@ class RunConfig(Strict):
                             description="games per kernel call (1 .. 2**24; does not change results)")
     seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
     checks: CheckConfig = Field(default_factory=CheckConfig, description="[checks] table for `sim check` / `sim baseline`")
+    sweep: SweepConfig | None = Field(None, description="[sweep] table: the grid of `sim sweep`")
 
     source: str = Field("<memory>", exclude=True)
     section: Any = Field(None, exclude=True)
@@ -463,9 +491,9 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
     return cfg.model_copy(update={"source": source, "section": section, "raw": raw})
 
 
-def load(path: str | Path) -> RunConfig:
-    """Read and validate a TOML config file; raises :class:`ConfigError` (missing file,
-    TOML syntax, unknown keys, wrong types, impossible values)."""
+def read_raw(path: str | Path) -> dict[str, Any]:
+    """Read and parse a TOML config file (not validated); raises :class:`ConfigError`
+    (missing file, too large, TOML syntax, not UTF-8, too deep, unreadable)."""
     path = Path(path)
     source = str(path)
     if not path.is_file():
@@ -473,7 +501,7 @@ def load(path: str | Path) -> RunConfig:
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             raise ConfigError(source, "", f"larger than {MAX_CONFIG_BYTES // 1_000_000} MB: not a config")
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(source, "", f"TOML syntax error: {cut(str(e), 200)}") from None
     except UnicodeDecodeError as e:
@@ -482,7 +510,13 @@ def load(path: str | Path) -> RunConfig:
         raise ConfigError(source, "", f"nested more than {MAX_DEPTH} levels deep") from None
     except OSError as e:
         raise ConfigError(source, "", f"cannot read: {e.strerror or e}") from None
-    return load_dict(raw, source)
+
+
+def load(path: str | Path) -> RunConfig:
+    """Read and validate a TOML config file; raises :class:`ConfigError` (missing file,
+    TOML syntax, unknown keys, wrong types, impossible values). With ``--set`` overrides:
+    :func:`sim.overrides.load`."""
+    return load_dict(read_raw(path), str(Path(path)))
 
 
 def json_schema(game: str) -> dict[str, Any]:

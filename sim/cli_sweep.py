@@ -1,0 +1,75 @@
+"""``sim sweep``: a typer command function; :mod:`sim.cli` registers it
+(``app.command("sweep")(sweep)``). The work is :mod:`sim.sweep`. Exit 0 written, 2 bad
+input (a bad ``--param`` / ``[sweep]`` key or value at any point, an output that cannot be
+written; nothing played, nothing written)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sim.cli_common import SetOpt
+
+
+def _fail(msg: str) -> typer.Exit:
+    from sim.cli_common import one_line
+
+    typer.echo(f"error: {one_line(msg)}", err=True)
+    return typer.Exit(2)
+
+
+def sweep(
+    config: Annotated[Path, typer.Argument(help="config TOML file", show_default=False)],
+    param: Annotated[Optional[list[str]], typer.Option(
+        "--param", metavar="KEY=V1,V2,...",
+        help="a dotted config key and its values (TOML values, comma-separated; repeatable: the grid is every "
+             "combination); default: the config's \\[sweep] table")] = None,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", min=1, help="games per point (default: \\[sweep] games, else \\[checks] games, else the config's)")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="the seed of every point (default: the config's)")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="sweep folder (default reports/<config name>-sweep)")] = None,
+    threads: Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
+    workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+    sets: SetOpt = None,
+) -> None:
+    """Play the config at every point of a grid of key values, all on the same seed, and
+    write sweep.html / sweep.md (headline metrics per point, plots against the parameter),
+    sweep.parquet and each point's summary and config."""
+    from sim.backends import BACKENDS
+    from sim.cli_common import threads_problem, workers_problem
+    from sim.config import excerpt
+    from sim.errors import ConfigError, OutputError
+    from sim.outputs import check_folder_target
+    from sim.sweep import default_folder, is_sweep_folder, plan_sweep
+
+    for why in (threads_problem(threads), workers_problem(workers)):
+        if why:
+            raise _fail(why)
+    if backend not in BACKENDS:
+        raise _fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {excerpt(backend)}")
+    try:
+        plan = plan_sweep(config, param, games=games, seed=seed, sets=sets)
+    except ConfigError as e:
+        raise _fail(str(e)) from None
+    dest = out if out is not None else default_folder(plan)
+    try:
+        check_folder_target(dest, is_sweep_folder, "sweep")
+    except OutputError as e:
+        raise _fail(f"--out: {e}" if out is not None else str(e)) from None
+    from sim.cli_progress import progress_bar
+    from sim.sweep import play_sweep, write_sweep
+
+    label = f"{plan.name} sweep ({len(plan.points)} points)"
+    with progress_bar(label, plan.total_games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
+        play_sweep(plan, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
+    try:
+        path = write_sweep(dest, plan)
+    except OutputError as e:
+        raise _fail(f"--out: {e}" if out is not None else str(e)) from None
+    typer.echo(f"{len(plan.points)} points x {plan.games:,} games on seed {plan.seed}")
+    typer.echo(f"sweep: {path / 'sweep.html'}")

@@ -1,0 +1,227 @@
+"""Finding the game to replay (``sim replay --longest | --stalled | --where EXPR``) and the
+summary every replay opens with: the game's result columns against the run's averages, in
+the same format for every game (generic over ``GameDef.columns``).
+
+Where the games come from (decided here, documented in the README):
+
+1. ``--run DIR``: that report folder's ``games.parquet``; it must be a run of the same config
+   (its ``config.toml`` equals the config as loaded, but for ``games``, ``batch_size``,
+   ``name``, ``[checks]`` and ``[sweep]``, which do not change what game g plays);
+2. else ``reports/<run name>/`` when it is such a run;
+3. else the config's games (``--games N`` to play fewer) are played now, in memory, to pick
+   from (nothing is written; ``sim run CONFIG`` keeps a run to pick from next time).
+
+``--game N`` replays game N without playing anything; its summary compares with the run of
+1. or 2. when there is one, else shows the game's own values only.
+
+``--where`` is a SQL boolean expression over the games.parquet columns (``flr_played_on_s1 >
+10 AND winner = 3``), evaluated by polars SQL on the frame (never Python ``eval``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.errors import ConfigError
+
+PLAY_KEYS_IGNORED = ("games", "batch_size", "name", "checks", "sweep")
+"""Config keys that do not change what game g of a seed plays (a run folder made with other
+values of these is still a run of the same games)."""
+MAX_WHERE = 1000
+"""Longest ``--where`` expression (characters)."""
+STANDOUT_SD = 2.0
+"""A value this many standard deviations from the run's mean is named under "stands out"."""
+CATEGORY_COLUMNS = ("winner", "rank")
+"""Common result columns that are labels, not amounts (a seat, a place): shown, never named
+under "stands out" and given no sd (:mod:`sim.games.base`)."""
+
+
+@dataclass
+class Games:
+    """The games to pick from / average over: ``df`` (polars, games.parquet columns),
+    ``where`` (the folder, or None when played now) and a phrase saying which they are."""
+
+    df: Any
+    where: Path | None
+    what: str
+
+
+def _play_identity(raw: dict) -> dict:
+    return {k: v for k, v in raw.items() if k not in PLAY_KEYS_IGNORED}
+
+
+def run_folder_problem(folder: Path, cfg: Any) -> str | None:
+    """Why ``folder`` is not a run of ``cfg``'s games to pick from, or None."""
+    import tomllib
+
+    if not (folder / "games.parquet").is_file():
+        return "has no games.parquet (not a report folder of `sim run`)"
+    try:
+        raw = tomllib.loads((folder / "config.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "has no readable config.toml"
+    a, b = _play_identity(raw), _play_identity(cfg.raw)
+    if a != b:
+        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        return f"is a run of another config (keys that differ: {', '.join(keys)})"
+    return None
+
+
+def read_games(folder: Path):
+    """games.parquet of ``folder`` (polars); raises ConfigError when unreadable."""
+    import polars as pl
+
+    try:
+        return pl.read_parquet(folder / "games.parquet")
+    except (pl.exceptions.PolarsError, OSError) as e:
+        from sim.config import cut
+
+        raise ConfigError(str(folder / "games.parquet"), "", f"not a readable parquet file ({cut(str(e), 100)})") \
+            from None
+
+
+def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
+    """The run folder to use (``run_dir``, else ``reports/<run name>/``) as :class:`Games`,
+    or None and why not. Raises ConfigError when ``run_dir`` is given and is not a run of
+    ``cfg``."""
+    folder = run_dir if run_dir is not None else Path("reports") / cfg.run_name
+    if not folder.is_dir():
+        if run_dir is not None:
+            raise ConfigError(str(folder), "", "no such folder (--run)")
+        return None, f"no run of this config at {folder}/"
+    why = run_folder_problem(folder, cfg)
+    if why:
+        if run_dir is not None:
+            raise ConfigError(str(folder), "", f"--run: {why}")
+        return None, f"{folder}/ {why}"
+    df = read_games(folder)
+    return Games(df, folder, f"{df.height:,} games in {folder}/"), ""
+
+
+def select(df, longest: bool = False, stalled: bool = False, where: str | None = None) -> tuple[int, str, int]:
+    """Pick a game: the games matching ``where`` (SQL over the columns) and, with
+    ``stalled``, stalled; then the longest of them (most ``turns``, the lowest index on a
+    tie) with ``longest``, else the first (lowest index). Returns (game index, a phrase
+    describing the choice, how many games matched). Raises ConfigError (``--where``) for an
+    expression polars SQL cannot evaluate to a boolean or when no game matches."""
+    import polars as pl
+
+    from sim.config import cut, excerpt
+
+    sel = df
+    what = []
+    if where is not None:
+        if len(where) > MAX_WHERE or ";" in where or not where.strip():
+            raise ConfigError("--where", "", f"{excerpt(where)} is not one SQL boolean expression "
+                              f"(at most {MAX_WHERE} characters, no ';')")
+        plain = df.with_columns(pl.col(pl.Categorical).cast(pl.Utf8))
+        try:
+            sel = pl.SQLContext(games=plain).execute(f"SELECT * FROM games WHERE {where}", eager=True)
+        except Exception as e:  # noqa: BLE001  (polars SQL raises several kinds)
+            cols = ", ".join(df.columns[:60])
+            raise ConfigError("--where", "", f"cannot evaluate {excerpt(where)} over the games' columns "
+                              f"({cut(str(e).splitlines()[0] if str(e) else type(e).__name__, 160)}); "
+                              f"columns: {cols}") from None
+        what.append(f"matching {where}")
+    if stalled:
+        sel = sel.filter(pl.col("stalled") == 1)
+        what.insert(0, "stalled")
+    if sel.height == 0:
+        raise ConfigError("--where" if where is not None else "--stalled", "",
+                          f"no game of the {df.height:,} is {' and '.join(what)}")
+    if longest:
+        best = sel.sort(["turns", "game_index"], descending=[True, False]).row(0, named=True)
+        desc = "the longest" + (f" of the {sel.height:,} {' and '.join(what)}" if what else "") + \
+            f" ({best['turns']} turns)"
+    else:
+        best = sel.sort("game_index").row(0, named=True)
+        desc = "the first" + (f" of the {sel.height:,} {' and '.join(what)}" if what else "")
+    return int(best["game_index"]), desc, sel.height
+
+
+def _fmt(x: float) -> str:
+    if x != x:
+        return "-"
+    if float(x).is_integer() and abs(x) < 1e15:
+        return f"{int(x)}"
+    return f"{x:.2f}" if abs(x) < 100 else f"{x:.1f}"
+
+
+def _seat_names(run: Any, g: int) -> list[str]:
+    row = run.perms[g % run.perms.shape[0]]
+    out = []
+    for s, e in enumerate(row):
+        seat = run.cfg.seats[int(e)]
+        name = seat.name if seat.name == seat.policy else f"{seat.name} ({seat.policy})"
+        out.append(f"seat {s} {name}")
+    return out
+
+
+def _result(run: Any, row: dict, g: int) -> str:
+    labels = run.seat_labels(g)
+    cap = run.cfg.turn_cap
+    if run.game.mode == "competitive":
+        w = int(row.get("winner", -1))
+        if w >= 0:
+            return f"seat {w} ({labels[w]}) won"
+        return f"no winner: stalled at the turn cap ({cap})" if row.get("stalled") else "no winner (a shared win or a tie)"
+    if row.get("team_win"):
+        return "the team won"
+    if row.get("stalled"):
+        return f"no result: stalled at the turn cap ({cap})"
+    return "the team lost (see what stands out below)"
+
+
+def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | None, note: str = "") -> list[str]:
+    """The summary a replay opens with (see the module docstring): game ``g`` of ``run``,
+    its result row ``row`` (column -> value, as ``TraceResult.row``) against the means of
+    ``games`` (None: the game's values only, with ``note`` saying why), ``pick`` the phrase
+    saying how the game was chosen (None: ``--game``)."""
+    n = run.cfg.n_seats
+    head = f"== summary of game {g} (seed {run.seed})"
+    if pick:
+        head += f": {pick} of {games.what}" if games else f": {pick}"
+    lines = [head, "   seats: " + ", ".join(_seat_names(run, g)), "   result: " + _result(run, row, g)]
+    df = games.df if games is not None else None
+    if df is not None:
+        lines.append(f"   {'column':<24} {'this game':<22} run mean (sd) over {df.height:,} games")
+    else:
+        lines.append(f"   {'column':<24} this game   ({note}; `sim run` keeps a run, then this compares with its means)")
+    stand: list[tuple[float, str]] = []
+    for c in run.game.columns:
+        names = [f"{c.name}_s{s}" for s in range(n)] if c.per_seat else [c.name]
+        vals = [float(row.get(k, float("nan"))) for k in names]
+        if df is None:
+            lines.append(f"   {c.name:<24} {' / '.join(_fmt(v) for v in vals)}")
+            continue
+        means, sds = [], []
+        for k in names:
+            col = df[k].cast(float) if k in df.columns else None
+            means.append(float(col.mean()) if col is not None and col.len() else float("nan"))
+            sds.append(float(col.std()) if col is not None and col.len() > 1 else float("nan"))
+        if all(sd == 0 and v == m for v, m, sd in zip(vals, means, sds)):
+            continue  # the same in every game of the run: says nothing about this one
+        label = c.name in CATEGORY_COLUMNS
+        zs = [(v - m) / sd if sd and sd == sd and not label else 0.0 for v, m, sd in zip(vals, means, sds)]
+        for k, v, m, z in zip(names, vals, means, zs):
+            if abs(z) >= STANDOUT_SD and math.isfinite(z):
+                who = f" (seat {k.rsplit('_s', 1)[1]})" if c.per_seat else ""
+                stand.append((abs(z), f"{c.name}{who}: {_fmt(v)} vs {_fmt(m)} ({z:+.1f} sd)"))
+        this = " / ".join(_fmt(v) for v in vals)
+        mean = " / ".join(_fmt(m) for m in means)
+        if c.name == "winner" and "winner" in df.columns:
+            share = float((df["winner"] == int(vals[0])).mean())
+            lines.append(f"   {c.name:<24} {this:<22} the same in {100 * share:.1f}% of the run's games")
+        elif c.per_seat or label:
+            lines.append(f"   {c.name:<24} {this:<22} {mean}")
+        else:
+            lines.append(f"   {c.name:<24} {this:<22} {mean} ({_fmt(sds[0])}; {zs[0]:+.1f} sd)")
+    if df is not None:
+        stand.sort(key=lambda t: -t[0])
+        lines.append("   stands out: " + ("; ".join(s for _z, s in stand[:5]) if stand
+                                          else f"nothing (every column within {STANDOUT_SD:g} sd of the run's mean)"))
+    lines.append("")
+    return lines

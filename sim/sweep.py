@@ -1,0 +1,465 @@
+"""``sim sweep``: one config played at every point of a grid of key values, every point on
+the same seed (common random numbers: game g of every point is dealt from the same streams),
+and a report of the headline metrics against the parameter.
+
+The grid comes from ``--param KEY=V1,V2,...`` flags (repeatable; the grid is every
+combination, the first key varying slowest) or, without them, from the config's ``[sweep]``
+table (:class:`sim.config.SweepConfig`). KEY is a dotted config key as ``--set`` takes it
+(:mod:`sim.overrides`); a point is exactly ``sim run CONFIG --set KEY=V ...`` with the same
+``--games`` and ``--seed`` (the same raw config, config hash and results, bit for bit).
+
+Every point is validated and compiled before anything plays (a bad key or value is a
+ConfigError naming the key and the ``--param``); the points are played one after the other
+through :func:`sim.api.run_config` (any backend of :mod:`sim.backends`).
+
+Output folder (``reports/<run name>-sweep/`` by default), written atomically:
+
+* ``sweep.md`` / ``sweep.html``: the grid, a table of the headline metrics per point with
+  their 95 % intervals, and one plot per headline metric against the first parameter with
+  interval bands (one line per group, e.g. per seat; with two or more parameters one plot
+  per group and one line per value of the other parameters). The HTML embeds the plots as
+  data URIs (one self-contained file); the markdown links ``plots/*.png``.
+* ``sweep.parquet``: one row per point and metric record: ``point`` (int64), one column per
+  parameter key (its value at the point), ``metric``, ``by`` (canonical JSON), ``label``,
+  ``value``, ``ci_low``, ``ci_high``, ``n``, ``kind``.
+* ``sweep.json``: the grid, the points (values, folder, config hash) and the run facts.
+* ``points/p<NN>/``: each point's ``summary.json``, ``manifest.json`` and ``config.toml`` (the
+  config as run).
+* ``plots/*.png``.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from sim.errors import ConfigError
+from sim.overrides import MAX_POINTS, Override, parse_param, parse_sets
+
+SWEEP_FORMAT = "sim-sweep/1"
+SWEEP_FILES = {"sweep.md", "sweep.html", "sweep.json", "sweep.parquet"}
+
+# TODO(issue 11): switch to the games' headline declarations once they are on main.
+HEADLINE_COMMON = ("win_rate", "first_player_advantage", "loss_rate", "stall_rate", "turns_mean", "turns_p50")
+"""Common metrics shown per point (every ``by`` group of each: win rate by seat and by
+policy ...), in this order; a metric a game does not report is skipped."""
+HEADLINE_GAME = {
+    "clear_for_takeoff": ("flr_suffered_mean", "dly_suffered_mean", "takeoffs_blocked_mean", "reshuffles_mean"),
+    "now_boarding": ("complaints_mean", "lost_early_rate", "upgrades_mean"),
+    "flying_carpet": ("rounds_mean", "winner_tokens_left_mean"),
+    "yukon_airways": ("margin_mean", "tie_rate", "shared_win_rate"),
+}
+"""A few key numbers of each game, after the common ones."""
+MAX_GROUPS = 8
+"""Most ``by`` groups of one headline metric shown (the first ones, in record order)."""
+
+
+@dataclass
+class Point:
+    """One point of the grid: ``index``, ``values`` (key -> value), the overrides that make
+    it (``--set`` flags then one ``--param`` per key) and its compiled run."""
+
+    index: int
+    values: dict[str, Any]
+    sets: list[Override]
+    run: Any
+
+    @property
+    def folder(self) -> str:
+        return f"p{self.index:02d}"
+
+    @property
+    def label(self) -> str:
+        """``hand_size=7, seats[2].policy="greedy"`` (last part of each key, TOML value)."""
+        return ", ".join(f"{short_key(k)}={toml_value(v)}" for k, v in self.values.items())
+
+
+@dataclass
+class SweepPlan:
+    """A validated sweep: the config file, the parameters (key, values) in grid order, the
+    points, games per point and the seed."""
+
+    config: Path
+    params: list[tuple[str, list[Any]]]
+    points: list[Point]
+    games: int
+    seed: int
+    name: str
+    outputs: list[Any] = field(default_factory=list)
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.points)
+
+
+def toml_value(v: Any) -> str:
+    """``v`` as TOML text (``7``, ``"greedy"``, ``[1, 2]``)."""
+    from sim.report.tomlw import _value
+
+    return _value(v)
+
+
+def short_key(key: str) -> str:
+    """``key`` without a leading game table name (``clear_for_takeoff.deck.FLR`` ->
+    ``deck.FLR``; ``seats[3].policy`` and ``seed`` stay as they are)."""
+    from sim.games import GAMES
+
+    head, dot, rest = key.partition(".")
+    return rest if dot and head in GAMES else key
+
+
+def _from_table(cfg: Any) -> list[tuple[str, tuple, list[Any]]]:
+    from sim.overrides import parse_key
+
+    out = []
+    for k, vals in cfg.sweep.params.items():
+        try:
+            path = parse_key(k, "[sweep]")
+        except ConfigError as e:
+            raise ConfigError(cfg.source, f"sweep.params.{k}", e.reason) from None
+        out.append((k, path, list(vals)))
+    return out
+
+
+def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | None = None, seed: int | None = None,
+               sets: Sequence[str] | None = None) -> SweepPlan:
+    """Parse the grid, validate and compile every point (nothing is played).
+
+    ``params``: ``--param KEY=V1,V2,...`` texts (None or empty: the config's ``[sweep]``);
+    ``games``: games per point (None: ``[sweep] games``, else ``[checks] games``, else the
+    config's ``games``); ``seed``: the seed of every point (None: the config's); ``sets``:
+    ``--set`` flags applied to every point first. Raises ConfigError (the key, the flag) for
+    a bad flag, a bad key or value at any point, no grid, a key given twice, or more than
+    :data:`sim.overrides.MAX_POINTS` points.
+    """
+    from sim.check import checks_of
+    from sim.cli_common import compile_checked
+    from sim.overrides import load
+
+    base_sets = parse_sets(sets)
+    base = load(config, base_sets)
+    if params:
+        grid = [parse_param(p) for p in params]
+    elif base.sweep is not None:
+        grid = _from_table(base)
+    else:
+        raise ConfigError(str(config), "sweep", "no grid: give --param KEY=V1,V2,... or a [sweep] table with "
+                          "params = { \"KEY\" = [V1, V2, ...] }")
+    keys = [k for k, _p, _v in grid]
+    paths = [p for _k, p, _v in grid]
+    for i, p in enumerate(paths):
+        if p in paths[:i]:
+            raise ConfigError("--param", keys[i], "given twice")
+    n_points = 1
+    for _k, _p, vals in grid:
+        n_points *= len(vals)
+    if n_points > MAX_POINTS:
+        raise ConfigError("--param", "", f"the grid has {n_points:,} points; at most {MAX_POINTS}")
+    if games is None:
+        games = (base.sweep.games if base.sweep is not None else None) or checks_of(base).games or base.games
+    points = []
+    for i, combo in enumerate(itertools.product(*[vals for _k, _p, vals in grid])):
+        ovs = list(base_sets)
+        for (k, p, _vals), v in zip(grid, combo):
+            flag = "--param" if params else "[sweep]"
+            ovs.append(Override(k, p, v, flag, f"{k}={toml_value(v)}"))
+        run = compile_checked(config, sets=ovs, games=games, seed=seed)
+        points.append(Point(i, dict(zip(keys, combo)), ovs, run))
+    first = points[0].run.cfg
+    return SweepPlan(Path(config), [(k, list(v)) for k, _p, v in grid], points, games, first.seed,
+                     base.run_name)
+
+
+def play_sweep(plan: SweepPlan, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
+               backend: str = "local", workers: int = 2) -> list[Any]:
+    """Play every point of ``plan`` (in order, each through :func:`sim.api.run_config`);
+    returns their RunOutputs (also kept in ``plan.outputs``)."""
+    from sim.api import run_config
+
+    plan.outputs = [run_config(p.run, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
+                    for p in plan.points]
+    return plan.outputs
+
+
+def headline_records(game: str, records: Sequence[dict]) -> list[tuple[str, str]]:
+    """The headline series of a summary: ``(metric, canonical by JSON)`` in display order
+    (:data:`HEADLINE_COMMON`, then :data:`HEADLINE_GAME` of ``game``; at most
+    :data:`MAX_GROUPS` groups of one metric)."""
+    from sim.records import metric_key
+
+    out: list[tuple[str, str]] = []
+    for name in HEADLINE_COMMON + HEADLINE_GAME.get(game, ()):
+        keys = [metric_key(r) for r in records if r.get("metric") == name]
+        out.extend(list(dict.fromkeys(keys))[:MAX_GROUPS])
+    return out
+
+
+def _column(values: list[Any]):
+    import polars as pl
+
+    kinds = {type(v) for v in values}
+    if kinds <= {bool}:
+        return pl.Series(values, dtype=pl.Boolean)
+    if kinds <= {int}:
+        return pl.Series(values, dtype=pl.Int64)
+    if kinds <= {int, float}:
+        return pl.Series([float(v) for v in values], dtype=pl.Float64)
+    if kinds <= {str}:
+        return pl.Series(values, dtype=pl.Utf8)
+    return pl.Series([toml_value(v) for v in values], dtype=pl.Utf8)
+
+
+def records_frame(plan: SweepPlan, summaries: Sequence[dict]):
+    """``sweep.parquet``: one row per point and metric record (see the module docstring)."""
+    import polars as pl
+
+    from sim.records import metric_key, metric_label
+
+    rows: dict[str, list] = {"point": []}
+    for k, _v in plan.params:
+        rows[k] = []
+    for c in ("metric", "by", "label", "value", "ci_low", "ci_high", "n", "kind"):
+        rows[c] = []
+
+    def num(x):
+        try:
+            return None if x is None else float(x)
+        except (TypeError, ValueError):
+            return None
+
+    for p, s in zip(plan.points, summaries):
+        for r in s["metrics"]:
+            rows["point"].append(p.index)
+            for k, _v in plan.params:
+                rows[k].append(p.values[k])
+            rows["metric"].append(r["metric"])
+            rows["by"].append(metric_key(r)[1])
+            rows["label"].append(metric_label(r["metric"], r.get("by")))
+            for c in ("value", "ci_low", "ci_high"):
+                rows[c].append(num(r.get(c)))
+            rows["n"].append(int(r["n"]) if isinstance(r.get("n"), int) else None)
+            rows["kind"].append(str(r.get("kind")))
+    cols = {"point": pl.Series(rows["point"], dtype=pl.Int64)}
+    for k, _v in plan.params:
+        cols[k] = _column(rows[k])
+    cols["metric"] = pl.Series(rows["metric"], dtype=pl.Utf8)
+    cols["by"] = pl.Series(rows["by"], dtype=pl.Utf8)
+    cols["label"] = pl.Series(rows["label"], dtype=pl.Utf8)
+    for c in ("value", "ci_low", "ci_high"):
+        cols[c] = pl.Series(rows[c], dtype=pl.Float64)
+    cols["n"] = pl.Series(rows["n"], dtype=pl.Int64)
+    cols["kind"] = pl.Series(rows["kind"], dtype=pl.Utf8)
+    return pl.DataFrame(cols)
+
+
+def _find(records: Sequence[dict], key: tuple[str, str]) -> dict | None:
+    from sim.records import metric_key
+
+    for r in records:
+        if metric_key(r) == key:
+            return r
+    return None
+
+
+def _label(key: tuple[str, str]) -> str:
+    from sim.records import metric_label
+
+    return metric_label(key[0], json.loads(key[1]))
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")[:80] or "plot"
+
+
+def _numeric(values: Sequence[Any]) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
+def _f(x: Any) -> float:
+    try:
+        return float("nan") if x is None else float(x)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def sweep_plots(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[str, str]],
+                folder: Path) -> list[tuple[str, str]]:
+    """One PNG per headline metric against the first parameter (see the module docstring);
+    returns ``[(title, file name)]``."""
+    from sim.report.format import is_percent
+    from sim.report.plots import DPI, GRID, _percent_axis, _plt
+
+    plt = _plt()
+    key0, vals0 = plan.params[0]
+    numeric = _numeric(vals0)
+    xs = [float(v) for v in vals0] if numeric else list(range(len(vals0)))
+    others = plan.params[1:]
+    combos = list(itertools.product(*[v for _k, v in others])) if others else [()]
+
+    def at(x_value, combo) -> int:
+        for p in plan.points:
+            if p.values[key0] == x_value and all(p.values[k] == v for (k, _vs), v in zip(others, combo)):
+                return p.index
+        raise KeyError(x_value)  # pragma: no cover
+
+    def group(k: tuple[str, str]) -> tuple[str, tuple[str, ...]]:
+        return k[0], tuple(sorted(json.loads(k[1])))
+
+    figures = []
+    for metric, by_keys in dict.fromkeys(group(k) for k in series):
+        keys = [k for k in series if group(k) == (metric, by_keys)]
+        units = [[k] for k in keys] if others else [keys]
+        for unit in units:
+            fig, ax = plt.subplots(figsize=(7.0, 4.0))
+            lines = [(k, c) for k in unit for c in combos]
+            percent = False
+            for j, (k, combo) in enumerate(lines):
+                recs = [_find(summaries[at(v, combo)]["metrics"], k) for v in vals0]
+                v = [_f(r.get("value")) if r else float("nan") for r in recs]
+                lo = [_f(r.get("ci_low")) if r else float("nan") for r in recs]
+                hi = [_f(r.get("ci_high")) if r else float("nan") for r in recs]
+                percent = percent or any(r is not None and is_percent(r) for r in recs)
+                if others:
+                    name = ", ".join(f"{short_key(kk)}={toml_value(cv)}" for (kk, _vs), cv in zip(others, combo))
+                else:
+                    name = _label(k)
+                color = f"C{j % 10}"
+                ax.plot(xs, v, marker="o", color=color, label=name)
+                if any(x == x for x in lo):
+                    ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0)
+            if percent:
+                _percent_axis(ax)
+            if not numeric or (all(isinstance(v, int) for v in vals0) and len(xs) <= 20):
+                ax.set_xticks(xs, [toml_value(v) for v in vals0])
+            title = _label(unit[0]) if others else metric + (f" by {', '.join(by_keys)}" if by_keys else "")
+            ax.set_title(f"{title} against {short_key(key0)} (95% interval bands)")
+            ax.set_xlabel(key0)
+            ax.set_ylabel(metric + (" (%)" if percent else ""))
+            ax.grid(**GRID)
+            if len(lines) > 1:
+                ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+            name = f"{_slug(title)}.png"
+            fig.tight_layout()
+            fig.savefig(folder / name, dpi=DPI)
+            plt.close(fig)
+            figures.append((f"{title} against {key0}", name))
+    return figures
+
+
+def render_sweep_md(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[str, str]],
+                    figures: list[tuple[str, str]], image_src: Callable[[str], str] | None = None) -> str:
+    """The text of ``sweep.md`` (``image_src(file name)`` -> the image address; default
+    ``plots/<name>``)."""
+    from sim.report.format import fmt_interval, md_escape, md_table
+
+    src = image_src or (lambda name: f"plots/{name}")
+    s0 = summaries[0]
+    lines = [f"# Sweep: {md_escape(s0['title'])} ({md_escape(plan.name)})", ""]
+    grid = "; ".join(f"`{k}` = {', '.join(toml_value(v) for v in vals)}" for k, vals in plan.params)
+    lines += [f"{len(plan.points)} points ({grid}), {plan.games:,} games each, every point on seed {plan.seed} "
+              "(common random numbers: game g of every point is dealt from the same streams, so differences "
+              "between points are the parameter's, not the deal's). Intervals are 95 %.", "",
+              f"Config: `{md_escape(str(plan.config))}`; each point is `sim run` with "
+              f"`--set KEY=VALUE` for its values, `--games {plan.games} --seed {plan.seed}` "
+              "(its summary and config as run: `points/p<NN>/`).", ""]
+    lines += ["## Headline metrics per point", ""]
+    headers = ["metric"] + [f"p{p.index:02d}: {p.label}" for p in plan.points]
+    rows = []
+    for k in series:
+        row = [md_escape(_label(k))]
+        for s in summaries:
+            r = _find(s["metrics"], k)
+            row.append(fmt_interval(r) if r else "-")
+        rows.append(row)
+    lines += [md_table(headers, rows), ""]
+    lines += ["## Plots", ""]
+    for title, name in figures:
+        lines += [f"### {md_escape(title)}", "", f"![{md_escape(title)}]({src(name)})", ""]
+    lines += ["## Files", "",
+              "`sweep.parquet` (one row per point and metric record, the parameter values as columns), "
+              "`sweep.json` (the grid and points), `points/p<NN>/summary.json`, `manifest.json`, `config.toml`, "
+              "`plots/`.", ""]
+    return "\n".join(lines)
+
+
+def is_sweep_folder(folder: Path) -> bool:
+    """True when ``folder`` is a sweep sim wrote: ``sweep.json`` of :data:`SWEEP_FORMAT` and
+    nothing but :data:`SWEEP_FILES`, ``plots/`` and ``points/``."""
+    try:
+        data = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-sweep/")):
+        return False
+    try:
+        for e in folder.iterdir():
+            if e.is_symlink():
+                return False
+            if e.is_file() and e.name in SWEEP_FILES:
+                continue
+            if e.is_dir() and e.name in ("plots", "points"):
+                continue
+            return False
+    except OSError:
+        return False
+    return True
+
+
+def default_folder(plan: SweepPlan) -> Path:
+    """``reports/<run name>-sweep``."""
+    return Path("reports") / f"{plan.name}-sweep"
+
+
+def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = None) -> Path:
+    """Write the sweep folder of a played ``plan`` atomically (see the module docstring);
+    returns ``dest``. Raises OutputError for a folder that cannot be written or is not a
+    sweep sim wrote."""
+    from sim.jsonio import write_json
+    from sim.outputs import atomic_folder
+    from sim.report.tomlw import config_text
+    from sim.report.writer import _write_parquet, render_html
+
+    outputs = list(outputs if outputs is not None else plan.outputs)
+    summaries = [o.summary for o in outputs]
+    series = headline_records(plan.points[0].run.cfg.game, [r for s in summaries for r in s["metrics"]])
+    with atomic_folder(dest, is_sweep_folder, "sweep") as tmp:
+        pts = tmp / "points"
+        pts.mkdir()
+        for p, o in zip(plan.points, outputs):
+            d = pts / p.folder
+            d.mkdir()
+            write_json(o.summary, d / "summary.json")
+            write_json(o.manifest, d / "manifest.json")
+            text, _how = config_text(o.cfg.raw, o.cfg.source)
+            head = "# sweep point " + p.folder + ": " + ", ".join(f"--set {ov.key}={toml_value(ov.value)}"
+                                                                 for ov in p.sets) + "\n"
+            (d / "config.toml").write_text(head + text, encoding="utf-8")
+        _write_parquet(records_frame(plan, summaries), tmp / "sweep.parquet")
+        plots = tmp / "plots"
+        plots.mkdir()
+        figures = sweep_plots(plan, summaries, series, plots)
+        md = render_sweep_md(plan, summaries, series, figures)
+        (tmp / "sweep.md").write_text(md, encoding="utf-8")
+
+        def data_uri(name: str) -> str:
+            return "data:image/png;base64," + base64.b64encode((plots / name).read_bytes()).decode("ascii")
+
+        html_md = render_sweep_md(plan, summaries, series, figures, data_uri)
+        (tmp / "sweep.html").write_text(render_html(html_md, f"Sweep: {plan.name}"), encoding="utf-8")
+        wall = sum(float(o.manifest.get("wall_s") or 0.0) for o in outputs)
+        write_json({
+            "format": SWEEP_FORMAT, "config": str(plan.config), "run": plan.name, "game": summaries[0]["game"],
+            "seed": plan.seed, "games": plan.games,
+            "params": [{"key": k, "values": v} for k, v in plan.params],
+            "points": [{"index": p.index, "folder": f"points/{p.folder}", "values": p.values,
+                        "config_hash": p.run.cfg.config_hash()} for p in plan.points],
+            "headline": [_label(k) for k in series],
+            "wall_s": round(wall, 4), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }, tmp / "sweep.json")
+    return Path(dest)

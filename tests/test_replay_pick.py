@@ -1,0 +1,130 @@
+"""``sim replay --longest | --stalled | --where``: the game picked is the one the run's
+games.parquet says, the games come from the config's run folder (or are played now), and
+every replay opens with the same summary against the run's means, for every game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+from sim.compile import compile_run
+from sim.config import load
+from sim.errors import ConfigError
+from sim.games import available
+from sim.replay_pick import Games, select, summary_lines
+
+ROOT = Path(__file__).resolve().parents[1]
+CFT = ROOT / "configs" / "clear_for_takeoff.toml"
+runner = CliRunner()
+
+
+def frame():
+    return pl.DataFrame({"game_index": [0, 1, 2, 3, 4], "turns": [10, 30, 5, 30, 7], "stalled": [0, 0, 1, 0, 1],
+                         "winner": [1, 2, -1, 2, -1],
+                         "policy_s0": pl.Series(["a", "b", "a", "b", "a"], dtype=pl.Categorical)})
+
+
+def test_select_longest_first_stalled_where():
+    df = frame()
+    assert select(df, longest=True)[0] == 1  # 30 turns twice: the lower index
+    assert select(df, stalled=True)[0] == 2
+    assert select(df, stalled=True, longest=True)[0] == 4
+    assert select(df, where="winner = 2 AND game_index > 1")[0] == 3
+    assert select(df, where="policy_s0 = 'a'", longest=True)[0:3:2] == (0, 3)
+    g, desc, n = select(df, where="turns < 8", longest=True)
+    assert (g, n) == (4, 2) and "longest" in desc and "turns < 8" in desc
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("winner = = 2", "cannot evaluate"), ("nosuch > 1", "cannot evaluate"), ("1 = 1; DROP TABLE games", "no ';'"),
+    ("", "not one SQL"), ("winner = 7", "no game of the 5"),
+])
+def test_select_bad_where(expr, words):
+    with pytest.raises(ConfigError) as e:
+        select(frame(), where=expr)
+    assert e.value.file == "--where" and words in str(e.value)
+
+
+@pytest.mark.parametrize("name", available())
+def test_the_summary_has_one_format_for_every_game(name):
+    """Generic over GameDef.columns: the seats with their policies, the result, each column
+    against the run's mean, and the column far from its mean named first under 'stands out'."""
+    cfg = load(next(p for p in sorted((ROOT / "configs").glob("*.toml")) if load(p).game == name))
+    run = compile_run(cfg.model_copy(update={"games": 50}))
+    cols = run.game.column_names(run.n_seats)
+    rng = np.random.default_rng(1)
+    df = pl.DataFrame({"game_index": np.arange(50), **{c: rng.integers(0, 4, 50) for c in cols}})
+    row = {c: 1 for c in cols}
+    row.update(turns=1000, stalled=0)
+    if "winner" in row:
+        row["winner"] = 0
+    if "team_win" in row:
+        row["team_win"] = 0
+    lines = summary_lines(run, 3, row, Games(df, None, "50 games"), "the longest")
+    assert lines[0] == f"== summary of game 3 (seed {cfg.seed}): the longest of 50 games"
+    labels = run.seat_labels(3)
+    assert lines[1] == "   seats: " + ", ".join(f"seat {s} {labels[s]}" for s in range(run.n_seats))
+    want = f"seat 0 ({labels[0]}) won" if run.game.mode == "competitive" else "the team lost"
+    assert lines[2].startswith("   result: " + want)
+    assert lines[3].split()[:3] == ["column", "this", "game"]
+    turns = next(ln for ln in lines if ln.split()[:1] == ["turns"])
+    assert turns.split()[1] == "1000" and float(turns.split()[2]) == pytest.approx(float(df["turns"].mean()), abs=0.01)
+    assert lines[-2].startswith("   stands out: turns: 1000 vs ")
+    shown = {ln.split()[0] for ln in lines[4:-2]}
+    assert shown == {c.name for c in run.game.columns}
+
+
+def test_replay_longest_from_the_run_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["run", str(CFT), "--games", "120", "--threads", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    df = pl.read_parquet(tmp_path / "reports" / "clear_for_takeoff" / "games.parquet")
+    best = df.sort(["turns", "game_index"], descending=[True, False]).row(0, named=True)
+    r = runner.invoke(app, ["replay", str(CFT), "--longest"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    g = best["game_index"]
+    assert lines[0] == (f"== summary of game {g} (seed 20261129): the longest ({best['turns']} turns) of 120 games "
+                        "in reports/clear_for_takeoff/")
+    assert "run mean (sd) over 120 games" in lines[3]
+    assert any(ln.startswith(f"Clear for Takeoff: game {g} of seed 20261129") for ln in lines)
+    # --where with --longest: the longest of the matching games
+    sub = df.filter(pl.col("winner") == 2)
+    want = sub.sort(["turns", "game_index"], descending=[True, False])["game_index"][0]
+    r = runner.invoke(app, ["replay", str(CFT), "--longest", "--where", "winner = 2"])
+    assert r.exit_code == 0 and r.output.startswith(f"== summary of game {want} "), r.output
+    # a run of another seed is not this config's run: its games are played now instead
+    r = runner.invoke(app, ["replay", str(CFT), "--longest", "--seed", "4", "--games", "30",
+                            "--run", str(tmp_path / "reports" / "clear_for_takeoff")])
+    assert r.exit_code == 2 and "another config (keys that differ: seed)" in r.output, r.output
+
+
+def test_replay_without_a_run_plays_the_games_to_pick_from(tmp_path, monkeypatch):
+    from sim.api import run_config
+    from sim.compile import load_run
+
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["replay", str(CFT), "--longest", "--games", "40"])
+    assert r.exit_code == 0, r.output
+    df = run_config(load_run(CFT, games=40), threads=1).df
+    g = df.sort(["turns", "game_index"], descending=[True, False])["game_index"][0]
+    assert f"== summary of game {g} " in r.output and "of 40 games played now" in r.output
+    assert "playing its 40 games now" in r.output  # the note (stderr)
+    assert not (tmp_path / "reports").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--game", "1", "--longest"], "give one or the other"),
+    ([], "which game?"),
+    (["--stalled", "--games", "20"], "no game of the 20 is stalled"),
+    (["--where", "nosuch = 1", "--games", "20"], "cannot evaluate"),
+])
+def test_replay_bad_picks_exit_2(tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["replay", str(CFT), *args])
+    assert r.exit_code == 2 and words in r.output, r.output

@@ -1,0 +1,165 @@
+"""``sim sweep``: a point is exactly ``sim run --set`` (bit for bit), every point shares the
+seed and the deals, a bad grid exits 2 before anything is written, and the report has its
+files, its table and its embedded plots."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+from sim.errors import ConfigError
+from sim.sweep import is_sweep_folder, plan_sweep
+
+ROOT = Path(__file__).resolve().parents[1]
+CFT = ROOT / "configs" / "clear_for_takeoff.toml"
+runner = CliRunner()
+
+
+def test_a_point_equals_sim_run_with_set(tmp_path):
+    sw = tmp_path / "sw"
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7,8", "--games", "60",
+                            "--seed", "5", "--out", str(sw), "--threads", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "run"
+    r = runner.invoke(app, ["run", str(CFT), "--set", "clear_for_takeoff.hand_size=8", "--games", "60", "--seed", "5",
+                            "--out", str(rep), "--threads", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    point = json.loads((sw / "points" / "p01" / "summary.json").read_text())
+    run = json.loads((rep / "summary.json").read_text())
+    assert point["metrics"] == run["metrics"]  # every value and interval, bit for bit
+    assert point["config_hash"] == run["config_hash"]
+    assert tomllib.loads((sw / "points" / "p01" / "config.toml").read_text()) == \
+        tomllib.loads((rep / "config.toml").read_text())
+    # the other point really played another hand size
+    p0 = json.loads((sw / "points" / "p00" / "summary.json").read_text())
+    assert p0["metrics"] != point["metrics"]
+    assert tomllib.loads((sw / "points" / "p00" / "config.toml").read_text())["clear_for_takeoff"]["hand_size"] == 7
+    # sweep.parquet holds the same numbers, the parameter as a column
+    df = pl.read_parquet(sw / "sweep.parquet")
+    assert df["clear_for_takeoff.hand_size"].dtype == pl.Int64
+    assert df.height == len(p0["metrics"]) + len(point["metrics"])
+    p1 = df.filter(pl.col("point") == 1)
+    assert set(p1["clear_for_takeoff.hand_size"].to_list()) == {8}
+    want = [r["value"] for r in run["metrics"]]
+    assert p1["value"].to_list() == pytest.approx(want, nan_ok=True, abs=0, rel=0)
+
+
+def test_every_point_shares_the_seed_and_the_deals():
+    plan = plan_sweep(CFT, ["seats[3].policy=random,greedy", "clear_for_takeoff.exchange_max=3,4"], games=10, seed=11)
+    assert len(plan.points) == 4
+    assert {p.run.cfg.seed for p in plan.points} == {11}
+    assert [p.values for p in plan.points] == [
+        {"seats[3].policy": "random", "clear_for_takeoff.exchange_max": 3},
+        {"seats[3].policy": "random", "clear_for_takeoff.exchange_max": 4},
+        {"seats[3].policy": "greedy", "clear_for_takeoff.exchange_max": 3},
+        {"seats[3].policy": "greedy", "clear_for_takeoff.exchange_max": 4},
+    ]
+    assert [p.run.cfg.seats[3].policy for p in plan.points] == ["random", "random", "greedy", "greedy"]
+    for g in (0, 1, 7):
+        dealt = [p.run.game.GameState.from_run(p.run, g).dealt() for p in plan.points]
+        assert all(d == dealt[0] for d in dealt[1:]), g
+
+
+@pytest.mark.parametrize("param, key, words", [
+    ("clear_for_takeoff.hand_siz=7,8", "clear_for_takeoff.hand_siz", "unknown key"),
+    ("clear_for_takeoff.hand_size=9,abc", "clear_for_takeoff.hand_size", "valid integer"),
+    ("clear_for_takeoff.hand_size=9,60", "clear_for_takeoff.hand_size", "less than or equal"),
+    ("seats[9].policy=greedy", "seats[9]", "no such item"),
+    ("clear_for_takeoff.hand_size", "", "not KEY=V1,V2"),
+    ("clear_for_takeoff.hand_size=8,,9", "clear_for_takeoff.hand_size", "empty value"),
+    ("clear_for_takeoff.hand_size=8,8", "clear_for_takeoff.hand_size", "listed twice"),
+    ("clear_for_takeoff.hand_size=[1,2", "clear_for_takeoff.hand_size", "not a TOML value"),
+])
+def test_a_bad_param_exits_2_and_writes_nothing(tmp_path, param, key, words):
+    out = tmp_path / "sw"
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", param, "--games", "20", "--out", str(out), "--quiet"])
+    assert r.exit_code == 2, r.output
+    assert r.output.count("error:") == 1 and words in r.output, r.output
+    if key:
+        assert f"key '{key}'" in r.output, r.output
+    assert not out.exists()
+
+
+def test_no_grid_and_a_repeated_key_exit_2(tmp_path):
+    out = tmp_path / "sw"
+    r = runner.invoke(app, ["sweep", str(CFT), "--games", "20", "--out", str(out)])
+    assert r.exit_code == 2 and "no grid" in r.output and "--param" in r.output
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", "seed=1,2", "--param", "seed=3", "--out", str(out)])
+    assert r.exit_code == 2 and "given twice" in r.output
+    assert not out.exists()
+
+
+def test_the_report_files_and_the_embedded_plots(tmp_path):
+    out = tmp_path / "sw"
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7,8,9", "--games", "40",
+                            "--out", str(out), "--threads", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    for f in ("sweep.html", "sweep.md", "sweep.parquet", "sweep.json"):
+        assert (out / f).is_file(), f
+    for i in range(3):
+        for f in ("summary.json", "manifest.json", "config.toml"):
+            assert (out / "points" / f"p{i:02d}" / f).is_file(), (i, f)
+    pngs = sorted(p.name for p in (out / "plots").glob("*.png"))
+    assert "win_rate_by_seat.png" in pngs and "turns_mean.png" in pngs and "flr_suffered_mean_by_seat.png" in pngs
+    html = (out / "sweep.html").read_text()
+    assert html.count('src="data:image/png;base64,') == len(pngs)
+    assert 'src="plots/' not in html
+    md = (out / "sweep.md").read_text()
+    assert md.count("](plots/") == len(pngs)
+    assert "| win_rate[seat=0] |" in md and "p02: hand_size=9" in md
+    meta = json.loads((out / "sweep.json").read_text())
+    assert meta["params"] == [{"key": "clear_for_takeoff.hand_size", "values": [7, 8, 9]}]
+    assert meta["games"] == 40 and len({p["config_hash"] for p in meta["points"]}) == 3
+    assert is_sweep_folder(out)
+    # a second sweep replaces its own folder; a folder of something else is refused
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7", "--games", "10",
+                            "--out", str(out), "--threads", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert [p.name for p in (out / "points").iterdir()] == ["p00"]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", "seed=1", "--games", "10", "--out", str(other)])
+    assert r.exit_code == 2 and "not a sim sweep folder" in r.output
+    assert (other / "notes.txt").read_text() == "mine"
+
+
+def test_the_sweep_table_of_a_config(tmp_path):
+    cfg = tmp_path / "cft.toml"
+    cfg.write_text(CFT.read_text() + '\n[sweep]\ngames = 12\n[sweep.params]\n"clear_for_takeoff.deck.FLR" = [2, 4]\n')
+    plan = plan_sweep(cfg)
+    assert plan.games == 12 and [p.values for p in plan.points] == [{"clear_for_takeoff.deck.FLR": 2},
+                                                                   {"clear_for_takeoff.deck.FLR": 4}]
+    assert [p.run.cfg.section.deck.FLR for p in plan.points] == [2, 4]
+    # --param replaces the table's grid; --games its games
+    plan = plan_sweep(cfg, ["clear_for_takeoff.hand_size=8"], games=5)
+    assert plan.games == 5 and [p.values for p in plan.points] == [{"clear_for_takeoff.hand_size": 8}]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(CFT.read_text() + '\n[sweep.params]\n"clear_for_takeoff.deck.FLR" = [2, -1]\n')
+    with pytest.raises(ConfigError) as e:
+        plan_sweep(bad)
+    assert e.value.key == "clear_for_takeoff.deck.FLR" and "[sweep]" in e.value.reason
+    r = runner.invoke(app, ["sweep", str(bad), "--out", str(tmp_path / "sw")])
+    assert r.exit_code == 2 and "clear_for_takeoff.deck.FLR" in r.output
+    assert not (tmp_path / "sw").exists()
+
+
+def test_the_dask_backend_plays_the_same_sweep(tmp_path):
+    """Each point goes through the backend registry: dask gives the local numbers bit for bit."""
+    outs = {}
+    for backend, extra in (("local", ["--threads", "1"]), ("dask", ["--workers", "1"])):
+        outs[backend] = tmp_path / backend
+        r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7,8", "--games", "24",
+                                "--out", str(outs[backend]), "--backend", backend, "--quiet", *extra])
+        assert r.exit_code == 0, r.output
+    for p in ("p00", "p01"):
+        a, b = (json.loads((outs[k] / "points" / p / "summary.json").read_text()) for k in ("local", "dask"))
+        assert a["metrics"] == b["metrics"], p
+        man = json.loads((outs["dask"] / "points" / p / "manifest.json").read_text())
+        assert man["backend"] == "dask"
