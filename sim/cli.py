@@ -394,11 +394,12 @@ def skill(
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
     workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+    sets: SetOpt = None,
 ) -> None:
     """Does skill matter? Play one seat of each policy against a field of each policy (rotated
     seats, the same deals in every cell; a cooperative game: each policy as the whole team) and
     write the win-rate table (skill.html, skill.md, skill.json, a heat map)."""
-    run_ = load_config(config, seed=seed)
+    run_ = load_config(config, sets=sets, seed=seed)
     cfg = run_.cfg
     check_threads(threads)
     from sim.backends import BACKENDS
