@@ -46,7 +46,8 @@ def col(run, out, name):
 def test_rollout_weights_row_carries_the_base_and_the_budget():
     """base.py contract: the leading slots are the base's (planner) weights, then the base id,
     rollouts and depth in the trailing slots; base = "greedy" is accepted, a non-policy base
-    is a ConfigError naming seats[0].base."""
+    is a ConfigError naming seats[0].base, and a team whose seats name different bases is a
+    ConfigError (cooperative: one team policy)."""
     run = rollout_run(rollouts=5, depth=2)
     w = run.entry_weights[0]
     assert run.entry_policy[0] == L.POL_ROLLOUT
@@ -55,6 +56,9 @@ def test_rollout_weights_row_carries_the_base_and_the_budget():
     assert rollout_run(base="greedy").entry_weights[0][W_LA_BASE] == L.POL_GREEDY
     with pytest.raises(ConfigError, match=r"seats\[0\]\.base"):
         rollout_run(base="oracle")
+    mixed = [{"policy": "rollout", "base": b} for b in ("planner", "greedy")]
+    with pytest.raises(ConfigError, match="cooperative"):
+        run_from_dict({"game": "now_boarding", "seats": mixed}, "<test>")
 
 
 def _at_purchase(run, g, rounds):
