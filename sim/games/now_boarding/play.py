@@ -3,8 +3,11 @@
 ``playout`` is the single implementation of one game: ``play_batch`` (no events), ``trace``
 (events recorded), ``check_playout`` (invariants checked after every step) and ``GameState``
 (``setup_game`` / ``open_round`` / ``close_round``, the same pieces) all play through it.
-The rules are in ``rules.py``, the team's choices in ``policies.py``; this module only puts
-them in the rulebook's order (RB "Despegue y aterrizaje": flight phase, then maintenance).
+The rules are in ``rules.py``, the team's choices in ``policies.py``; this module puts them in
+the rulebook's order (RB "Despegue y aterrizaje": flight phase, then maintenance). It also
+holds the ``rollout`` look-ahead team (section "rollout" below: ``redeal``, the candidate
+purchases, ``simulate``, ``rollout_decide``), which plays on through this module's own round
+functions with the base policy; RULES.md "Policies".
 """
 
 from __future__ import annotations
