@@ -145,3 +145,19 @@ PLANNER_WEIGHTS = {
     "free_speed": 0.0,  # RB setup 8: 1 = the free upgrade is speed, 0 = a seat
     "temp": 1.0,  # 1 = spend money left after a purchase on the temporary seat / speed tokens
 }
+
+#: rollout (look-ahead team) weights and their defaults (issue 10 item 2; RULES.md "Policies").
+#: ``rollouts``: simulations per candidate purchase; ``depth``: rounds per simulation (0 = to
+#: the end of the game). Budget chosen by measurement (RULES.md "Policies").
+ROLLOUT_WEIGHTS = {
+    "rollouts": 8,
+    "depth": 0,
+}
+#: rollout: candidate purchases per decision (the base policy's own purchase first, then
+#: "buy nothing", then the other affordable baskets of up to 2 speed, 2 seats, 1 route).
+ROLLOUT_MAX_CANDIDATES = 8
+#: rollout score of one simulation: team win (1) + ROLLOUT_DELIVER x delivered / cards in the
+#: game - ROLLOUT_COMPLAINT x complaints / complaint limit; the two small terms stay within
+#: (-0.1, 0.2), so they never outweigh a win (RULES.md "Policies").
+ROLLOUT_DELIVER = 0.2
+ROLLOUT_COMPLAINT = 0.1

@@ -40,6 +40,10 @@ from sim.games.now_boarding.data import (  # noqa: F401  (VIP kinds re-exported 
     AIRPORTS,
     HEURISTIC_WEIGHTS,
     PLANNER_WEIGHTS,
+    ROLLOUT_COMPLAINT,
+    ROLLOUT_DELIVER,
+    ROLLOUT_MAX_CANDIDATES,
+    ROLLOUT_WEIGHTS,
     ROUTE_TILES_PER_COLOUR,
     SEAT_TILES,
     SPEED_TILES,
@@ -237,12 +241,17 @@ V_TOKENS = 8  # a temporary token owned by two or more / bad owner
 V_UPGRADES = 9  # seats/speed over the cap
 
 # ---- policies and weights ----
-POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_PLANNER = range(4)
+POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_PLANNER, POL_ROLLOUT = range(5)
 W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = index_constants(
     list(HEURISTIC_WEIGHTS))
 (PW_CRIT, PW_ANGER, PW_PICK, PW_DELIVER, PW_FARE, PW_CARRY, PW_COVER, PW_SPEED1, PW_SEAT1, PW_SPEED2,
  PW_SEAT2, PW_FREE_SPEED, PW_TEMP) = index_constants(list(PLANNER_WEIGHTS))
 N_WEIGHTS = max(len(HEURISTIC_WEIGHTS), len(PLANNER_WEIGHTS))
+# rollout (look-ahead team, play.py): its budget sits in the trailing weight slots
+# (engine.W_LA_ROLLOUTS, W_LA_DEPTH); candidates per purchase decision and the score terms
+RO_MAXC = ROLLOUT_MAX_CANDIDATES
+RO_DELIVER = ROLLOUT_DELIVER
+RO_COMPLAINT = ROLLOUT_COMPLAINT
 
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "random legal actions: random boarding (1/2), hand-offs (1/8), random "
@@ -257,6 +266,11 @@ POLICIES = (
               "as one team decision (rescues at the last anger cube, pickups that reset anger, deliveries, "
               "coverage of next round's angriest passengers); speed, then seats, then routes; sees only the "
               "open board", dict(PLANNER_WEIGHTS)),
+    PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead team: flies as its base policy; each plane's "
+              "maintenance purchase is chosen among up to 8 affordable baskets (the base's own first) by "
+              "simulating the rest of the game with the base policy `rollouts` times per candidate (common random "
+              "numbers, pile order and future weather re-dealt), score team win + small delivery/complaint terms",
+              dict(ROLLOUT_WEIGHTS), base="planner"),
 )
 
 # ---- result columns ----

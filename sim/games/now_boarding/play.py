@@ -3,8 +3,11 @@
 ``playout`` is the single implementation of one game: ``play_batch`` (no events), ``trace``
 (events recorded), ``check_playout`` (invariants checked after every step) and ``GameState``
 (``setup_game`` / ``open_round`` / ``close_round``, the same pieces) all play through it.
-The rules are in ``rules.py``, the team's choices in ``policies.py``; this module only puts
-them in the rulebook's order (RB "Despegue y aterrizaje": flight phase, then maintenance).
+The rules are in ``rules.py``, the team's choices in ``policies.py``; this module puts them in
+the rulebook's order (RB "Despegue y aterrizaje": flight phase, then maintenance). It also
+holds the ``rollout`` look-ahead team (section "rollout" below: ``redeal``, the candidate
+purchases, ``simulate``, ``rollout_decide``), which plays on through this module's own round
+functions with the base policy; RULES.md "Policies".
 """
 
 from __future__ import annotations
@@ -12,14 +15,37 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from sim.games.engine import EV_W, batch_kernel, capped, col_at, kernel, seat_policies
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_ROLLOUTS,
+    batch_kernel,
+    capped,
+    col_at,
+    kernel,
+    lookahead_streams,
+    seat_policies,
+)
 from sim.games.now_boarding.layout import (
+    C_PLACE,
+    K_CIN,
+    K_COMPLAINT_LIMIT,
     K_FREE_ROUTE,
+    K_NR,
+    K_RBEST,
+    K_RGAIN,
+    K_RSP,
+    K_SUPPLY,
+    K_WTOK,
     K_NP,
     K_POOLED,
     K_TURN_CAP,
     MAXP,
+    MAXR,
+    MAXTOK,
     NA,
+    NCARD,
     NRT,
     NVIP,
     O_C_ANGER,
@@ -55,8 +81,15 @@ from sim.games.now_boarding.layout import (
     P_SEATS,
     P_SPEED,
     P_SPLEFT,
+    PILE,
+    PL_BOX,
+    PL_PILE,
     POL_PLANNER,
+    POL_ROLLOUT,
     PW_TEMP,
+    RO_COMPLAINT,
+    RO_DELIVER,
+    RO_MAXC,
     S_C_ANGER,
     S_C_LEFT,
     S_C_VIP,
@@ -69,10 +102,14 @@ from sim.games.now_boarding.layout import (
     S_LOST_EARLY,
     S_OVER,
     S_PASSES,
+    S_PILE_END,
+    S_PILE_POS,
     S_ROUND,
     S_SPENT,
     S_STAGE,
     S_STALLED,
+    S_SUP_SEAT,
+    S_SUP_SPEED,
     S_TSPEED,
     S_VIOL,
     S_WASTED,
@@ -90,6 +127,8 @@ from sim.games.now_boarding.layout import (
     U_TSPEED,
     VP_STATE,
     VS_ATTACHED,
+    WP_ROUTE,
+    WP_SPACE,
 )
 from sim.games.now_boarding.policies import (
     accept_vip,
@@ -110,6 +149,7 @@ from sim.games.now_boarding.rules import (
     begin_round,
     buy_basket,
     buy_one,
+    route_available,
     check_invariants,
     draw_passengers,
     fly_hop,
@@ -126,7 +166,18 @@ from sim.games.now_boarding.rules import (
     upkeep,
     vip_offer,
 )
-from sim.rng import seed_streams
+from sim.rng import CHANCE, randint, seed_streams, shuffle
+
+# ---------------------------------------------------------------- the team's policy
+
+@kernel
+def team_policy(pol, w):
+    """The plain policy that plays the team's flight phase and set-up choices: ``pol``
+    itself, or for the look-ahead team (``rollout``) its base policy id (``w[W_LA_BASE]``)."""
+    if pol == POL_ROLLOUT:
+        return np.int64(w[W_LA_BASE])
+    return np.int64(pol)
+
 
 # ---------------------------------------------------------------- setup (RB "Preparar")
 
@@ -136,6 +187,7 @@ def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
     choice where the config leaves it), then the passengers, piles, weather and VIPs
     (``rules.setup``, the rigging hook)."""
     setup_board(st, spec)
+    pol = team_policy(pol, w)
     for p in range(spec[K_NP]):
         k = forced_free_upgrade(spec)
         if k < 0:
@@ -152,6 +204,7 @@ def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
 def plane_step(st, spec, p, pol, w, rng, ev, evn):
     """One step of plane p in the flight phase (RB "Fase de vuelo"): at an airport deliver,
     hand off, board; then fly one hop toward the policy's target. True when anything changed."""
+    pol = team_policy(pol, w)
     if pol == POL_PLANNER:
         return planner_step(st, spec, p, ev, evn)
     changed = False
@@ -177,6 +230,7 @@ def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
     Passes repeat until nothing changes, so hand-offs between planes within the round work
     (RB Pro tip). Returns an invariant code in check mode, else 0."""
     n = spec[K_NP]
+    pol = team_policy(pol, w)
     if pol == POL_PLANNER:
         plan_round(st, spec, w)
     passes = 0
@@ -202,7 +256,9 @@ def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
 def buy_phase(st, spec, p, pol, w, rng, ev, evn):
     """RB "Comprar actualizaciones" for plane p: the policy plans upgrades in its strategy's
     order while the money covers them; they are paid (pooled: one payment for all; else one
-    per upgrade) with the least overpayment, which buys the temporary tokens."""
+    per upgrade) with the least overpayment, which buys the temporary tokens. The look-ahead
+    team buys here as its base policy (its own choice is ``rollout_buy``)."""
+    pol = team_policy(pol, w)
     b = pb(p)
     strat = strategy_of(pol, w)
     budget = money(st, p)
@@ -252,20 +308,319 @@ def buy_phase(st, spec, p, pol, w, rng, ev, evn):
 
 
 @kernel
-def maintenance(st, spec, pol, w, rng, order, ev, evn):
-    """RB "Fase de mantenimiento": anger, complaints, stage change or end count
-    (``rules.upkeep``); then (not before the final round) the draw, with the VIP the team
-    takes; then every plane's upgrades, in this round's plane order."""
+def maintenance_draw(st, spec, pol, rng, ev, evn):
+    """RB "Fase de mantenimiento" up to the purchases: anger, complaints, stage change or end
+    count (``rules.upkeep``); then (not before the final round) the draw, with the VIP the
+    team (plain policy ``pol``) takes. True when the game has ended."""
     if upkeep(st, spec, ev, evn):
-        return
+        return True
     if st[S_STAGE] < 3:
         vi = -1
         cand = vip_offer(st, spec)
         if cand >= 0 and accept_vip(pol, rng):
             vi = cand
         draw_passengers(st, spec, st[S_STAGE], vi, ev, evn)
+    return False
+
+
+@kernel
+def maintenance_plain(st, spec, pol, w, rng, order, ev, evn):
+    """``maintenance`` of a plain (not look-ahead) team policy ``pol``: upkeep and draw, then
+    every plane's upgrades in this round's plane order (simulations play this one)."""
+    if maintenance_draw(st, spec, pol, rng, ev, evn):
+        return
     for k in range(spec[K_NP]):
         buy_phase(st, spec, order[k], pol, w, rng, ev, evn)
+
+
+@kernel
+def maintenance(st, spec, pol, w, rng, order, ev, evn):
+    """RB "Fase de mantenimiento": anger, complaints, stage change or end count
+    (``rules.upkeep``); then (not before the final round) the draw, with the VIP the team
+    takes; then every plane's upgrades, in this round's plane order (the look-ahead team
+    chooses each plane's purchase with ``rollout_buy``)."""
+    if pol == POL_ROLLOUT:
+        if maintenance_draw(st, spec, team_policy(pol, w), rng, ev, evn):
+            return
+        for k in range(spec[K_NP]):
+            rollout_buy(st, spec, order, k, w, rng, ev, evn)
+        return
+    maintenance_plain(st, spec, pol, w, rng, order, ev, evn)
+
+
+# ---------------------------------------------------------------- rollout (look-ahead team)
+#
+# Flat Monte-Carlo over one decision: the purchase of plane order[k] in a maintenance (RB
+# "Comprar actualizaciones"), after the draw. The team flies as its base policy. Candidates:
+# the base policy's own purchase (index 0), buying nothing (1), then the other affordable
+# baskets of 0-2 speed, 0-2 seats and 0-1 route (the colour saving most distance), at most
+# RO_MAXC in all. Each of ``rollouts`` simulations per candidate starts from a copy of the
+# position with the hidden pieces re-dealt (``redeal``) from its own stream pair
+# (``engine.lookahead_streams``, the same pair for every candidate: common random numbers),
+# applies the candidate, lets the other planes buy as the base, and plays on with the base
+# policy to the end (or ``depth`` rounds), without events or invariant checks.
+
+@kernel
+def redeal(st, spec, rng):
+    """Re-deal what the team cannot see (RULES.md "Policies", rollout): the cards not yet
+    drawn (every pile card and the out-of-play card of 4-5 players: collected in card-id
+    order, shuffled with ``rng``'s CHANCE stream, dealt back into the piles' remaining
+    slots, stage sizes kept) and the weather plan of the stages to come (their routes drawn
+    again from the routes no seen stage used, ascending, each token on a uniform space, as
+    RB setup 13-14 drew them). The VIP deal is left as it is (see RULES.md)."""
+    pool = np.empty(NCARD, np.int64)
+    m = 0
+    for c in range(NCARD):
+        pl = st[C_PLACE + c]
+        if pl == PL_PILE or (pl == PL_BOX and spec[K_CIN + c] == 1):
+            pool[m] = c
+            m += 1
+    shuffle(pool, 0, m, rng, CHANCE)
+    j = 0
+    for s in range(3):
+        for i in range(st[S_PILE_POS + s], st[S_PILE_END + s]):
+            c = pool[j]
+            j += 1
+            st[PILE + i] = c
+            st[C_PLACE + c] = PL_PILE
+    for i in range(j, m):
+        st[C_PLACE + pool[i]] = PL_BOX
+    s = st[S_STAGE]
+    if s >= 2:
+        return
+    nr = spec[K_NR]
+    ntok = spec[K_WTOK]
+    used = np.zeros(MAXR, np.int64)
+    for t in range(s + 1):
+        for i in range(MAXTOK):
+            r = st[WP_ROUTE + t * MAXTOK + i]
+            if r >= 0:
+                used[r] = 1
+    rts = np.empty(MAXR, np.int64)
+    q = 0
+    for r in range(nr):
+        if used[r] == 0:
+            rts[q] = r
+            q += 1
+    shuffle(rts, 0, q, rng, CHANCE)
+    x = 0
+    for t in range(s + 1, 3):
+        for i in range(MAXTOK):
+            if i < ntok and x < q:
+                r = rts[x]
+                x += 1
+                st[WP_ROUTE + t * MAXTOK + i] = r
+                st[WP_SPACE + t * MAXTOK + i] = 1 + randint(rng, CHANCE, spec[K_RSP + r])
+            else:
+                st[WP_ROUTE + t * MAXTOK + i] = -1
+
+
+@kernel
+def basket_price(st, spec, p, nv, ns, nr):
+    """Price of ``nv`` speed, ``ns`` seat and ``nr`` (0/1) route upgrades for plane p
+    (``rules.upgrade_price`` at each level; the route is the colour saving most distance,
+    K_RBEST), or -1 when one of them is not available."""
+    b = pb(p)
+    seats = st[b + P_SEATS]
+    speed = st[b + P_SPEED]
+    total = 0
+    if spec[K_SUPPLY] == 1 and (st[S_SUP_SPEED] < nv or st[S_SUP_SEAT] < ns):
+        return -1
+    for _ in range(nv):
+        pr = upgrade_price(st, spec, p, U_SPEED, seats, speed)
+        if pr < 0:
+            return -1
+        total += pr
+        speed += 1
+    for _ in range(ns):
+        pr = upgrade_price(st, spec, p, U_SEAT, seats, speed)
+        if pr < 0:
+            return -1
+        total += pr
+        seats += 1
+    if nr > 0:
+        mask = st[b + P_MASK]
+        col = spec[K_RBEST + mask]
+        if col < 0 or spec[K_RGAIN + mask] <= 0 or not route_available(st, spec, p, col):
+            return -1
+        total += upgrade_price(st, spec, p, U_ROUTE, seats, speed)
+    return total
+
+
+@kernel
+def buy_basket_of(st, spec, p, nv, ns, nr, ev, evn):
+    """Plane p buys ``nv`` speed, ``ns`` seat and ``nr`` route upgrades (``basket_price``)
+    through the rule functions: one pooled payment (``rules.buy_basket``) or one payment each
+    (``rules.buy_one``, stopping at the first the money cards cannot pay)."""
+    b = pb(p)
+    seats = st[b + P_SEATS]
+    speed = st[b + P_SPEED]
+    pooled = spec[K_POOLED] == 1
+    nk = 0
+    total = 0
+    for i in range(nv + ns + nr):
+        if i < nv:
+            k = U_SPEED
+            col = 0
+        elif i < nv + ns:
+            k = U_SEAT
+            col = 0
+        else:
+            k = U_ROUTE
+            col = spec[K_RBEST + st[b + P_MASK]]
+        price = upgrade_price(st, spec, p, k, seats, speed)
+        if price < 0:
+            break
+        if pooled:
+            basket_add(st, nk, k, col, price)
+            nk += 1
+            total += price
+        elif not buy_one(st, spec, p, k, col, price, ev, evn):
+            return
+        if k == U_SPEED:
+            speed += 1
+        elif k == U_SEAT:
+            seats += 1
+    if pooled and nk > 0:
+        buy_basket(st, spec, p, nk, total, ev, evn)
+
+
+@kernel
+def rollout_candidates(st, spec, p, base, w, rng, cand, sim):
+    """Candidate purchases of plane p into ``cand`` int64[RO_MAXC, 3] (speeds, seats, route):
+    row 0 the base policy's own purchase (found by letting it buy on the scratch copy ``sim``
+    with a copy of ``rng``), row 1 nothing (unless that is the base's), then the other
+    affordable baskets (more speed first). Returns the number of candidates (1: no choice)."""
+    b = pb(p)
+    sim[:] = st
+    r2 = rng.copy()
+    ev0 = np.zeros((0, EV_W), np.int32)
+    evn0 = np.zeros(1, np.int64)
+    buy_phase(sim, spec, p, base, w, r2, ev0, evn0)
+    dv = sim[b + P_SPEED] - st[b + P_SPEED]
+    ds = sim[b + P_SEATS] - st[b + P_SEATS]
+    dr = 1 if sim[b + P_MASK] != st[b + P_MASK] else 0
+    cand[0, 0] = dv
+    cand[0, 1] = ds
+    cand[0, 2] = dr
+    nc = 1
+    budget = money(st, p)
+    for nv in range(2, -1, -1):
+        for ns in range(2, -1, -1):
+            for nr in range(1, -1, -1):
+                if nc >= RO_MAXC:
+                    break
+                if nv == dv and ns == ds and nr == dr:
+                    continue
+                pr = 0 if nv + ns + nr == 0 else basket_price(st, spec, p, nv, ns, nr)
+                if pr < 0 or pr > budget:
+                    continue
+                cand[nc, 0] = nv
+                cand[nc, 1] = ns
+                cand[nc, 2] = nr
+                nc += 1
+    # "nothing" right after the base's own choice (it is always affordable)
+    for i in range(2, nc):
+        if cand[i, 0] + cand[i, 1] + cand[i, 2] == 0:
+            for x in range(3):
+                t = cand[1, x]
+                cand[1, x] = cand[i, x]
+                cand[i, x] = t
+            break
+    return nc
+
+
+@kernel
+def rollout_score(st, spec):
+    """Score of one simulation for the team: 1 for a win (``rules.game_end`` ran when the
+    game ended), plus RO_DELIVER x delivered / cards in the game, minus RO_COMPLAINT x
+    complaints / complaint limit (capped at the limit): the small terms stay within
+    (-RO_COMPLAINT, RO_DELIVER], never a win's worth."""
+    ncards = 0
+    for c in range(NCARD):
+        ncards += spec[K_CIN + c]
+    lim = spec[K_COMPLAINT_LIMIT]
+    cp = st[S_COMPL] if st[S_COMPL] < lim else lim
+    win = st[S_WIN] if st[S_OVER] == 1 else 0
+    return win + RO_DELIVER * st[S_DELIV] / max(ncards, 1) - RO_COMPLAINT * cp / max(lim, 1)
+
+
+@kernel
+def simulate(sim, spec, base, w, rng, order, k0, depth, ev, evn):
+    """Play the scratch position ``sim`` on with the plain policy ``base``: the purchases of
+    planes order[k0:] of this maintenance, then whole rounds until the game ends (or
+    ``depth`` rounds, 0 = no limit). Returns ``rollout_score``."""
+    for k in range(k0, spec[K_NP]):
+        buy_phase(sim, spec, order[k], base, w, rng, ev, evn)
+    rounds = 0
+    while sim[S_OVER] == 0:
+        if depth > 0 and rounds >= depth:
+            break
+        if not open_round(sim, spec, rng, order, ev, evn):
+            break
+        flight_passes(sim, spec, base, w, rng, order, ev, evn, False)
+        maintenance_plain(sim, spec, base, w, rng, order, ev, evn)
+        rounds += 1
+    if sim[S_OVER] == 1:
+        game_end(sim, ev, evn)
+    return rollout_score(sim, spec)
+
+
+@kernel
+def rollout_decide(st, spec, order, k, w, rng):
+    """The look-ahead team's decision for the purchase of plane order[k] (state after the
+    maintenance draw): the candidates (``rollout_candidates``), each simulated
+    ``w[W_LA_ROLLOUTS]`` times (``simulate``, depth ``w[W_LA_DEPTH]``) on a re-dealt copy
+    (``redeal``) with the same stream pair per simulation for every candidate. Draws only
+    from ``rng``'s POLICY stream (``engine.lookahead_streams``), and nothing when there is
+    no choice. Returns (choice, cand int64[RO_MAXC, 3], nc, total score float64[RO_MAXC]);
+    the best total wins, ties to the base's own choice (row 0), then the first."""
+    p = order[k]
+    base = np.int64(w[W_LA_BASE])
+    nsim = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    cand = np.zeros((RO_MAXC, 3), np.int64)
+    tot = np.zeros(RO_MAXC, np.float64)
+    sim = np.empty(st.shape[0], np.int32)
+    nc = rollout_candidates(st, spec, p, base, w, rng, cand, sim)
+    if nc <= 1:
+        return 0, cand, nc, tot
+    ev0 = np.zeros((0, EV_W), np.int32)
+    evn0 = np.zeros(1, np.int64)
+    sub = np.empty(2, np.uint64)
+    srng = np.empty(2, np.uint64)
+    sorder = np.empty(MAXP, np.int64)
+    for _ in range(nsim):
+        lookahead_streams(rng, sub)
+        for i in range(nc):
+            sim[:] = st
+            srng[0] = sub[0]
+            srng[1] = sub[1]
+            redeal(sim, spec, srng)
+            sorder[:] = order
+            if i == 0:
+                buy_phase(sim, spec, p, base, w, srng, ev0, evn0)
+            else:
+                buy_basket_of(sim, spec, p, cand[i, 0], cand[i, 1], cand[i, 2], ev0, evn0)
+            tot[i] += simulate(sim, spec, base, w, srng, sorder, k + 1, depth, ev0, evn0)
+    best = 0
+    for i in range(1, nc):
+        if tot[i] > tot[best] + 1e-9:
+            best = i
+    return best, cand, nc, tot
+
+
+@kernel
+def rollout_buy(st, spec, order, k, w, rng, ev, evn):
+    """RB "Comprar actualizaciones" for plane order[k] of the look-ahead team: the purchase
+    ``rollout_decide`` chooses, made through the rule functions (choice 0: exactly as the
+    base policy buys)."""
+    p = order[k]
+    best, cand, nc, _tot = rollout_decide(st, spec, order, k, w, rng)
+    if best == 0:
+        buy_phase(st, spec, p, team_policy(POL_ROLLOUT, w), w, rng, ev, evn)
+    else:
+        buy_basket_of(st, spec, p, cand[best, 0], cand[best, 1], cand[best, 2], ev, evn)
 
 
 # ---------------------------------------------------------------- rounds and the game

@@ -110,7 +110,8 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
     ``ConfigError(cfg.source, "<dotted key>", reason)`` for impossible set-ups (player count,
     prices, piles larger than the deck, weather tokens, planes off the board side).
 
-    Also enforces the cooperative contract: every seat names the same policy and weights.
+    Also enforces the cooperative contract: every seat names the same policy and weights (and,
+    for the look-ahead ``rollout`` team, the same base policy and base weights).
     """
     sec = cfg.section
     src = cfg.source
@@ -120,6 +121,10 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
         if s.policy != first.policy or s.weights != first.weights:
             raise ConfigError(src, "seats", f"now_boarding is cooperative: the team plays one policy; seat {i} "
                               f"({s.policy} {s.weights}) differs from seat 0 ({first.policy} {first.weights})")
+        if s.base != first.base or s.base_weights != first.base_weights:
+            raise ConfigError(src, "seats", f"now_boarding is cooperative: the team plays one policy; seat {i}'s "
+                              f"base ({s.base} {s.base_weights}) differs from seat 0's ({first.base} "
+                              f"{first.base_weights})")
     if not 2 <= n <= 5:
         raise ConfigError(src, "seats", f"now_boarding takes 2 to 5 players, got {n}")
     spec = np.zeros(SPEC_SIZE, dtype=np.int64)
