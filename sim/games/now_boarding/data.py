@@ -144,6 +144,12 @@ PLANNER_WEIGHTS = {
     "seat2": 4.0,  # then seats up to this, then routes that save distance, then the rest
     "free_speed": 0.0,  # RB setup 8: 1 = the free upgrade is speed, 0 = a seat
     "temp": 1.0,  # 1 = spend money left after a purchase on the temporary seat / speed tokens
+    "reset": 1.0,  # anger re-set: a plane passing an airport boards waiting passengers with at least this
+                   # many cubes into seats its plan leaves free (0 = off)
+    "horizon": 0.0,  # move points beyond this round a plane's itinerary may reach (stops then count, but no
+                     # rescue at the last cube: that passenger complains before the plane arrives)
+    "offload": 1.0,  # 1 = set down a carried passenger that the rest of the plan does not bring closer to its
+                     # destination (it waits with no cubes; another plane may relay it)
 }
 
 #: rollout (look-ahead team) weights and their defaults (issue 10 item 2; RULES.md "Policies").

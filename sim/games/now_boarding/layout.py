@@ -245,7 +245,7 @@ POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_PLANNER, POL_ROLLOUT = range(5)
 W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = index_constants(
     list(HEURISTIC_WEIGHTS))
 (PW_CRIT, PW_ANGER, PW_PICK, PW_DELIVER, PW_FARE, PW_CARRY, PW_COVER, PW_SPEED1, PW_SEAT1, PW_SPEED2,
- PW_SEAT2, PW_FREE_SPEED, PW_TEMP) = index_constants(list(PLANNER_WEIGHTS))
+ PW_SEAT2, PW_FREE_SPEED, PW_TEMP, PW_RESET, PW_HORIZON, PW_OFFLOAD) = index_constants(list(PLANNER_WEIGHTS))
 N_WEIGHTS = max(len(HEURISTIC_WEIGHTS), len(PLANNER_WEIGHTS))
 # rollout (look-ahead team, play.py): its budget sits in the trailing weight slots
 # (engine.W_LA_ROLLOUTS, W_LA_DEPTH); candidates per purchase decision and the score terms

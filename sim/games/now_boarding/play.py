@@ -206,7 +206,7 @@ def plane_step(st, spec, p, pol, w, rng, ev, evn):
     hand off, board; then fly one hop toward the policy's target. True when anything changed."""
     pol = team_policy(pol, w)
     if pol == POL_PLANNER:
-        return planner_step(st, spec, p, ev, evn)
+        return planner_step(st, spec, p, w, ev, evn)
     changed = False
     b = pb(p)
     if st[b + P_AIR] >= 0 and st[b + P_ACTLEFT] > 0:

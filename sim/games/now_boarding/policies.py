@@ -61,7 +61,10 @@ from sim.games.now_boarding.layout import (
     PW_DELIVER,
     PW_FARE,
     PW_FREE_SPEED,
+    PW_HORIZON,
+    PW_OFFLOAD,
     PW_PICK,
+    PW_RESET,
     PW_SEAT1,
     PW_SEAT2,
     PW_SPEED1,
@@ -568,6 +571,7 @@ def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L
     for i in range(npk):
         L_pk[d, i] = L_pk[q, i]
     L_vis[d] = L_vis[q] | (1 << s)
+    inround = L_mp[d] >= w[PW_HORIZON]
     for i in range(nwl[s]):
         c = wl[s, i]
         if taken[c] != 0:
@@ -576,6 +580,8 @@ def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L
         if n >= 7 or npk >= 15:
             continue
         a = st[C_ANGER + c]
+        if a >= last and not inround:
+            continue
         dd = spec[K_CDEST + c]
         g = w[PW_PICK] + w[PW_ANGER] * a - w[PW_CARRY] * airport_dist(st, p, s, dd)
         if a >= last:
@@ -722,7 +728,7 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
     # level 0: the plane as it is, the cards aboard
     here = st[b + P_AIR]
     L_loc[0] = here
-    L_mp[0] = st[b + P_SPLEFT]
+    L_mp[0] = st[b + P_SPLEFT] + int(w[PW_HORIZON])
     L_val[0] = 0.0
     L_load[0] = st[b + P_LOAD]
     n = 0
@@ -926,26 +932,71 @@ def plan_round(st, spec, w):
 
 
 @kernel
-def planner_step(st, spec, p, ev, evn):
+def _planned_later(st, p, d):
+    """True when airport d is one of plane p's stops still ahead this round."""
+    for i in range(st[PLN_I + p], st[PLN_N + p]):
+        if st[PLN_STOP + p * PLN_MAXS + i] == d:
+            return True
+    return False
+
+
+@kernel
+def _next_target(st, p):
+    """Airport plane p flies toward next under its plan: its next stop, else its heading (-1)."""
+    i = st[PLN_I + p]
+    if i < st[PLN_N + p]:
+        return st[PLN_STOP + p * PLN_MAXS + i]
+    return st[PLN_HEAD + p]
+
+
+@kernel
+def _reserved(st, spec, p, here):
+    """Seats plane p keeps free for the passengers planned for it at later stops (not ``here``)."""
+    r = 0
+    for i in range(st[S_NACTIVE]):
+        c = st[ACTIVE + i]
+        if st[C_PLACE + c] == PL_WAIT and st[C_ASSIGN + c] == p + 1 and st[C_WHERE + c] != here:
+            r += seats_needed(st, c)
+    return r
+
+
+@kernel
+def planner_step(st, spec, p, w, ev, evn):
     """One pass step of plane p under the planner (see ``plane_step``): at an airport deliver,
-    board the passengers planned for it here (and, once its stops are done, any unplanned
-    passenger with anger that fits, which resets the anger), then fly one hop toward its next
-    stop or heading. True when anything changed."""
+    set down the passengers planned to wait here and (``offload``) those the rest of its plan
+    does not bring closer to their destination (they wait with no cubes, for a relay), board the
+    passengers planned for it here, then (``reset``) any passenger with that many cubes into the
+    seats its plan leaves free (boarding removes the cubes: RB "Recoger pasajeros"); once its stops
+    are done it also boards any unplanned passenger with anger that fits. Then it flies one hop
+    toward its next stop or heading. True when anything changed."""
     b = pb(p)
     changed = False
     here = st[b + P_AIR]
     if here >= 0 and st[b + P_ACTLEFT] > 0:
         if deliver_all(st, spec, p, ev, evn) > 0:
             changed = True
+        i = st[PLN_I + p]
+        if i < st[PLN_N + p] and st[PLN_STOP + p * PLN_MAXS + i] == here:
+            st[PLN_I + p] = i + 1
+            changed = True
+        t = _next_target(st, p)
+        moving = t >= 0 and t != here and st[b + P_SPLEFT] > 0
         i = st[S_NACTIVE] - 1
         while i >= 0:
             c = st[ACTIVE + i]
             i -= 1
-            if (st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and st[C_DROPAT + c] == here + 1
-                    and can_drop(st, spec, p, c)):
+            if st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p or not can_drop(st, spec, p, c):
+                continue
+            if st[C_DROPAT + c] == here + 1:
                 do_drop(st, spec, p, c, ev, evn)
                 st[C_DROPAT + c] = 0
                 changed = True
+                continue
+            if w[PW_OFFLOAD] > 0.5 and moving and st[C_VIPK + c] == 0:
+                d = spec[K_CDEST + c]
+                if not _planned_later(st, p, d) and airport_dist(st, p, t, d) >= airport_dist(st, p, here, d):
+                    do_drop(st, spec, p, c, ev, evn)
+                    changed = True
         progress = True
         while progress:
             progress = False
@@ -958,10 +1009,25 @@ def planner_step(st, spec, p, ev, evn):
                         changed = True
                         progress = True
                         break
-        i = st[PLN_I + p]
-        if i < st[PLN_N + p] and st[PLN_STOP + p * PLN_MAXS + i] == here:
-            st[PLN_I + p] = i + 1
-            changed = True
+        if w[PW_RESET] > 0 and moving:
+            room = st[b + P_SEATS] - st[b + P_LOAD] - _reserved(st, spec, p, here)
+            while room > 0:
+                bc = -1
+                bk = 0
+                for i in range(st[S_NACTIVE]):
+                    c = st[ACTIVE + i]
+                    if (st[C_PLACE + c] == PL_WAIT and st[C_WHERE + c] == here and st[C_ASSIGN + c] == 0
+                            and st[C_ANGER + c] >= w[PW_RESET] and seats_needed(st, c) <= room
+                            and can_pickup(st, spec, p, c) == 1):
+                        k = _pick_key(st, spec, c, spec[K_ANGER_LIMIT] - 1)
+                        if k > bk:
+                            bk = k
+                            bc = c
+                if bc < 0:
+                    break
+                room -= seats_needed(st, bc)
+                do_pickup(st, spec, p, bc, ev, evn)
+                changed = True
         if st[PLN_I + p] >= st[PLN_N + p] and (st[PLN_HEAD + p] < 0 or st[PLN_HEAD + p] == here
                                                 or st[b + P_SPLEFT] == 0):
             progress = True
@@ -982,8 +1048,7 @@ def planner_step(st, spec, p, ev, evn):
                     changed = True
                     progress = True
     if st[b + P_SPLEFT] > 0 or st[S_TSPEED] == p:
-        i = st[PLN_I + p]
-        t = st[PLN_STOP + p * PLN_MAXS + i] if i < st[PLN_N + p] else st[PLN_HEAD + p]
+        t = _next_target(st, p)
         if t >= 0 and fly_hop(st, spec, p, t, ev, evn) > 0:
             changed = True
     return changed
