@@ -117,7 +117,10 @@ def test_hidden_information_permuting_piles_and_future_weather_keeps_the_choice(
     version whose simulations read the real pile would fail here."""
     run = rollout_run(rollouts=3)
     seen, choices, checked = set(), [], 0
-    for g, rounds in ((0, 2), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7)):
+    for g, rounds in ((0, 2), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7), (6, 2), (7, 3), (8, 4), (9, 5), (10, 6),
+                      (11, 3)):
+        if checked >= 6:
+            break
         gs = _at_purchase(run, g, rounds)
         if gs is None:
             continue
@@ -158,10 +161,11 @@ def test_chance_stream_untouched_same_deals_as_the_base_team():
         assert a.dealt() == b.dealt()
         _, ev_a, _ = P.play_traced(ro, g, 20000)
         _, ev_b, _ = P.play_traced(pl, g, 20000)
+        # the shorter game's last round may end inside its maintenance (a loss stops the draw)
         rounds = min(ev_a[:, 0].max(), ev_b[:, 0].max())
         for code in (L.E_ORDER, L.E_DRAW, L.E_WEATHER):
-            ea = ev_a[(ev_a[:, 2] == code) & (ev_a[:, 0] <= rounds)]
-            eb = ev_b[(ev_b[:, 2] == code) & (ev_b[:, 0] <= rounds)]
+            ea = ev_a[(ev_a[:, 2] == code) & (ev_a[:, 0] < rounds)]
+            eb = ev_b[(ev_b[:, 2] == code) & (ev_b[:, 0] < rounds)]
             assert len(ea) > 0 and np.array_equal(ea, eb), code
         buys = lambda ev: ev[ev[:, 2] == L.E_BUY].tolist()  # noqa: E731
         differ.append(buys(ev_a) != buys(ev_b))
