@@ -161,3 +161,12 @@ HEURISTIC_WEIGHTS: dict[str, float] = {
 """Defaults tuned by 8,000-race duels (2 greedy + 2 heuristic, rotated seats, default city):
 with token_keep 0.6, block_leader 0.8, star 0.15 the heuristic won 19% of its seats, with
 these 28% (greedy 22%); see RULES.md "Policies"."""
+
+# ---- the rollout policy's budget (play.rollout_choice; RULES.md "Policies") --------------------
+ROLLOUT_WEIGHTS: dict[str, float] = {
+    "rollouts": 8,         # simulations per candidate row (paired: the same streams for every candidate)
+    "depth": 0,            # player turns simulated after the decision's turn (0 = to the end of the race)
+    "candidates": 6,       # legal rows tried: the base policy's choice, then its next best by its score (0 = all)
+}
+"""Budget defaults of ``rollout``: chosen for a usable cost (RULES.md "Policies" gives the
+measured strength and cost)."""

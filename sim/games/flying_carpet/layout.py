@@ -64,6 +64,7 @@ from sim.games.flying_carpet.data import (
     HEURISTIC_WEIGHTS,
     MAX_PIECE_CELLS,
     PIECE_KINDS,
+    ROLLOUT_WEIGHTS,
     WIDTH,
 )
 
@@ -207,11 +208,14 @@ INVARIANT_NAMES = (
 (_, V_CARPET, V_IN_SCENERY, V_CARDS, V_TOKENS, V_HAND, V_SCENERY, V_RANK) = index_constants(INVARIANT_NAMES)
 
 # ---- policies -----------------------------------------------------------------------------------
-POLICY_NAMES = ("random", "greedy", "heuristic")
-POL_RANDOM, POL_GREEDY, POL_HEURISTIC = index_constants(POLICY_NAMES)
+POLICY_NAMES = ("random", "greedy", "heuristic", "rollout")
+POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_ROLLOUT = index_constants(POLICY_NAMES)
 WEIGHT_NAMES: tuple[str, ...] = tuple(HEURISTIC_WEIGHTS)
 (W_DISTANCE, W_TOKEN_KEEP, W_BLOCK_LEADER, W_STAR, W_EDGE_RISK, W_EXCHANGE) = index_constants(WEIGHT_NAMES)
 N_WEIGHTS = len(WEIGHT_NAMES)
+ROLLOUT_WEIGHT_NAMES: tuple[str, ...] = tuple(ROLLOUT_WEIGHTS)
+"""The rollout policy's own weights, in the trailing slots ``engine.W_LA_ROLLOUTS``,
+``W_LA_DEPTH``, ``W_LA_EXTRA`` (= candidates) of its weight row."""
 
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "uniform over the legal actions (die choices: random proposals)"),
@@ -220,6 +224,11 @@ POLICIES = (
     PolicyDef("heuristic", POL_HEURISTIC, "weighted score of every move (weights below): distance, tokens kept "
               "for the landing, blocking the leader, star risk, edge risk, exchanging weak cards",
               dict(HEURISTIC_WEIGHTS)),
+    PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
+              "rows is played out `rollouts` times (to the end, or `depth` turns) by the base policy in every "
+              "seat, after re-dealing the face-down stack and the opponents' hands; the best mean of win + "
+              "0.5 x share of opponents behind wins (play.rollout_choice)",
+              dict(ROLLOUT_WEIGHTS), base="heuristic"),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES
 

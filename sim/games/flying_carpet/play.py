@@ -9,7 +9,19 @@ import numpy as np
 from numba import prange
 
 from sim.games.base import expand_columns
-from sim.games.engine import EV_W, batch_kernel, capped, col_at, kernel, seat_policies
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_EXTRA,
+    W_LA_ROLLOUTS,
+    batch_kernel,
+    capped,
+    col_at,
+    kernel,
+    lookahead_streams,
+    seat_policies,
+)
 from sim.games.flying_carpet.layout import (
     A_A,
     A_B,
@@ -56,6 +68,7 @@ from sim.games.flying_carpet.layout import (
     P_FINISH,
     P_HAND,
     P_MAXACT,
+    P_NC,
     P_NEAR,
     P_OFF_POS,
     P_OFF_RANK,
@@ -67,6 +80,7 @@ from sim.games.flying_carpet.layout import (
     PH_CLOUDS,
     PH_END,
     PH_SKIP,
+    POL_ROLLOUT,
     ST_BLOCK_G,
     ST_BLOCK_S,
     ST_BLOWN,
@@ -81,17 +95,169 @@ from sim.games.flying_carpet.layout import (
     ST_WASTED,
     W,
 )
-from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map, select
+from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map, prepare, row_score, select
 from sim.games.flying_carpet.rules import (
     apply_action,
     check_invariants,
     end_turn,
     legal_actions,
     mark_stall,
+    redeal,
     setup,
     start_race,
 )
 from sim.rng import seed_streams
+
+
+# ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
+PROGRESS_SHARE = 0.5
+"""A simulation scores 1 for a win plus PROGRESS_SHARE x the share of opponents the deciding
+carpet is ahead of (placed before them, or nearer the finish by the policy map): at most 0.5
+without a win, so no progress outweighs a win."""
+
+
+@kernel
+def sim_score(state, spec, dmap, me):
+    """Score of a simulated race (finished, stalled or cut at its depth) for seat ``me``:
+    1 when ``me`` won (rank 1) + PROGRESS_SHARE x (opponents behind + half the ties) / (S - 1),
+    "behind" by place (a placed carpet before every unplaced one), then by ``dmap``."""
+    p = spec[0]
+    S = p[P_S]
+    r0 = p[P_OFF_RANK]
+    q0 = p[P_OFF_POS]
+    rm = state[r0 + me]
+    km = -1000.0 + rm if rm > 0 else dmap[state[q0 + me]]
+    ahead = 0.0
+    for t in range(S):
+        if t == me:
+            continue
+        rt = state[r0 + t]
+        kt = -1000.0 + rt if rt > 0 else dmap[state[q0 + t]]
+        if km < kt:
+            ahead += 1.0
+        elif km == kt:
+            ahead += 0.5
+    v = PROGRESS_SHARE * ahead / max(1, S - 1)
+    if rm == 1:
+        v += 1.0
+    return v
+
+
+@kernel
+def simulate(state, spec, dmap, base, w, rng, rig_dice, acts, work, fw, stale, depth, me, ev, evn):
+    """Play the race in ``state`` on from the middle of a turn, every seat playing policy
+    ``base`` with the weight row ``w``, until it ends, the turn cap, or ``depth`` further
+    player turns (0 = no limit); no events (``ev`` has 0 rows), no invariant checks. The
+    same turn steps as ``playout`` (die decisions, the stale-map recomputation of ``dmap``,
+    which is this simulation's own copy). Returns ``sim_score`` for seat ``me``."""
+    p = spec[0]
+    cap = p[P_CAP]
+    s0 = p[P_OFF_SCEN]
+    turns = 0
+    first = True
+    while True:
+        s = state[H_CUR]
+        pos0 = state[p[P_OFF_POS] + s]
+        while state[H_PHASE] != PH_END:
+            if state[H_PHASE] == PH_CLOUDS:
+                piece, anchor = choose_cloud(state, spec, dmap, base, w, rng, work)
+                acts[0, :] = -1
+                acts[0, A_KIND] = K_KEEP if piece < 0 else K_CLOUD
+                acts[0, A_A] = piece
+                acts[0, A_B] = anchor
+                apply_action(state, spec, acts[0], rng, rig_dice, ev, evn)
+                stale = stale or piece >= 0
+            else:
+                n = legal_actions(state, spec, acts, work)
+                i = select(state, spec, dmap, base, w, acts, n, rng, fw)
+                apply_action(state, spec, acts[i], rng, rig_dice, ev, evn)
+        if not first and stale and state[p[P_OFF_RANK] + s] == 0 and state[p[P_OFF_POS] + s] == pos0:
+            map_into(spec, state[s0: s0 + NCELL], dmap)
+            stale = False
+        first = False
+        end_turn(state, spec, ev, evn)
+        if state[H_DONE] == 1:
+            break
+        turns += 1
+        if depth > 0 and turns >= depth:
+            break
+        if capped(state[H_PLAYED], cap):
+            break
+    return sim_score(state, spec, dmap, me)
+
+
+@kernel
+def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
+    """Index (into ``acts[:n]``) of the row a ``rollout`` seat plays (RULES.md "Policies").
+
+    ``w`` the seat's weight row: the base policy's weights, then (``engine.W_LA_*``) the base
+    id, ``rollouts``, ``depth`` and ``candidates``. Candidates: the base policy's own choice
+    (``select``), then the other rows by the base's ``row_score`` (ties by row order), at most
+    ``candidates`` (0 = every row). For each of ``rollouts`` simulations,
+    ``engine.lookahead_streams`` seeds the simulation from this seat's POLICY stream (the
+    game's CHANCE stream is never drawn from); every candidate is then tried on a copy of the
+    position whose unseen cards are re-dealt (``rules.redeal``) from those same streams
+    (paired comparison), applied, and played on by ``simulate``. The highest mean
+    ``sim_score`` wins; ties go to the earlier candidate (the base's choice first)."""
+    p = spec[0]
+    if n <= 1:
+        return 0
+    base = np.int64(w[W_LA_BASE])
+    R = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    K = np.int64(w[W_LA_EXTRA])
+    if K <= 0 or K > n:
+        K = n
+    me = state[H_CUR]
+    # candidates: the base's choice, then the rest by the base's score
+    b = select(state, spec, dmap, base, w, acts, n, rng, fw)
+    ld = prepare(state, spec, dmap, base, w, acts, n, fw)
+    sc = np.empty(n)
+    for i in range(n):
+        sc[i] = row_score(state, spec, dmap, base, w, acts, i, fw, ld)
+    sc[b] = 1e300
+    cand = np.empty(K, np.int64)
+    used = np.zeros(n, np.bool_)
+    for k in range(K):
+        bi = -1
+        bv = -np.inf
+        for i in range(n):
+            if not used[i] and (bi < 0 or sc[i] > bv):
+                bi = i
+                bv = sc[i]
+        used[bi] = True
+        cand[k] = bi
+    if K == 1:
+        return b
+    # scratch of every simulation, allocated once per decision
+    sstate = np.empty_like(state)
+    sub = np.zeros(2, np.uint64)
+    srng = np.zeros(2, np.uint64)
+    sacts = np.empty((p[P_MAXACT], acts.shape[1]), np.int32)
+    swork = np.empty(2 * NCELL, np.int32)
+    sfw = np.empty(p[P_HAND] + 1, np.float64)
+    sdmap = np.empty(NCELL, np.float64)
+    tmp = np.empty(2 * p[P_NC], np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    total = np.zeros(K)
+    for r in range(R):
+        lookahead_streams(rng, sub)
+        for k in range(K):
+            sstate[:] = state
+            srng[:] = sub
+            sdmap[:] = dmap
+            redeal(sstate, spec, me, srng, tmp)
+            row = acts[cand[k]]
+            apply_action(sstate, spec, row, srng, rig_dice, ev, evn)
+            total[k] += simulate(sstate, spec, sdmap, base, w, srng, rig_dice, sacts, swork, sfw, stale, depth, me,
+                                 ev, evn)
+    best = 0
+    for k in range(1, K):
+        if total[k] > total[best]:
+            best = k
+    return cand[best]
 
 
 @kernel
@@ -133,7 +299,10 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
         blown0 = state[p[P_OFF_STATS] + s * NSTAT + ST_BLOWN]
         while state[H_PHASE] != PH_END:
             if state[H_PHASE] == PH_CLOUDS:
-                piece, anchor = choose_cloud(state, spec, dmap, pids[s], Wt[s], rng, work)
+                cp = pids[s]
+                if cp == POL_ROLLOUT:  # the rollout seat moves clouds as its base policy does
+                    cp = np.int64(Wt[s][W_LA_BASE])
+                piece, anchor = choose_cloud(state, spec, dmap, cp, Wt[s], rng, work)
                 acts[0, :] = -1
                 acts[0, A_KIND] = K_KEEP if piece < 0 else K_CLOUD
                 acts[0, A_A] = piece
@@ -142,7 +311,10 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
                 stale = stale or piece >= 0
             else:
                 n = legal_actions(state, spec, acts, work)
-                i = select(state, spec, dmap, pids[s], Wt[s], acts, n, rng, fw)
+                if pids[s] == POL_ROLLOUT:
+                    i = rollout_choice(state, spec, dmap, Wt[s], acts, n, rng, fw, stale)
+                else:
+                    i = select(state, spec, dmap, pids[s], Wt[s], acts, n, rng, fw)
                 apply_action(state, spec, acts[i], rng, rig_dice, ev, evn)
             if check:
                 code = check_invariants(state, spec)

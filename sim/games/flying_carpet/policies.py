@@ -219,35 +219,16 @@ def greedy_score(state, spec, dist, row):
 
 
 @kernel
-def select(state, spec, dist, pid, w, acts, n, rng, fw):
-    """Index of the row (of ``acts[:n]``, n >= 1) the policy ``pid`` plays; ``dist`` the
-    ``policy_map``; ``w`` its weights float64[N_WEIGHTS]; ``fw`` float64 scratch of at least
-    HAND + 1 entries."""
-    if n == 1:
-        return 0
-    if pid == POL_RANDOM:
-        return randint(rng, POLICY, n)
+def prepare(state, spec, dist, pid, w, acts, n, fw):
+    """What ``row_score`` needs of the whole row set: for ``heuristic`` ``fw[j]`` (j < HAND)
+    the best card score of hand slot j (an empty slot: the best of all - 3) and ``fw[HAND]``
+    the best of all; returns the flying opponent nearest the finish (``leader``; -1 for the
+    other policies). ``fw`` float64[HAND + 1]. Any id but random / greedy scores as the
+    heuristic."""
     p = spec[0]
     HAND = p[P_HAND]
-    if state[H_PHASE] == PH_SWAP:  # swap with the carpet nearest the finish
-        best = 0
-        bd = 1e18
-        for i in range(n):
-            d = dist[acts[i, A_END]]
-            if d < bd:
-                bd = d
-                best = i
-        return best
-    if pid == POL_GREEDY:
-        best = 0
-        bv = -1e18
-        for i in range(n):
-            v = greedy_score(state, spec, dist, acts[i])
-            if v > bv:
-                bv = v
-                best = i
-        return best
-    # heuristic: first the best card score of every hand slot (for the exchange weakness)
+    if pid == POL_RANDOM or pid == POL_GREEDY or state[H_PHASE] == PH_SWAP:
+        return -1
     for j in range(HAND):
         fw[j] = -1e9
     ball = -1e9
@@ -267,52 +248,80 @@ def select(state, spec, dist, pid, w, acts, n, rng, fw):
     for j in range(HAND):
         if fw[j] < -1e8:
             fw[j] = ball - 3.0
-    # the score of every row (module docstring), the row's columns read in place
+    fw[HAND] = ball
+    return leader(state, spec, dist, state[H_CUR])
+
+
+@kernel
+def row_score(state, spec, dist, pid, w, acts, i, fw, ld):
+    """Score of row ``i`` of ``acts`` under policy ``pid`` (higher is better; ``fw``, ``ld``:
+    ``prepare``'s output). Die "swap": minus the distance of the carpet swapped with;
+    ``greedy``: ``greedy_score``; ``heuristic``: the module docstring's weighted score;
+    ``random``: 0 (every row alike)."""
+    if pid == POL_RANDOM:
+        return 0.0
+    if state[H_PHASE] == PH_SWAP:  # swap with the carpet nearest the finish
+        return -dist[acts[i, A_END]]
+    if pid == POL_GREEDY:
+        return greedy_score(state, spec, dist, acts[i])
+    p = spec[0]
     zone = spec[9]
     s = state[H_CUR]
     fin = p[P_FINISH]
-    blown_d = dist[p[P_START]] + 1.0
     tok = max(1, state[p[P_OFF_TOK] + s])
     wd = w[W_DISTANCE]
-    ld = -2
+    ball = fw[p[P_HAND]]
+    flags = acts[i, A_FLAGS]
+    end = acts[i, A_END]
+    kind = acts[i, A_KIND]
+    if flags & F_FINISH:
+        d = FINISH_VALUE
+    elif end == END_BLOWN:
+        d = dist[p[P_START]] + 1.0
+    else:
+        d = dist[end]
+    v = -wd * d
+    if kind == K_TOKEN or (kind == K_CARD and acts[i, A_C] != T_NONE):
+        v -= w[W_TOKEN_KEEP] / tok
+    if flags & F_LAND:
+        lead = ld >= 0 and state[p[P_OFF_POS] + ld] == end
+        share = 1.0 if lead else 0.3
+        if acts[i, A_LAND] == LAND_FORCE:
+            to = sink_cell(state, spec, end)
+            gain = dist[to] - dist[end]
+            if to == fin:
+                gain = -10.0
+        else:
+            gain = 1.0
+        v += w[W_BLOCK_LEADER] * share * gain
+    if flags & F_STAR:
+        v += w[W_STAR]
+    if end >= 0 and not (flags & F_FINISH):
+        if end % W + zone[end // W] >= W:
+            v -= w[W_EDGE_RISK]
+    if kind == K_DRIFT and acts[i, A_A] >= 0:
+        weak = ball - fw[acts[i, A_A]]
+        if weak > 3.0:
+            weak = 3.0
+        v += 0.01 + 0.1 * w[W_EXCHANGE] * weak   # a tie-break among drifts, never worth a move
+    return v
+
+
+@kernel
+def select(state, spec, dist, pid, w, acts, n, rng, fw):
+    """Index of the row (of ``acts[:n]``, n >= 1) the policy ``pid`` plays; ``dist`` the
+    ``policy_map``; ``w`` its weights float64[N_WEIGHTS]; ``fw`` float64 scratch of at least
+    HAND + 1 entries. ``random`` draws uniformly (POLICY stream); the others play the first
+    row of the highest ``row_score``."""
+    if n == 1:
+        return 0
+    if pid == POL_RANDOM:
+        return randint(rng, POLICY, n)
+    ld = prepare(state, spec, dist, pid, w, acts, n, fw)
     best = 0
     bv = -1e18
     for i in range(n):
-        flags = acts[i, A_FLAGS]
-        end = acts[i, A_END]
-        kind = acts[i, A_KIND]
-        if flags & F_FINISH:
-            d = FINISH_VALUE
-        elif end == END_BLOWN:
-            d = blown_d
-        else:
-            d = dist[end]
-        v = -wd * d
-        if kind == K_TOKEN or (kind == K_CARD and acts[i, A_C] != T_NONE):
-            v -= w[W_TOKEN_KEEP] / tok
-        if flags & F_LAND:
-            if ld == -2:
-                ld = leader(state, spec, dist, s)
-            lead = ld >= 0 and state[p[P_OFF_POS] + ld] == end
-            share = 1.0 if lead else 0.3
-            if acts[i, A_LAND] == LAND_FORCE:
-                to = sink_cell(state, spec, end)
-                gain = dist[to] - dist[end]
-                if to == fin:
-                    gain = -10.0
-            else:
-                gain = 1.0
-            v += w[W_BLOCK_LEADER] * share * gain
-        if flags & F_STAR:
-            v += w[W_STAR]
-        if end >= 0 and not (flags & F_FINISH):
-            if end % W + zone[end // W] >= W:
-                v -= w[W_EDGE_RISK]
-        if kind == K_DRIFT and acts[i, A_A] >= 0:
-            weak = ball - fw[acts[i, A_A]]
-            if weak > 3.0:
-                weak = 3.0
-            v += 0.01 + 0.1 * w[W_EXCHANGE] * weak   # a tie-break among drifts, never worth a move
+        v = row_score(state, spec, dist, pid, w, acts, i, fw, ld)
         if v > bv:
             bv = v
             best = i

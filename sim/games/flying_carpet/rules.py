@@ -293,6 +293,50 @@ def draw_card(state, p, s, slot, rng, ev, evn):
 
 
 @kernel
+def redeal(state, spec, seat, rng, tmp):
+    """Re-deal what seat ``seat`` cannot see (for a look-ahead simulation; not a rule of
+    play): RB "Cards and tokens" / "Rules of Play": the hands are held face down and the
+    supply stack lies face down, the played cards lie face up on the discard pile. The
+    unseen cards (the stack and every other seat's hand) are collected in ascending card id
+    (a canonical order: it does not depend on where each card was), shuffled with ``rng``'s
+    CHANCE stream, and dealt back into the same places: every other hand keeps its filled
+    slots, the stack its size. ``tmp`` int32[2 * NC] scratch."""
+    p = spec[0]
+    S = p[P_S]
+    HAND = p[P_HAND]
+    NC = p[P_NC]
+    d0 = p[P_OFF_DECK]
+    h0 = p[P_OFF_HAND]
+    dn = state[H_DECK_N]
+    for c in range(NC):
+        tmp[c] = 0
+    for i in range(dn):
+        tmp[state[d0 + i]] = 1
+    for t in range(S):
+        if t != seat:
+            for j in range(HAND):
+                c = state[h0 + t * HAND + j]
+                if c >= 0:
+                    tmp[c] = 1
+    m = 0
+    for c in range(NC):
+        if tmp[c] == 1:
+            tmp[NC + m] = c
+            m += 1
+    shuffle(tmp, NC, NC + m, rng, CHANCE)
+    k = NC
+    for t in range(S):
+        if t != seat:
+            for j in range(HAND):
+                if state[h0 + t * HAND + j] >= 0:
+                    state[h0 + t * HAND + j] = tmp[k]
+                    k += 1
+    for i in range(dn):
+        state[d0 + i] = tmp[k]
+        k += 1
+
+
+@kernel
 def discard_from_hand(state, p, s, slot):
     """Lay seat ``s``'s card in ``slot`` face up on the discard pile; returns its id."""
     h = p[P_OFF_HAND] + s * p[P_HAND] + slot

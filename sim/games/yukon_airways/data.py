@@ -203,3 +203,11 @@ IMPROVEMENT_PRIOR: dict[str, float] = {
     "two_card_wild": 0.8, "marker_money": 0.6, "two_colours": 0.9,
 }
 """How the greedy and heuristic policies rank the improvement kinds (a policy's taste, not a rule)."""
+
+ROLLOUT_WEIGHTS: dict[str, float] = {
+    "rollouts": 4,        # simulations per candidate action (paired: the same streams for every candidate)
+    "depth": 0,           # days simulated after the decision's day (0 = to the end of the game)
+    "candidates": 4,      # actions tried: the base policy's choice, then its next best by its score (0 = all)
+}
+"""Budget defaults of ``rollout`` (play.rollout_choice), chosen for a usable cost (RULES.md
+"Policies" gives the measured strength and cost)."""

@@ -56,6 +56,7 @@ from sim.games.yukon_airways.data import (
     DOCKS,
     GREEDY_WEIGHTS,
     HEURISTIC_WEIGHTS,
+    ROLLOUT_WEIGHTS,
     IMPROVEMENT_PRIOR,
     ORDER_KINDS,
     REWARDS,
@@ -251,11 +252,14 @@ INVARIANT_NAMES = (
 (_, V_CARDS, V_DICE, V_MARKERS, V_GREY, V_MONEY, V_DIALS, V_FUEL, V_NEG_HAND) = index_constants(INVARIANT_NAMES)
 
 # ---- policies -----------------------------------------------------------------------------------
-POLICY_NAMES = ("random", "greedy", "heuristic")
-POL_RANDOM, POL_GREEDY, POL_HEURISTIC = index_constants(POLICY_NAMES)
+POLICY_NAMES = ("random", "greedy", "heuristic", "rollout")
+POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_ROLLOUT = index_constants(POLICY_NAMES)
 WEIGHT_NAMES: tuple[str, ...] = tuple(HEURISTIC_WEIGHTS)
 W_MONEY, W_IMPROVE, W_FAR, W_DOCK_ORDER, W_KEEP, W_NEW_PLACE = index_constants(WEIGHT_NAMES)
 N_WEIGHTS = len(WEIGHT_NAMES)
+ROLLOUT_WEIGHT_NAMES: tuple[str, ...] = tuple(ROLLOUT_WEIGHTS)
+"""The rollout policy's own weights, in the trailing slots ``engine.W_LA_ROLLOUTS``,
+``W_LA_DEPTH``, ``W_LA_EXTRA`` (= candidates) of its weight row."""
 assert tuple(GREEDY_WEIGHTS) == WEIGHT_NAMES
 GREEDY_W: tuple[float, ...] = tuple(GREEDY_WEIGHTS.values())
 
@@ -265,6 +269,11 @@ POLICIES = (
               "best-paying destination now, improvements by a fixed ranking (fixed weights)"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted scoring of every action (weights below)",
               dict(HEURISTIC_WEIGHTS)),
+    PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
+              "actions is played out `rollouts` times (to the end, or `depth` days) by the base policy in every "
+              "seat, after re-dealing the ticket draw pile and the opponents' secret tickets; the best mean of "
+              "win + 0.5 x share of opponents with less money wins (play.rollout_choice)",
+              dict(ROLLOUT_WEIGHTS), base="heuristic"),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES
 

@@ -8,7 +8,20 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from sim.games.engine import EV_W, batch_kernel, capped, col_at, emit, kernel, seat_policies
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_EXTRA,
+    W_LA_ROLLOUTS,
+    batch_kernel,
+    capped,
+    col_at,
+    emit,
+    kernel,
+    lookahead_streams,
+    seat_policies,
+)
 from sim.games.yukon_airways.layout import (
     ACT_W,
     E_STALL,
@@ -48,10 +61,14 @@ from sim.games.yukon_airways.layout import (
     P_CAP,
     P_HUB,
     P_L,
+    P_NCARDS,
+    P_NT,
     P_OFF_MAP,
     P_ROUNDS,
     P_S,
     P_SIZE,
+    POL_RANDOM,
+    POL_ROLLOUT,
     SE_BURNT,
     SE_DOCKS,
     SE_FLIGHTS,
@@ -66,9 +83,127 @@ from sim.games.yukon_airways.layout import (
     SE_UNFLOWN,
     ST_OVER,
 )
-from sim.games.yukon_airways.policies import CTX, seat_weights, select
-from sim.games.yukon_airways.rules import apply_action, check_invariants, cockpit_at, legal_actions, se, setup
+from sim.games.yukon_airways.policies import CTX, action_score, fill_context, seat_weights, select
+from sim.games.yukon_airways.rules import apply_action, check_invariants, cockpit_at, legal_actions, redeal, se, setup
 from sim.rng import seed_streams
+
+
+# ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
+PROGRESS_SHARE = 0.5
+"""A simulation scores 1 for a win plus PROGRESS_SHARE x the share of opponents with less
+money (ties half): at most 0.5 without a win, so no progress outweighs a win."""
+
+
+@kernel
+def sim_score(state, spec, me):
+    """Score of a simulated game (over, stalled or cut at its depth) for seat ``me``: 1 when
+    ``me`` is the winner (``H_WINNER``; a shared win counts as none) + PROGRESS_SHARE x
+    (opponents with less money + half of those with as much) / (S - 1)."""
+    p = spec[0]
+    S = p[P_S]
+    mm = state[se(p, me, SE_MONEY)]
+    ahead = 0.0
+    for t in range(S):
+        if t != me:
+            mt = state[se(p, t, SE_MONEY)]
+            if mm > mt:
+                ahead += 1.0
+            elif mm == mt:
+                ahead += 0.5
+    v = PROGRESS_SHARE * ahead / max(1, S - 1)
+    if state[H_WINNER] == me and state[H_STALL] == 0:
+        v += 1.0
+    return v
+
+
+@kernel
+def simulate(state, spec, base, w, rng, rig_dice, acts, ctx, depth, me, ev, evn):
+    """Play the game in ``state`` on, every seat playing policy ``base`` with the weight row
+    ``w``, until it is over, the turn cap, or ``depth`` days after the current one (0 = no
+    limit); no events (``ev`` has 0 rows), no invariant checks; the same steps as
+    ``playout``. Returns ``sim_score`` for seat ``me``."""
+    p = spec[0]
+    cap = p[P_CAP]
+    stop = state[H_ROUND] + depth
+    while state[H_STEP] != ST_OVER:
+        if capped(state[H_TURN], cap):
+            break
+        if depth > 0 and state[H_ROUND] >= stop:
+            break
+        n = legal_actions(state, spec, acts)
+        k = 0
+        if n > 1:
+            k = select(state, spec, base, w, acts, n, rng, ctx)
+        apply_action(state, spec, acts[k], rng, rig_dice, ev, evn)
+    return sim_score(state, spec, me)
+
+
+@kernel
+def rollout_choice(state, spec, w, acts, n, rng, ctx):
+    """Index (into ``acts[:n]``) of the action a ``rollout`` seat takes (RULES.md "Policies").
+
+    ``w`` the seat's weight row: the base policy's weights, then (``engine.W_LA_*``) the base
+    id, ``rollouts``, ``depth`` (days) and ``candidates``. Candidates: the base policy's own
+    choice (``select``), then the other actions by the base's ``action_score`` (ties by
+    order; a random base: by order), at most ``candidates`` (0 = all). For each of
+    ``rollouts`` simulations ``engine.lookahead_streams`` seeds it from this seat's POLICY
+    stream (the game's CHANCE stream is never drawn from); every candidate is tried on a copy
+    of the position whose unseen tickets are re-dealt (``rules.redeal``) from those same
+    streams (a paired comparison), applied, and played on by ``simulate``. The highest mean
+    ``sim_score`` wins; ties go to the earlier candidate (the base's choice first)."""
+    p = spec[0]
+    if n <= 1:
+        return 0
+    base = np.int64(w[W_LA_BASE])
+    R = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    K = np.int64(w[W_LA_EXTRA])
+    if K <= 0 or K > n:
+        K = n
+    me = state[H_ACTOR]
+    b = select(state, spec, base, w, acts, n, rng, ctx)
+    sc = np.zeros(n)
+    if base != POL_RANDOM:
+        fill_context(state, spec, me, ctx)
+        for i in range(n):
+            sc[i] = action_score(state, spec, me, w, acts, i, ctx)
+    sc[b] = 1e300
+    cand = np.empty(K, np.int64)
+    used = np.zeros(n, np.bool_)
+    for k in range(K):
+        bi = -1
+        bv = -np.inf
+        for i in range(n):
+            if not used[i] and (bi < 0 or sc[i] > bv):
+                bi = i
+                bv = sc[i]
+        used[bi] = True
+        cand[k] = bi
+    if K == 1:
+        return b
+    sstate = np.empty_like(state)
+    sub = np.zeros(2, np.uint64)
+    srng = np.zeros(2, np.uint64)
+    sacts = np.empty((MAX_ACTS, ACT_W), np.int32)
+    sctx = np.zeros(CTX, np.int64)
+    tmp = np.empty(p[P_NT] + p[P_NCARDS], np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    total = np.zeros(K)
+    for r in range(R):
+        lookahead_streams(rng, sub)
+        for k in range(K):
+            sstate[:] = state
+            srng[:] = sub
+            redeal(sstate, spec, me, srng, tmp)
+            apply_action(sstate, spec, acts[cand[k]], srng, rig_dice, ev, evn)
+            total[k] += simulate(sstate, spec, base, w, srng, rig_dice, sacts, sctx, depth, me, ev, evn)
+    best = 0
+    for k in range(1, K):
+        if total[k] > total[best]:
+            best = k
+    return cand[best]
 
 
 @kernel
@@ -105,7 +240,10 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, sna
         k = 0
         if n > 1:
             s = state[H_ACTOR]
-            k = select(state, spec, pids[s], W[s], acts, n, rng, ctx)
+            if pids[s] == POL_ROLLOUT:
+                k = rollout_choice(state, spec, W[s], acts, n, rng, ctx)
+            else:
+                k = select(state, spec, pids[s], W[s], acts, n, rng, ctx)
         apply_action(state, spec, acts[k], rng, rig_dice, ev, evn)
         if check:
             code = check_invariants(state, spec)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import kernel
+from sim.games.engine import W_LA_BASE, kernel
 from sim.games.yukon_airways.layout import (
     D_CHRISTMAS,
     DP_PLANE,
@@ -51,6 +51,7 @@ from sim.games.yukon_airways.layout import (
     P_SEATS,
     P_THRESH,
     POL_GREEDY,
+    POL_ROLLOUT,
     POL_RANDOM,
     SE_DIAL,
     SE_DOCK,
@@ -98,11 +99,11 @@ _GREEDY = np.array(GREEDY_W, np.float64)
 
 @kernel
 def seat_weights(pids, W):
-    """Give the greedy seats their fixed weights (``data.GREEDY_WEIGHTS``) in ``W``
-    (float64[S, W] with W >= N_WEIGHTS, modified in place: the leading N_WEIGHTS slots;
-    the trailing look-ahead slots of ``sim.games.base.LOOKAHEAD_W`` are left as they are)."""
+    """Give the greedy seats (and the rollout seats whose base is greedy) their fixed weights
+    (``data.GREEDY_WEIGHTS``) in the leading slots of ``W`` (float64[S, N_WEIGHTS +
+    LOOKAHEAD_W], modified in place)."""
     for s in range(pids.shape[0]):
-        if pids[s] == POL_GREEDY:
+        if pids[s] == POL_GREEDY or (pids[s] == POL_ROLLOUT and W[s, W_LA_BASE] == POL_GREEDY):
             W[s, : _GREEDY.shape[0]] = _GREEDY
 
 
@@ -301,40 +302,47 @@ def sc_tuck(state, spec, s, a, w):
 
 
 @kernel
-def select_scored(state, spec, w, acts, n, ctx):
-    """Index of the best-scoring of the ``n`` legal ``acts`` (first of equals); one small
-    scoring function per action kind."""
-    s = state[H_ACTOR]
+def action_score(state, spec, s, w, acts, i, ctx):
+    """Score of action ``i`` of ``acts`` for seat ``s`` (higher is better; ``ctx`` filled by
+    ``fill_context``): one small scoring function per action kind."""
     p = spec[0]
+    kind = acts[i, 0]
+    a = acts[i, 1]
+    b = acts[i, 2]
+    if kind == K_PLACE:
+        v = sc_place(state, spec, s, a, w, ctx)
+    elif kind == K_BUY or kind == K_IMPROVE:
+        v = 0.0
+        if a >= 0:
+            v = sc_improve(state, spec, s, a, w) - (w[W_MONEY] * p[P_DOCK6_COST] if kind == K_BUY else 0.0)
+    elif kind == K_MOVE:
+        v = sc_move(state, spec, s, a, b, w, ctx)
+    elif kind == K_TAKE:
+        v = sc_take(state, spec, a, b, w)
+    elif kind == K_FLY:
+        v = sc_fly(state, spec, s, a, w, ctx)
+    elif kind == K_TICKET or kind == K_WILD or kind == K_EXTRA:
+        v = sc_load(state, spec, s, kind, a, b, w)
+    elif kind == K_TUCK:
+        v = sc_tuck(state, spec, s, a, w)
+    elif kind == K_GO:
+        v = 0.5
+    elif kind == K_DISCARD:
+        v = -card_keep(spec, a)
+    else:
+        v = 0.0
+    return v
+
+
+@kernel
+def select_scored(state, spec, w, acts, n, ctx):
+    """Index of the best-scoring of the ``n`` legal ``acts`` (first of equals; ``action_score``)."""
+    s = state[H_ACTOR]
     fill_context(state, spec, s, ctx)
     best = 0
     bv = -1e18
     for i in range(n):
-        kind = acts[i, 0]
-        a = acts[i, 1]
-        b = acts[i, 2]
-        if kind == K_PLACE:
-            v = sc_place(state, spec, s, a, w, ctx)
-        elif kind == K_BUY or kind == K_IMPROVE:
-            v = 0.0
-            if a >= 0:
-                v = sc_improve(state, spec, s, a, w) - (w[W_MONEY] * p[P_DOCK6_COST] if kind == K_BUY else 0.0)
-        elif kind == K_MOVE:
-            v = sc_move(state, spec, s, a, b, w, ctx)
-        elif kind == K_TAKE:
-            v = sc_take(state, spec, a, b, w)
-        elif kind == K_FLY:
-            v = sc_fly(state, spec, s, a, w, ctx)
-        elif kind == K_TICKET or kind == K_WILD or kind == K_EXTRA:
-            v = sc_load(state, spec, s, kind, a, b, w)
-        elif kind == K_TUCK:
-            v = sc_tuck(state, spec, s, a, w)
-        elif kind == K_GO:
-            v = 0.5
-        elif kind == K_DISCARD:
-            v = -card_keep(spec, a)
-        else:
-            v = 0.0
+        v = action_score(state, spec, s, w, acts, i, ctx)
         if v > bv:
             bv = v
             best = i

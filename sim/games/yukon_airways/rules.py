@@ -351,6 +351,49 @@ def add_fuel(state, spec, s, n):
 
 
 @kernel
+def redeal(state, spec, seat, rng, tmp):
+    """Re-deal what seat ``seat`` cannot see (for a look-ahead simulation; not a rule of
+    play). RB Vorbereitung: the tickets are dealt face down and "kept secret from the other
+    players", the rest is the draw pile. The unseen tickets (the draw pile and every other
+    seat's hand) are collected sorted by card type (a canonical order), shuffled with ``rng``'s
+    CHANCE stream and dealt back: every other hand keeps its number of tickets, the draw pile
+    its size. The discard pile stays as it is (named simplification, RULES.md "Policies").
+    ``tmp`` int32[NT + NCARDS] scratch."""
+    p = spec[0]
+    S = p[P_S]
+    NT = p[P_NT]
+    d0 = p[P_OFF_DECK]
+    dn = state[H_DECK_N]
+    for t in range(NT):
+        tmp[t] = 0
+    for i in range(dn):
+        tmp[state[d0 + i]] += 1
+    for o in range(S):
+        if o != seat:
+            for t in range(NT):
+                tmp[t] += state[hand_at(p, o, t)]
+    m = 0
+    for t in range(NT):
+        for _ in range(tmp[t]):
+            tmp[NT + m] = t
+            m += 1
+    shuffle(tmp, NT, NT + m, rng, CHANCE)
+    k = NT
+    for o in range(S):
+        if o != seat:
+            h = 0
+            for t in range(NT):
+                h += state[hand_at(p, o, t)]
+                state[hand_at(p, o, t)] = 0
+            for _ in range(h):
+                state[hand_at(p, o, tmp[k])] += 1
+                k += 1
+    for i in range(dn):
+        state[d0 + i] = tmp[k]
+        k += 1
+
+
+@kernel
 def draw_card(state, spec, s, rng, ev, evn):
     """Seat ``s`` draws the top ticket card (RB Wartungsphase c, Steg 2, order cards); an
     empty draw pile is refilled by shuffling the discard pile. Returns 1, or 0 when both
