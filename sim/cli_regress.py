@@ -115,6 +115,9 @@ def baseline(
         raise _fail_input(e) from None
     result = _run(run, threads)
     data = make_baseline(result.summary, result.manifest)
+    entry = _per_game_entry(result)
+    if entry is not None:
+        data["per_game"] = entry
     try:
         check_records(data["metrics"], dest)  # a baseline `sim check` would refuse: do not write it
         path = write_json(data, dest, owned)
@@ -134,6 +137,25 @@ def baseline(
                   f"{100 * d:.2f} pp (worst case {worst['metric']} at {fmt_number(worst['value'], worst)}; "
                   f"{100 * checks.power:.0f}% power, α/{m}); the tolerance is {100 * checks.tolerance:.2f} pp",
                   highlight=False)
+
+
+def _per_game(result: Any) -> dict | None:
+    """Per-game headline outcomes of a finished run (:func:`sim.check.paired.per_game`);
+    None for a result without a games frame or a run."""
+    from sim.check.paired import per_game
+
+    run, df = getattr(result, "run", None), getattr(result, "df", None)
+    if run is None or df is None:
+        return None
+    return per_game(df, run.cfg, run.game.mode, run.game.name)
+
+
+def _per_game_entry(result: Any) -> dict | None:
+    """The baseline's compact ``per_game`` entry (what a paired check needs), or None."""
+    from sim.check.paired import encode
+
+    pg = _per_game(result)
+    return None if pg is None else encode(pg)
 
 
 def check(
@@ -180,7 +202,7 @@ def check(
         raise _fail_input(e) from None
     result = _run(run, threads)
     try:
-        report = check_summary(base, result.summary, checks, result.manifest)
+        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result))
     except ConfigError as e:
         raise _fail_input(e) from None
     try:  # written before the table is shown: a failure is then the only output
@@ -288,7 +310,7 @@ def compare(
     except (OverflowError, MemoryError, ValueError) as e:  # a game set-up numpy cannot hold
         raise _fail_input(f"the game cannot be set up from these values ({type(e).__name__})") from None
 
-    summaries, dfs, labels = {}, {}, {}
+    summaries, dfs, labels, pgs = {}, {}, {}, {}
     for key, kind, x, folder in (("a", ka, xa, fa), ("b", kb, xb, fb)):
         if kind == "folder":
             try:
@@ -299,11 +321,13 @@ def compare(
         else:
             result = _run(runs[key], threads)
             summaries[key], dfs[key] = result.summary, result.df
+            pgs[key] = _per_game(result)
             labels[key] = runs[key].cfg.run_name
     if labels["a"] == labels["b"]:
         labels = {"a": f"A:{labels['a']}", "b": f"B:{labels['b']}"}
     try:
-        rep = compare_summaries(summaries["a"], summaries["b"], labels["a"], labels["b"])
+        rep = compare_summaries(summaries["a"], summaries["b"], labels["a"], labels["b"],
+                                per_game_a=pgs.get("a"), per_game_b=pgs.get("b"))
     except ConfigError as e:
         raise _fail_input(e) from None
     if "a" in runs or "b" in runs:
