@@ -249,6 +249,12 @@ class CheckConfig(Strict):
         return self
 
 
+RUN_ONLY_KEYS = ("batch_size", "threads", "backend", "workers", "progress", "out")
+"""Top-level keys that only say how a run is played (never what it plays): left out of
+:meth:`RunConfig.config_hash`. Only ``batch_size`` is a config key today; the others are
+listed so that a future config key of that name stays out of the hash too."""
+
+
 class RunConfig(Strict):
     """A validated run: the common keys plus ``section``, the game's validated model.
 
@@ -298,8 +304,12 @@ class RunConfig(Strict):
         return self.name or Path(self.source).stem
 
     def config_hash(self) -> str:
-        """SHA-256 (16 hex) of the canonical JSON of the parsed TOML (key order-insensitive)."""
-        return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        """SHA-256 (16 hex) of the canonical JSON of the parsed TOML (key order-insensitive),
+        without the run-only keys of :data:`RUN_ONLY_KEYS` (batch size, threads, backend ...),
+        which cannot change a result: a run differing only in them is identical to its
+        baseline."""
+        raw = {k: v for k, v in self.raw.items() if k not in RUN_ONLY_KEYS}
+        return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def with_overrides(self, **kw: Any) -> RunConfig:
         """A copy with CLI overrides (``games``, ``seed``...) applied and validated again."""

@@ -1195,3 +1195,13 @@ def test_per_game_baseline_entry_round_trips():
     for k, (num, den) in pg.items():
         assert np.array_equal(back[k][0], num) and np.array_equal(back[k][1], den)
     assert decode({"games": 5, "records": encode(pg)["records"]}) is None  # wrong length: unpaired
+
+
+def test_batch_size_stays_out_of_the_config_hash():
+    """batch_size cannot change a result, so it does not change the config hash; a key that
+    does (seed, a game table value) does."""
+    from sim.config import load
+
+    cfg = load(REAL_CONFIG)
+    assert cfg.with_overrides(batch_size=7).config_hash() == cfg.config_hash()
+    assert cfg.with_overrides(seed=cfg.seed + 1).config_hash() != cfg.config_hash()
