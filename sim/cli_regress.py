@@ -200,9 +200,8 @@ def check(
         _check_metrics(run, checks)
     except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
-    result = _run(run, threads)
     try:
-        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+        report = _sequential_check(run, base, checks, threads)
     except ConfigError as e:
         raise _fail_input(e) from None
     try:  # written before the table is shown: a failure is then the only output
@@ -214,6 +213,44 @@ def check(
         raise _fail_input(e) from None
     render_check(report, _console())
     raise typer.Exit(report.exit_code)
+
+
+def _looks(max_games: int, looks: int) -> list[int]:
+    """Game counts of a sequential check's looks: max/2**(looks-1), ..., max/2, max (each at
+    least 1, no repeats)."""
+    return sorted({max(1, max_games >> k) for k in range(looks)})
+
+
+def _sequential_check(run: Any, base: dict, checks: Any, threads: int | None):
+    """Play and check ``run`` against baseline ``base``: the full games at once when config,
+    seed and rules version equal the baseline's (the instant "identical" pass) or when
+    ``checks.sequential`` is false; otherwise in looks of doubling game counts (the same game
+    indices from 0, so the pairing with the baseline holds) until every gated metric's SPRT
+    is decided or one of them is outside its tolerance (the check fails whatever the others
+    do) (:func:`sim.check.gate.sequential_decision`). Returns the CheckReport."""
+    from sim.check import check_summary
+    from sim.check.gate import apply_sequential, sequential_decision
+    from sim.compile import compile_run
+
+    cfg = run.cfg
+    same = (base.get("config_hash") == cfg.config_hash() and base.get("seed") == cfg.seed
+            and base.get("rules_version") in (None, run.game.version))
+    if same or not checks.sequential or cfg.games < 2:
+        result = _run(run, threads)
+        return check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+    looks = _looks(cfg.games, checks.looks)
+    done: list[int] = []
+    for k in looks:
+        r = run if k == cfg.games else compile_run(cfg.with_overrides(games=k))
+        result = _run(r, threads)
+        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+        done.append(k)
+        state = sequential_decision(report, checks)
+        # the question is answered when every gated metric is decided, or one is outside (FAIL)
+        if all(v != "open" for v in state.values()) or "outside" in state.values():
+            break
+    apply_sequential(report, state, checks, k, cfg.games, done)
+    return report
 
 
 def _check_metrics(run: Any, checks: Any) -> None:

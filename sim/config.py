@@ -229,7 +229,9 @@ class CheckConfig(Strict):
     * ``power``: power at which the minimum detectable change is stated.
     * ``targets``: absolute bounds, see :class:`Target`.
     * ``games``: games per run for ``sim check`` / ``sim baseline`` when ``--games`` is not
-      given (keeps CI fast); default: the config's ``games``.
+      given (keeps CI fast); default: the config's ``games``. A sequential check plays at
+      most this many.
+    * ``sequential`` / ``looks``: see :func:`sim.check.gate.sequential_decision`.
     """
 
     alpha: float = Field(0.05, gt=0, lt=1, description="familywise error rate (Holm) of one check")
@@ -239,7 +241,11 @@ class CheckConfig(Strict):
     power: float = Field(0.8, gt=0, lt=1, description="power for the stated minimum detectable change")
     targets: list[Target] = Field(default_factory=list, description="absolute balance targets")
     games: int | None = Field(None, gt=0, le=MAX_INT64,
-                              description="games for check/baseline when --games is not given (1 .. 2**63-1)")
+                              description="games for check/baseline when --games is not given (1 .. 2**63-1); "
+                              "for a sequential check, the most games it plays")
+    sequential: bool = Field(True, description="sim check plays games in looks (SPRT) until every gated metric "
+                             "is decided; false: always the full games count")
+    looks: int = Field(4, ge=1, le=16, description="looks of a sequential check: games/2**(looks-1), ... games")
 
     @model_validator(mode="after")
     def _nonneg(self) -> CheckConfig:

@@ -1205,3 +1205,33 @@ def test_batch_size_stays_out_of_the_config_hash():
     cfg = load(REAL_CONFIG)
     assert cfg.with_overrides(batch_size=7).config_hash() == cfg.config_hash()
     assert cfg.with_overrides(seed=cfg.seed + 1).config_hash() != cfg.config_hash()
+
+
+def test_sprt_llr_is_the_normal_likelihood_ratio():
+    from scipy.stats import norm
+
+    from sim.stats import sprt_bounds, sprt_llr
+
+    for d, se, delta in ((0.004, 0.003, 0.01), (-0.012, 0.004, 0.01), (0.0, 0.002, 0.02)):
+        direct = norm.logpdf(abs(d), delta, se) - norm.logpdf(abs(d), 0, se)
+        assert sprt_llr(d, se, delta) == pytest.approx(direct)
+    lo, hi = sprt_bounds(0.05, 0.8)
+    assert (lo, hi) == pytest.approx((np.log(0.2 / 0.95), np.log(0.8 / 0.05)))
+
+
+def test_cli_sequential_check_stops_early_on_a_large_change(fake_game, tmp_path, monkeypatch):
+    """A changed config is checked in looks of doubling game counts: the 5-point win-rate move
+    of flr=0 is decided at the first look (2,500 of 20,000 games); an unchanged config on
+    another seed passes, with the SPRT note naming its looks."""
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "base.json"
+    assert invoke("baseline", write_config(tmp_path), "--out", base).exit_code == 0
+    res = invoke("check", write_config(tmp_path, flr=0), "--baseline", base, "--json", tmp_path / "c.json")
+    assert res.exit_code == 1, res.output
+    doc = json.loads((tmp_path / "c.json").read_text())
+    assert doc["now"]["games"] == 2500
+    assert any("sequential check" in n and "stopped at 2500 of at most 20000" in n for n in doc["notes"])
+    res = invoke("check", write_config(tmp_path, seed=8), "--baseline", base, "--json", tmp_path / "d.json")
+    assert res.exit_code == 0, res.output
+    notes = json.loads((tmp_path / "d.json").read_text())["notes"]
+    assert any("looks at 2500" in n for n in notes) and any("this check detects" in n for n in notes)

@@ -306,6 +306,69 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     return report
 
 
+def _row_se(r: MetricRow, alpha: float) -> float | None:
+    """Standard error of a row's change: the test's own, else from its interval."""
+    if r.se is not None:
+        return r.se
+    if r.ci_low is None or r.ci_high is None:
+        return None
+    from scipy.stats import norm
+
+    return (r.ci_high - r.ci_low) / (2 * float(norm.ppf(1 - alpha / 2)))
+
+
+def sequential_decision(report: CheckReport, checks: CheckConfig) -> dict[str, str]:
+    """The SPRT state of every gated metric of ``report`` at one look: label -> "inside"
+    (H0: no change, accepted), "outside" (H1: |change| = tolerance, accepted: the metric
+    fails) or "open" (keep playing).
+
+    Each gated metric runs Wald's SPRT of H0: change = 0 against H1: |change| = its
+    tolerance on the normal approximation of its change (paired where the baseline has the
+    games' outcomes), with false-alarm rate ``alpha / m`` (m = gated metrics: Bonferroni, so
+    an unchanged game fails with probability <= alpha) and power ``checks.power`` at a change
+    of the tolerance (:func:`sim.stats.sprt_llr`, :func:`sim.stats.sprt_bounds`). Looks are
+    few (``checks.looks``, doubling game counts), which only makes the test more conservative
+    than Wald's continuous bounds. A metric without tolerance or standard error stays "open".
+    """
+    from sim.stats import sprt_bounds, sprt_llr
+
+    gated = [r for r in report.rows if r.headline and r.tested]
+    m = max(len(gated), 1)
+    lo, hi = sprt_bounds(checks.alpha / m, checks.power)
+    out: dict[str, str] = {}
+    for r in gated:
+        se = _row_se(r, checks.alpha)
+        if se is None or not r.tolerance or r.change is None:
+            out[r.label] = "open"
+            continue
+        llr = sprt_llr(r.change, se, r.tolerance)
+        out[r.label] = "outside" if llr >= hi else "inside" if llr <= lo else "open"
+    return out
+
+
+def apply_sequential(report: CheckReport, state: dict[str, str], checks: CheckConfig, games: int,
+                     max_games: int, looks: list[int]) -> None:
+    """Set the verdicts of a sequential check's last look: "outside" fails, "inside" passes,
+    a metric still open at the most games keeps the fixed-sample verdict; adds the note."""
+    for r in report.rows:
+        st = state.get(r.label)
+        if st == "outside" and r.verdict != "FAIL":
+            r.verdict, r.note = "FAIL", "SPRT: change of the tolerance accepted"
+        elif st == "inside" and r.verdict == "FAIL":
+            r.verdict, r.note = "pass", "SPRT: no change accepted"
+        elif st == "inside":
+            r.note = r.note or "SPRT: no change accepted"
+        elif st == "open" and r.verdict == "pass":
+            r.note = r.note or "SPRT undecided at the most games: fixed-sample verdict"
+    m = max(len(state), 1)
+    n_open = sum(v == "open" for v in state.values()) if games == max_games else 0
+    report.notes.append(
+        f"sequential check (SPRT per gated metric, H0 no change vs H1 |change| = tolerance, false alarm "
+        f"{checks.alpha:g}/{m} each, power {100 * checks.power:.0f}%): looks at {', '.join(map(str, looks))} games, "
+        f"stopped at {games} of at most {max_games}"
+        + (f"; {n_open} metric(s) undecided at the most games, decided on the fixed-sample rule" if n_open else ""))
+
+
 def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int) -> str:
     """One line: what the gate can detect at the games it played (worst gated rate in points,
     worst gated mean relative to its baseline), and how (paired or unpaired)."""
