@@ -221,7 +221,7 @@ class Target(Strict):
 class CheckConfig(Strict):
     """The ``[checks]`` table of a config: how ``sim check`` decides.
 
-    * ``alpha``: familywise error rate across all tested metrics of one check (Holm).
+    * ``alpha``: familywise error rate across the gated (headline) metrics of one check (Holm).
     * ``tolerance``: absolute change a rate may make without failing (0.01 = 1 point).
     * ``mean_tolerance``: relative change a mean may make (0.02 = 2% of the baseline mean).
     * ``tolerances``: metric name (``win_rate``) or label (``"win_rate[seat=0]"``) ->

@@ -1,14 +1,17 @@
 """The verdict of balance regression: tolerances, balance targets, ``sim check``'s
 pass/fail (:func:`check_summary`) and ``sim compare``'s side by side (:func:`compare_summaries`).
 
-A tested metric (see :mod:`sim.check.stats` for the tests) **fails** when its Holm-adjusted
-p-value (family = every tested metric of the run) is below ``alpha`` AND ``|change|`` exceeds
+Only **headline** metrics are gated (:mod:`sim.check.paired`: the common ones and the game's
+``HEADLINE``); the others are information. A gated metric (see :mod:`sim.check.stats` for the
+tests, paired on a shared seed) **fails** when its Holm-adjusted p-value (family = the tested
+headline metrics) is below ``alpha`` AND ``|change|`` exceeds
 its tolerance: ``tolerance`` (absolute) for rates, ``mean_tolerance`` (relative to the
 baseline mean) for means, ``tolerances[metric]`` (same unit as its kind's default) overriding
 either. Holm keeps the chance that an unchanged game fails at <= ``alpha`` however the metrics
 correlate; the tolerance keeps a huge run from failing on changes too small to matter. A
-metric of the baseline missing from the run fails (the baseline is stale); a new metric is
-informational.
+sequential check (:func:`sequential_decision`) also fails a metric whose SPRT accepts a change
+of its tolerance. A headline metric of the baseline missing from the run fails (the baseline is
+stale); a new metric is informational.
 
 A run is **identical** to its baseline when config hash, seed, games and the game's rules
 version (``GameDef.version``) are equal and so is every metric value. A baseline recorded
