@@ -170,7 +170,7 @@ def check(
 ) -> None:
     """Run CONFIG again and compare it with its baseline, metric by metric, and check the
     config's balance targets. Exit 0 pass, 1 regression or missed target, 2 bad input."""
-    from sim.check import check_summary, check_to_json, check_to_junit, load_baseline, render_check
+    from sim.check import check_to_json, check_to_junit, load_baseline, render_check
     from sim.config import excerpt
     from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json

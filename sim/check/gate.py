@@ -375,7 +375,6 @@ def apply_sequential(report: CheckReport, state: dict[str, str], checks: CheckCo
 def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int) -> str:
     """One line: what the gate can detect at the games it played (worst gated rate in points,
     worst gated mean relative to its baseline), and how (paired or unpaired)."""
-    from sim.report.format import fmt_change
 
     gated = [r for r in rows if r.headline and r.tested and r.detectable is not None]
     if not gated:

@@ -54,14 +54,14 @@ from sim.report.format import PERCENT_KINDS, is_percent
 from sim.stats import (
     _z_sum,
     holm,
-    paired_change,
-    two_proportion_interval,
-    unpaired_change,
-    welch_interval,
     mean_difference_test,
     min_detectable_change,
     min_detectable_mean_change,
+    paired_change,
+    two_proportion_interval,
     two_proportion_test,
+    unpaired_change,
+    welch_interval,
 )
 
 RATE_KINDS = tuple(sorted(PERCENT_KINDS))
