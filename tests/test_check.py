@@ -1189,8 +1189,11 @@ def test_per_game_baseline_entry_round_trips():
 
     pg = {"win_rate[seat=0]": (np.array([0, 1, 1, 0], float), np.ones(4)),
           "weather_share[weather=SC]": (np.array([3, 0, 2, 5], float), np.array([30, 41, 22, 35], float)),
+          "weather_share[weather=FG]": (np.array([1, 4, 0, 0], float), np.array([30, 41, 22, 35], float)),
           "x_mean": (np.array([0.5, 1.25, 2.0, 3.0]), np.ones(4))}
-    back = decode(json.loads(json.dumps(encode(pg))))
+    enc = encode(pg)
+    assert enc["records"]["weather_share[weather=FG]"]["den_of"] == "weather_share[weather=SC]"  # stored once
+    back = decode(json.loads(json.dumps(enc)))
     assert set(back) == set(pg)
     for k, (num, den) in pg.items():
         assert np.array_equal(back[k][0], num) and np.array_equal(back[k][1], den)

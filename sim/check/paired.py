@@ -16,9 +16,10 @@ arrays over the run's games) for the common headline metrics, plus the game's ow
 
 **Baselines store them** (the choice of issue 11: compact, no replay of old code needed):
 ``sim baseline`` writes ``"per_game": {"games": N, "encoding": "zlib+base64", "records":
-{label: {"num": ..., "den": ... | null}}}`` where each array is int32 (when whole) or float64,
-little-endian, zlib-compressed and base64-encoded (den null = all ones). A 20,000-game
-baseline grows by some tens of kB. A baseline without the key is compared unpaired.
+{label: {"num": ..., "den": ... | null, "den_of"?: label}}}`` where each array is the smallest
+of uint8 / int16 / int32 that holds it (when whole) or float64, little-endian, zlib-compressed
+and base64-encoded (den null = all ones; ``den_of`` = the same den as that earlier record, e.g.
+the turns of every weather share). A baseline without the key is compared unpaired.
 """
 
 from __future__ import annotations
@@ -126,7 +127,14 @@ def per_game(df, cfg, mode: str, game: str) -> dict[str, tuple[np.ndarray, np.nd
 
 
 def _enc(x: np.ndarray) -> str:
-    arr = x.astype("<i4") if np.all(x == np.round(x)) and np.abs(x).max(initial=0) < 2**31 else x.astype("<f8")
+    arr = x.astype("<f8")
+    if np.all(x == np.round(x)):
+        lo, hi = x.min(initial=0), x.max(initial=0)
+        for dt in ("u1", "<i2", "<i4"):
+            info = np.iinfo(np.dtype(dt))
+            if info.min <= lo and hi <= info.max:
+                arr = x.astype(dt)
+                break
     return arr.dtype.str + ":" + base64.b64encode(zlib.compress(arr.tobytes(), 9)).decode("ascii")
 
 
@@ -137,11 +145,20 @@ def _dec(s: str) -> np.ndarray:
 
 def encode(pg: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, Any]:
     """The baseline's ``per_game`` entry (see the module docstring)."""
-    recs = {}
+    recs: dict[str, dict] = {}
     games = 0
+    seen: list[tuple[np.ndarray, str]] = []  # a den shared by several records is stored once
     for k, (num, den) in pg.items():
         games = num.size
-        recs[k] = {"num": _enc(num), "den": None if np.all(den == 1) else _enc(den)}
+        rec: dict[str, Any] = {"num": _enc(num), "den": None}
+        if not np.all(den == 1):
+            ref = next((lab for d, lab in seen if np.array_equal(d, den)), None)
+            if ref is None:
+                rec["den"] = _enc(den)
+                seen.append((den, k))
+            else:
+                rec["den_of"] = ref
+        recs[k] = rec
     return {"games": games, "encoding": "zlib+base64", "records": recs}
 
 
@@ -155,7 +172,10 @@ def decode(entry: Any) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
         out = {}
         for k, r in entry["records"].items():
             num = _dec(r["num"])
-            den = np.ones(n) if r.get("den") is None else _dec(r["den"])
+            if r.get("den_of") is not None:
+                den = out[r["den_of"]][1]
+            else:
+                den = np.ones(n) if r.get("den") is None else _dec(r["den"])
             if num.size != n or den.size != n:
                 return None
             out[k] = (num, den)
