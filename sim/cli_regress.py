@@ -121,6 +121,9 @@ def baseline(
         raise _fail_input(e) from None
     result = _run(run, threads)
     data = make_baseline(result.summary, result.manifest)
+    entry = _per_game_entry(result)
+    if entry is not None:
+        data["per_game"] = entry
     try:
         check_records(data["metrics"], dest)  # a baseline `sim check` would refuse: do not write it
         path = write_json(data, dest, owned)
@@ -142,6 +145,25 @@ def baseline(
                   highlight=False)
 
 
+def _per_game(result: Any) -> dict | None:
+    """Per-game headline outcomes of a finished run (:func:`sim.check.paired.per_game`);
+    None for a result without a games frame or a run."""
+    from sim.check.paired import per_game
+
+    run, df = getattr(result, "run", None), getattr(result, "df", None)
+    if run is None or df is None:
+        return None
+    return per_game(df, run.cfg, run.game.mode, run.game.name)
+
+
+def _per_game_entry(result: Any) -> dict | None:
+    """The baseline's compact ``per_game`` entry (what a paired check needs), or None."""
+    from sim.check.paired import encode
+
+    pg = _per_game(result)
+    return None if pg is None else encode(pg)
+
+
 def check(
     config: Annotated[Path, typer.Argument(help="config file (TOML) to run and check")],
     games: GamesOpt = None,
@@ -155,7 +177,7 @@ def check(
 ) -> None:
     """Run CONFIG again and compare it with its baseline, metric by metric, and check the
     config's balance targets. Exit 0 pass, 1 regression or missed target, 2 bad input."""
-    from sim.check import check_summary, check_to_json, check_to_junit, load_baseline, render_check
+    from sim.check import check_to_json, check_to_junit, load_baseline, render_check
     from sim.config import excerpt
     from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
@@ -185,9 +207,8 @@ def check(
         _check_metrics(run, checks)
     except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
-    result = _run(run, threads)
     try:
-        report = check_summary(base, result.summary, checks, result.manifest)
+        report = _sequential_check(run, base, checks, threads)
     except ConfigError as e:
         raise _fail_input(e) from None
     try:  # written before the table is shown: a failure is then the only output
@@ -199,6 +220,44 @@ def check(
         raise _fail_input(e) from None
     render_check(report, _console())
     raise typer.Exit(report.exit_code)
+
+
+def _looks(max_games: int, looks: int) -> list[int]:
+    """Game counts of a sequential check's looks: max/2**(looks-1), ..., max/2, max (each at
+    least 1, no repeats)."""
+    return sorted({max(1, max_games >> k) for k in range(looks)})
+
+
+def _sequential_check(run: Any, base: dict, checks: Any, threads: int | None):
+    """Play and check ``run`` against baseline ``base``: the full games at once when config,
+    seed and rules version equal the baseline's (the instant "identical" pass) or when
+    ``checks.sequential`` is false; otherwise in looks of doubling game counts (the same game
+    indices from 0, so the pairing with the baseline holds) until every gated metric's SPRT
+    is decided or one of them is outside its tolerance (the check fails whatever the others
+    do) (:func:`sim.check.gate.sequential_decision`). Returns the CheckReport."""
+    from sim.check import check_summary
+    from sim.check.gate import apply_sequential, sequential_decision
+    from sim.compile import compile_run
+
+    cfg = run.cfg
+    same = (base.get("config_hash") == cfg.config_hash() and base.get("seed") == cfg.seed
+            and base.get("rules_version") in (None, run.game.version))
+    if same or not checks.sequential or cfg.games < 2:
+        result = _run(run, threads)
+        return check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+    looks = _looks(cfg.games, checks.looks)
+    done: list[int] = []
+    for k in looks:
+        r = run if k == cfg.games else compile_run(cfg.with_overrides(games=k))
+        result = _run(r, threads)
+        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+        done.append(k)
+        state = sequential_decision(report, checks)
+        # the question is answered when every gated metric is decided, or one is outside (FAIL)
+        if all(v != "open" for v in state.values()) or "outside" in state.values():
+            break
+    apply_sequential(report, state, checks, k, cfg.games, done)
+    return report
 
 
 def _check_metrics(run: Any, checks: Any) -> None:
@@ -304,7 +363,7 @@ def compare(
     except (OverflowError, MemoryError, ValueError) as e:  # a game set-up numpy cannot hold
         raise _fail_input(f"the game cannot be set up from these values ({type(e).__name__})") from None
 
-    summaries, dfs, labels = {}, {}, {}
+    summaries, dfs, labels, pgs = {}, {}, {}, {}
     for key, kind, x, folder in (("a", ka, xa, fa), ("b", kb, xb, fb)):
         if kind == "folder":
             try:
@@ -315,11 +374,13 @@ def compare(
         else:
             result = _run(runs[key], threads)
             summaries[key], dfs[key] = result.summary, result.df
+            pgs[key] = _per_game(result)
             labels[key] = runs[key].cfg.run_name
     if labels["a"] == labels["b"]:
         labels = {"a": f"A:{labels['a']}", "b": f"B:{labels['b']}"}
     try:
-        rep = compare_summaries(summaries["a"], summaries["b"], labels["a"], labels["b"])
+        rep = compare_summaries(summaries["a"], summaries["b"], labels["a"], labels["b"],
+                                per_game_a=pgs.get("a"), per_game_b=pgs.get("b"))
     except ConfigError as e:
         raise _fail_input(e) from None
     if "a" in runs or "b" in runs:

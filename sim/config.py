@@ -221,7 +221,7 @@ class Target(Strict):
 class CheckConfig(Strict):
     """The ``[checks]`` table of a config: how ``sim check`` decides.
 
-    * ``alpha``: familywise error rate across all tested metrics of one check (Holm).
+    * ``alpha``: familywise error rate across the gated (headline) metrics of one check (Holm).
     * ``tolerance``: absolute change a rate may make without failing (0.01 = 1 point).
     * ``mean_tolerance``: relative change a mean may make (0.02 = 2% of the baseline mean).
     * ``tolerances``: metric name (``win_rate``) or label (``"win_rate[seat=0]"``) ->
@@ -229,7 +229,9 @@ class CheckConfig(Strict):
     * ``power``: power at which the minimum detectable change is stated.
     * ``targets``: absolute bounds, see :class:`Target`.
     * ``games``: games per run for ``sim check`` / ``sim baseline`` when ``--games`` is not
-      given (keeps CI fast); default: the config's ``games``.
+      given (keeps CI fast); default: the config's ``games``. A sequential check plays at
+      most this many.
+    * ``sequential`` / ``looks``: see :func:`sim.check.gate.sequential_decision`.
     """
 
     alpha: float = Field(0.05, gt=0, lt=1, description="familywise error rate (Holm) of one check")
@@ -239,7 +241,11 @@ class CheckConfig(Strict):
     power: float = Field(0.8, gt=0, lt=1, description="power for the stated minimum detectable change")
     targets: list[Target] = Field(default_factory=list, description="absolute balance targets")
     games: int | None = Field(None, gt=0, le=MAX_INT64,
-                              description="games for check/baseline when --games is not given (1 .. 2**63-1)")
+                              description="games for check/baseline when --games is not given (1 .. 2**63-1); "
+                              "for a sequential check, the most games it plays")
+    sequential: bool = Field(True, description="sim check plays games in looks (SPRT) until every gated metric "
+                             "is decided; false: always the full games count")
+    looks: int = Field(4, ge=1, le=16, description="looks of a sequential check: games/2**(looks-1), ... games")
 
     @model_validator(mode="after")
     def _nonneg(self) -> CheckConfig:
@@ -274,6 +280,12 @@ class SweepConfig(Strict):
             if not v:
                 raise ValueError(f"params.{k}: give at least one value")
         return self
+
+
+RUN_ONLY_KEYS = ("batch_size", "threads", "backend", "workers", "progress", "out")
+"""Top-level keys that only say how a run is played (never what it plays): left out of
+:meth:`RunConfig.config_hash`. Only ``batch_size`` is a config key today; the others are
+listed so that a future config key of that name stays out of the hash too."""
 
 
 class RunConfig(Strict):
@@ -326,8 +338,12 @@ class RunConfig(Strict):
         return self.name or Path(self.source).stem
 
     def config_hash(self) -> str:
-        """SHA-256 (16 hex) of the canonical JSON of the parsed TOML (key order-insensitive)."""
-        return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        """SHA-256 (16 hex) of the canonical JSON of the parsed TOML (key order-insensitive),
+        without the run-only keys of :data:`RUN_ONLY_KEYS` (batch size, threads, backend ...),
+        which cannot change a result: a run differing only in them is identical to its
+        baseline."""
+        raw = {k: v for k, v in self.raw.items() if k not in RUN_ONLY_KEYS}
+        return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def with_overrides(self, **kw: Any) -> RunConfig:
         """A copy with CLI overrides (``games``, ``seed``...) applied and validated again."""

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from sim.stats import mean_interval, wilson
+from sim.stats import mean_interval, ratio_influence, wilson
 
 
 def proportion(metric: str, by: dict, successes: int, n: int) -> dict[str, Any]:
@@ -29,17 +29,22 @@ def proportion(metric: str, by: dict, successes: int, n: int) -> dict[str, Any]:
 def ratio(metric: str, by: dict, num, den) -> dict[str, Any]:
     """A share of summed per-game counts, ``sum(num) / sum(den)`` (e.g. turns under fog /
     all turns), with a 95 % interval that treats the game, not the turn, as the unit
-    (delta method: turns of one game are not independent). ``n`` is the number of games."""
+    (delta method: turns of one game are not independent). ``n`` is the number of games;
+    ``se`` (absent below 2 games) the delta-method standard error, which unpaired comparisons
+    test with (:func:`sim.stats.unpaired_change`)."""
     x = np.asarray(num, dtype=float)
     t = np.asarray(den, dtype=float)
     n = x.size
     total = t.sum()
     r = float(x.sum() / total) if total > 0 else float("nan")
-    lo = hi = float("nan")
+    lo = hi = se = float("nan")
     if n > 1 and total > 0:
         se = float(np.std(x - r * t, ddof=1) / np.sqrt(n) / t.mean())
         lo, hi = max(0.0, r - 1.959963984540054 * se), min(1.0, r + 1.959963984540054 * se)
-    return {"metric": metric, "by": by, "value": r, "ci_low": lo, "ci_high": hi, "n": int(n), "kind": "share"}
+    out = {"metric": metric, "by": by, "value": r, "ci_low": lo, "ci_high": hi, "n": int(n), "kind": "share"}
+    if se == se:  # the delta-method standard error (games as the unit): what comparisons test with
+        out["se"] = se
+    return out
 
 
 def mean(metric: str, by: dict, values: pl.Series | np.ndarray) -> dict[str, Any]:
@@ -93,7 +98,18 @@ def competitive_metrics(df: pl.DataFrame, n_seats: int, labels: list[str]) -> li
             app += int(at.sum())
             w += int((at & (df["winner"] == s)).sum())
         if app:
-            out.append(proportion("win_rate", {"policy": label}, w, app))
+            # trials are seat appearances, several per game: the se counts games as the unit
+            num = np.zeros(n)
+            den = np.zeros(n)
+            for s in range(n_seats):
+                at = (df[f"policy_s{s}"] == label).to_numpy()
+                den += at
+                num += at & (df["winner"] == s).to_numpy()
+            rec = proportion("win_rate", {"policy": label}, w, app)
+            if n > 1:
+                _, u = ratio_influence(num, den)
+                rec["se"] = float(u.std(ddof=1) / np.sqrt(n))
+            out.append(rec)
     for s in range(n_seats):
         col = df[f"rank_s{s}"]
         for r in range(0, n_seats + 1):

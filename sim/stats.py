@@ -179,3 +179,134 @@ def games_for_change(p: float, change: float, alpha: float = 0.05, power: float 
         raise ValueError(f"change must be in (0, 1), got {change}")
     q = min(max(float(p), change), 1 - change)
     return int(np.ceil(2 * q * (1 - q) * _z_sum(alpha, power) ** 2 / change**2))
+
+
+# --- changes between two runs, paired (same deals) or not -----------------------------------
+
+
+def ratio_influence(num, den) -> tuple[float, np.ndarray]:
+    """The ratio estimator ``r = sum(num) / sum(den)`` over games and its per-game
+    linearisation ``u_g = (num_g - r den_g) / mean(den)`` (delta method): ``var(r) ≈
+    var(u) / n``. ``num``, ``den``: float arrays [games] (den = 1 for a per-game value).
+    Returns (r, u); r is NaN and u zeros when ``sum(den) == 0``."""
+    x = np.asarray(num, dtype=float)
+    t = np.asarray(den, dtype=float)
+    tot = t.sum()
+    if tot <= 0:
+        return float("nan"), np.zeros_like(x)
+    r = float(x.sum() / tot)
+    return r, (x - r * t) / t.mean()
+
+
+def _is_binary(x: np.ndarray) -> bool:
+    return bool(np.all((x == 0) | (x == 1)))
+
+
+def paired_change(a_num, a_den, b_num, b_den, alpha: float = 0.05) -> dict:
+    """The change ``r_b - r_a`` of a per-game ratio measured on the SAME games (same seed and
+    game indices on both sides), with its paired test and ``1 - alpha`` interval.
+
+    Inputs: float arrays [games], game g of ``a`` and of ``b`` at the same position. The test:
+
+    * ``mcnemar``: a yes/no outcome per game (den = 1, num in {0, 1}): statsmodels
+      ``mcnemar`` on the 2x2 table of the two sides (exact binomial when fewer than 25
+      discordant games, else the chi-square without continuity correction); interval: the
+      paired Wald interval of the difference of proportions.
+    * ``paired t``: a value per game (den = 1): scipy ``ttest_rel``; t interval.
+    * ``paired ratio``: a share of summed counts (den varies, e.g. turns under a weather /
+      turns): delta-method z on the per-game differences of the linearised ratios
+      (:func:`ratio_influence`).
+
+    Returns ``{"change", "se", "ci_low", "ci_high", "p_value", "corr", "test", "n"}``; corr is
+    the per-game correlation of the two sides (NaN when one side is constant). Raises
+    ValueError for arrays of different lengths or fewer than 2 games.
+    """
+    from scipy import stats as st
+
+    an, ad, bn, bd = (np.asarray(v, dtype=float) for v in (a_num, a_den, b_num, b_den))
+    n = an.size
+    if not (ad.size == bn.size == bd.size == n) or n < 2:
+        raise ValueError(f"paired arrays need the same length >= 2, got {an.size}, {ad.size}, {bn.size}, {bd.size}")
+    ra, ua = ratio_influence(an, ad)
+    rb, ub = ratio_influence(bn, bd)
+    d = ub - ua
+    change = rb - ra
+    se = float(d.std(ddof=1) / np.sqrt(n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        corr = float(np.corrcoef(ua, ub)[0, 1]) if ua.std() > 0 and ub.std() > 0 else float("nan")
+    z = st.norm.ppf(1 - alpha / 2)
+    unit = bool(np.all(ad == 1) and np.all(bd == 1))
+    if unit and _is_binary(an) and _is_binary(bn):
+        from statsmodels.stats.contingency_tables import mcnemar
+
+        b01 = int(((an == 0) & (bn == 1)).sum())
+        b10 = int(((an == 1) & (bn == 0)).sum())
+        b11 = int(((an == 1) & (bn == 1)).sum())
+        b00 = n - b01 - b10 - b11
+        disc = b01 + b10
+        p = 1.0 if disc == 0 else float(mcnemar([[b00, b10], [b01, b11]], exact=disc < 25, correction=False).pvalue)
+        test = "mcnemar"
+    elif unit:
+        test = "paired t"
+        if se == 0:
+            p = 1.0 if change == 0 else 0.0
+        else:
+            p = float(st.ttest_rel(bn, an).pvalue)
+            z = st.t.ppf(1 - alpha / 2, n - 1)
+    else:
+        test = "paired ratio"
+        p = (1.0 if change == 0 else 0.0) if se == 0 else float(2 * st.norm.sf(abs(change) / se))
+    return {"change": float(change), "se": se, "ci_low": float(change - z * se), "ci_high": float(change + z * se),
+            "p_value": p, "corr": corr, "test": test, "n": int(n)}
+
+
+def unpaired_change(value_a: float, se_a: float, value_b: float, se_b: float, alpha: float = 0.05) -> dict:
+    """The change ``b - a`` of two independent estimates with standard errors ``se_*``:
+    normal (Wald) z-test and ``1 - alpha`` interval. Used for shares of summed counts (the
+    ratio estimator's delta-method se, :func:`sim.metrics.ratio`) and, with the binomial or
+    sample se, for rates and means of independent runs. Returns
+    ``{"change", "se", "ci_low", "ci_high", "p_value", "test"}``."""
+    from scipy.stats import norm
+
+    change = float(value_b - value_a)
+    se = float(np.hypot(se_a, se_b))
+    z = norm.ppf(1 - alpha / 2)
+    p = (1.0 if change == 0 else 0.0) if se == 0 else float(2 * norm.sf(abs(change) / se))
+    return {"change": change, "se": se, "ci_low": change - z * se, "ci_high": change + z * se, "p_value": p,
+            "test": "unpaired z"}
+
+
+def two_proportion_interval(x_a: int, n_a: int, x_b: int, n_b: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Newcombe (hybrid Wilson score) ``1 - alpha`` interval of ``x_b/n_b - x_a/n_a`` for two
+    independent proportions (statsmodels ``confint_proportions_2indep``, method "newcomb")."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    lo, hi = confint_proportions_2indep(x_b, n_b, x_a, n_a, method="newcomb", compare="diff", alpha=alpha)
+    return float(lo), float(hi)
+
+
+def welch_interval(mean_a: float, sd_a: float, n_a: int, mean_b: float, sd_b: float, n_b: int,
+                   alpha: float = 0.05) -> tuple[float, float]:
+    """Normal ``1 - alpha`` interval of ``mean_b - mean_a`` for independent runs
+    (``z·sqrt(sd_a²/n_a + sd_b²/n_b)``; the games counts make the t quantile the normal one)."""
+    from scipy.stats import norm
+
+    half = norm.ppf(1 - alpha / 2) * float(np.sqrt(sd_a**2 / n_a + sd_b**2 / n_b))
+    d = mean_b - mean_a
+    return float(d - half), float(d + half)
+
+
+def sprt_llr(change: float, se: float, delta: float) -> float:
+    """Log-likelihood ratio of H1: |change| = ``delta`` against H0: change = 0 for a normal
+    estimate ``change`` with standard error ``se`` (the two-sided SPRT of a change, folded on
+    |change|): ``(|change| delta - delta²/2) / se²``. +inf / -inf when se is 0."""
+    if se <= 0:
+        return float("inf") if abs(change) >= delta / 2 and change != 0 else float("-inf")
+    return (abs(change) * delta - delta * delta / 2) / (se * se)
+
+
+def sprt_bounds(alpha: float, power: float) -> tuple[float, float]:
+    """Wald's SPRT bounds (lower, upper) on the log-likelihood ratio for false-alarm rate
+    ``alpha`` and ``power``: accept H0 below ``log((1-power)/(1-alpha))``, H1 above
+    ``log(power/alpha)``."""
+    return float(np.log((1 - power) / (1 - alpha))), float(np.log(power / alpha))

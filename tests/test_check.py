@@ -253,6 +253,9 @@ def fake_game(monkeypatch):
     mod = types.ModuleType("_fake_sim_game")
     mod.GAME = FAKE_GAME
     monkeypatch.setitem(sys.modules, "_fake_sim_game", mod)
+    metrics_mod = types.ModuleType("_fake_sim_game.metrics")
+    metrics_mod.HEADLINE = ("loss_rate", "complaints_mean")  # the game's own key numbers: gated
+    monkeypatch.setitem(sys.modules, "_fake_sim_game.metrics", metrics_mod)
     monkeypatch.setitem(sim.games.GAMES, "fakegame", "_fake_sim_game")
     api = types.ModuleType("sim.api")
     api.run_config = fake_run_config
@@ -327,7 +330,7 @@ def test_unchanged_summary_is_identical_and_passes():
     assert all(r.verdict in ("pass", "info") for r in rep.rows)
     tested = [r for r in rep.rows if r.tested]
     assert {r.label for r in tested} == {"win_rate[seat=0]", "win_rate[seat=1]", "win_rate[seat=2]",
-                                         "win_rate[seat=3]", "first_player_advantage", "rank_share[seat=0,rank=1]",
+                                         "win_rate[seat=3]", "first_player_advantage",
                                          "stall_rate", "turns_mean", "complaints_mean"}
     assert all(r.p_value == 1.0 and r.change == 0 for r in tested)
     info = {r.label for r in rep.rows if r.verdict == "info"}
@@ -359,7 +362,7 @@ def test_real_shift_fails_naming_the_moved_metrics():
     now = synth_summary(seed=2, win=(0.31, 0.25, 0.25, 0.19))
     rep = check_summary(base, now)
     failed = {r.label for r in rep.regressions}
-    assert failed == {"win_rate[seat=0]", "win_rate[seat=3]", "first_player_advantage", "rank_share[seat=0,rank=1]"}
+    assert failed == {"win_rate[seat=0]", "win_rate[seat=3]", "first_player_advantage"}
     assert rep.exit_code == 1
     r = rows_by_label(rep)["win_rate[seat=0]"]
     assert r.change == pytest.approx(0.05, abs=0.012) and r.p_holm < 1e-6 and r.tolerance == 0.01
@@ -1019,8 +1022,13 @@ def test_real_game_unchanged_passes_and_rules_changes_fail(tmp_path, monkeypatch
     rep = check_summary(data, summary_of(no_flr), cfg.checks)
     failed = {r.label for r in rep.regressions}
     assert rep.exit_code == 1
-    assert {f"flr_suffered_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
-    assert {f"flr_played_mean[seat={s}]" for s in range(cfg.n_seats)} <= failed
+    assert failed and all(r.headline for r in rep.regressions)
+    # the attack counts are information (not gated), reported as significant changes
+    rows = rows_by_label(rep)
+    for s in range(cfg.n_seats):
+        for name in ("flr_suffered_mean", "flr_played_mean"):
+            r = rows[f"{name}[seat={s}]"]
+            assert r.verdict == "info" and not r.headline and r.p_value < 1e-6 and r.ci_high < 0
 
 
 def test_real_game_changed_seed_passes():
@@ -1041,3 +1049,192 @@ def test_real_game_changed_seed_passes():
         assert not rep.identical
         fails += [[r.label for r in rep.regressions]] if rep.exit_code else []
     assert len(fails) <= 1, fails
+
+
+# --- paired statistics (issue 11): each against an independent computation -----------------
+
+
+def test_paired_yes_no_is_mcnemar_against_the_exact_binomial():
+    """Small table: 9 games only b wins, 2 only a wins (11 discordant < 25: exact test) ->
+    p = P(Binomial(11, 1/2) <= 2) * 2 (scipy binomtest, not statsmodels)."""
+    from scipy.stats import binomtest
+
+    from sim.stats import paired_change
+
+    a = np.array([1] * 5 + [0] * 9 + [1] * 2 + [0] * 14, float)
+    b = np.array([1] * 5 + [1] * 9 + [0] * 2 + [0] * 14, float)
+    one = np.ones(a.size)
+    res = paired_change(a, one, b, one)
+    assert res["test"] == "mcnemar" and res["change"] == pytest.approx(7 / 30)
+    assert res["p_value"] == pytest.approx(binomtest(2, 11, 0.5).pvalue, rel=1e-12)
+    # paired Wald interval of a difference of proportions, by hand
+    d = b - a
+    se = d.std(ddof=1) / np.sqrt(a.size)
+    assert res["ci_low"] == pytest.approx(7 / 30 - 1.959963984540054 * se)
+    # large table: the chi-square McNemar statistic (b - c)^2 / (b + c), no correction
+    rng = np.random.default_rng(5)
+    a = (rng.random(4000) < 0.3).astype(float)
+    b = a.copy()
+    flip = rng.random(4000) < 0.1
+    b[flip] = 1 - b[flip]
+    n01, n10 = int(((a == 0) & (b == 1)).sum()), int(((a == 1) & (b == 0)).sum())
+    from scipy.stats import chi2
+
+    one = np.ones(4000)
+    assert paired_change(a, one, b, one)["p_value"] == pytest.approx(chi2.sf((n01 - n10) ** 2 / (n01 + n10), 1))
+
+
+def test_paired_mean_is_the_t_test_of_the_differences():
+    from scipy.stats import t as tdist
+
+    from sim.stats import paired_change
+
+    a = np.array([3, 5, 4, 6, 8, 2, 7, 5], float)
+    b = np.array([4, 5, 6, 6, 9, 3, 7, 7], float)
+    d = b - a
+    tt = d.mean() / (d.std(ddof=1) / np.sqrt(d.size))
+    res = paired_change(a, np.ones(8), b, np.ones(8))
+    assert res["test"] == "paired t" and res["change"] == pytest.approx(d.mean())
+    assert res["p_value"] == pytest.approx(2 * tdist.sf(abs(tt), 7))
+    half = tdist.ppf(0.975, 7) * d.std(ddof=1) / np.sqrt(8)
+    assert (res["ci_low"], res["ci_high"]) == pytest.approx((d.mean() - half, d.mean() + half))
+    assert res["corr"] == pytest.approx(np.corrcoef(a, b)[0, 1])
+
+
+def _jackknife_se(f, n):
+    vals = np.array([f(np.delete(np.arange(n), i)) for i in range(n)])
+    return float(np.sqrt((n - 1) / n * ((vals - vals.mean()) ** 2).sum()))
+
+
+def test_ratio_estimator_variance_matches_the_jackknife():
+    """Shares of summed counts (turns under a weather / turns): the delta-method se of one run
+    (sim.metrics.ratio) and of a paired change (sim.stats.paired_change) agree with the
+    leave-one-game-out jackknife within 3 %; the naive binomial se over turns is far smaller."""
+    from sim.metrics import ratio
+    from sim.stats import paired_change
+
+    rng = np.random.default_rng(11)
+    n = 600
+    turns = rng.integers(20, 80, n).astype(float)
+    base = rng.beta(2, 12, n)  # a game's own weather luck: turns of one game are correlated
+    a = rng.binomial(turns.astype(int), base).astype(float)
+    b = rng.binomial(turns.astype(int), np.clip(base * 0.9 + 0.01, 0, 1)).astype(float)
+    rec = ratio("weather_share", {}, a, turns)
+    jk = _jackknife_se(lambda i: a[i].sum() / turns[i].sum(), n)
+    assert rec["se"] == pytest.approx(jk, rel=0.03)
+    naive = np.sqrt(rec["value"] * (1 - rec["value"]) / turns.sum())
+    assert rec["se"] > 2 * naive
+    res = paired_change(a, turns, b, turns)
+    jk2 = _jackknife_se(lambda i: b[i].sum() / turns[i].sum() - a[i].sum() / turns[i].sum(), n)
+    assert res["test"] == "paired ratio" and res["se"] == pytest.approx(jk2, rel=0.03)
+
+
+def test_unpaired_intervals_against_hand_formulas():
+    """Newcombe's hybrid score interval (Wilson bounds by hand) and the normal interval of
+    two independent means."""
+    from sim.stats import two_proportion_interval, welch_interval
+
+    def wilson(x, n, z=1.959963984540054):
+        p = x / n
+        c = (p + z * z / (2 * n)) / (1 + z * z / n)
+        h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return c - h, c + h
+
+    xa, na, xb, nb = 30, 200, 52, 210
+    l1, u1 = wilson(xa, na)
+    l2, u2 = wilson(xb, nb)
+    p1, p2 = xa / na, xb / nb
+    lo = p2 - p1 - np.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
+    hi = p2 - p1 + np.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+    assert two_proportion_interval(xa, na, xb, nb) == pytest.approx((lo, hi), rel=1e-9)
+    half = 1.959963984540054 * np.sqrt(2.0**2 / 100 + 3.0**2 / 150)
+    assert welch_interval(10.0, 2.0, 100, 11.0, 3.0, 150) == pytest.approx((1 - half, 1 + half))
+
+
+def _paired_summaries(n, delta, seed=3):
+    """Two runs on the same deals: game g is won by seat 0 when its deal's luck u_g falls below
+    the seat's strength (0.30 before, 0.30 + delta after), so most games agree."""
+    rng = np.random.default_rng(seed)
+    u = rng.random(n)
+    wa = (u < 0.30).astype(float)
+    wb = (u < 0.30 + delta).astype(float)
+
+    def summ(w):
+        return {"game": "g", "run": "r", "seed": 1, "games": n, "config_hash": "h", "seats": ["a", "b"],
+                "metrics": [_prop("win_rate", {"seat": 0}, int(w.sum()), n)]}
+
+    one = np.ones(n)
+    return summ(wa), summ(wb), {"win_rate[seat=0]": (wa, one)}, {"win_rate[seat=0]": (wb, one)}
+
+
+def test_small_change_detected_paired_not_unpaired():
+    """The issue's attack-weight example in spirit: a 2-point move of a win rate at 1,000
+    games is invisible to the unpaired test and plain to the paired one (same deals)."""
+    from sim.check import compare_records
+
+    a, b, pa, pb = _paired_summaries(1000, 0.02)
+    unpaired = compare_records(a, b)[0]
+    paired = compare_records(a, b, per_game_a=pa, per_game_b=pb)[0]
+    assert unpaired.test == "two-proportion z" and unpaired.p_value > 0.2
+    assert unpaired.ci_low < 0 < unpaired.ci_high
+    assert paired.test == "mcnemar" and paired.p_value < 1e-4 and paired.ci_low > 0
+    assert paired.corr > 0.9 and paired.detectable < unpaired.detectable / 3
+    # a different seed on one side: the pairing is not used
+    b2 = {**b, "seed": 2}
+    assert compare_records(a, b2, per_game_a=pa, per_game_b=pb)[0].test == "two-proportion z"
+
+
+def test_per_game_baseline_entry_round_trips():
+    from sim.check.paired import decode, encode
+
+    pg = {"win_rate[seat=0]": (np.array([0, 1, 1, 0], float), np.ones(4)),
+          "weather_share[weather=SC]": (np.array([3, 0, 2, 5], float), np.array([30, 41, 22, 35], float)),
+          "weather_share[weather=FG]": (np.array([1, 4, 0, 0], float), np.array([30, 41, 22, 35], float)),
+          "x_mean": (np.array([0.5, 1.25, 2.0, 3.0]), np.ones(4))}
+    enc = encode(pg)
+    assert enc["records"]["weather_share[weather=FG]"]["den_of"] == "weather_share[weather=SC]"  # stored once
+    back = decode(json.loads(json.dumps(enc)))
+    assert set(back) == set(pg)
+    for k, (num, den) in pg.items():
+        assert np.array_equal(back[k][0], num) and np.array_equal(back[k][1], den)
+    assert decode({"games": 5, "records": encode(pg)["records"]}) is None  # wrong length: unpaired
+
+
+def test_batch_size_stays_out_of_the_config_hash():
+    """batch_size cannot change a result, so it does not change the config hash; a key that
+    does (seed, a game table value) does."""
+    from sim.config import load
+
+    cfg = load(REAL_CONFIG)
+    assert cfg.with_overrides(batch_size=7).config_hash() == cfg.config_hash()
+    assert cfg.with_overrides(seed=cfg.seed + 1).config_hash() != cfg.config_hash()
+
+
+def test_sprt_llr_is_the_normal_likelihood_ratio():
+    from scipy.stats import norm
+
+    from sim.stats import sprt_bounds, sprt_llr
+
+    for d, se, delta in ((0.004, 0.003, 0.01), (-0.012, 0.004, 0.01), (0.0, 0.002, 0.02)):
+        direct = norm.logpdf(abs(d), delta, se) - norm.logpdf(abs(d), 0, se)
+        assert sprt_llr(d, se, delta) == pytest.approx(direct)
+    lo, hi = sprt_bounds(0.05, 0.8)
+    assert (lo, hi) == pytest.approx((np.log(0.2 / 0.95), np.log(0.8 / 0.05)))
+
+
+def test_cli_sequential_check_stops_early_on_a_large_change(fake_game, tmp_path, monkeypatch):
+    """A changed config is checked in looks of doubling game counts: the 5-point win-rate move
+    of flr=0 is decided at the first look (2,500 of 20,000 games); an unchanged config on
+    another seed passes, with the SPRT note naming its looks."""
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "base.json"
+    assert invoke("baseline", write_config(tmp_path), "--out", base).exit_code == 0
+    res = invoke("check", write_config(tmp_path, flr=0), "--baseline", base, "--json", tmp_path / "c.json")
+    assert res.exit_code == 1, res.output
+    doc = json.loads((tmp_path / "c.json").read_text())
+    assert doc["now"]["games"] == 2500
+    assert any("sequential check" in n and "stopped at 2500 of at most 20000" in n for n in doc["notes"])
+    res = invoke("check", write_config(tmp_path, seed=8), "--baseline", base, "--json", tmp_path / "d.json")
+    assert res.exit_code == 0, res.output
+    notes = json.loads((tmp_path / "d.json").read_text())["notes"]
+    assert any("looks at 2500" in n for n in notes) and any("this check detects" in n for n in notes)

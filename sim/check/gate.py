@@ -1,14 +1,17 @@
 """The verdict of balance regression: tolerances, balance targets, ``sim check``'s
 pass/fail (:func:`check_summary`) and ``sim compare``'s side by side (:func:`compare_summaries`).
 
-A tested metric (see :mod:`sim.check.stats` for the tests) **fails** when its Holm-adjusted
-p-value (family = every tested metric of the run) is below ``alpha`` AND ``|change|`` exceeds
+Only **headline** metrics are gated (:mod:`sim.check.paired`: the common ones and the game's
+``HEADLINE``); the others are information. A gated metric (see :mod:`sim.check.stats` for the
+tests, paired on a shared seed) **fails** when its Holm-adjusted p-value (family = the tested
+headline metrics) is below ``alpha`` AND ``|change|`` exceeds
 its tolerance: ``tolerance`` (absolute) for rates, ``mean_tolerance`` (relative to the
 baseline mean) for means, ``tolerances[metric]`` (same unit as its kind's default) overriding
 either. Holm keeps the chance that an unchanged game fails at <= ``alpha`` however the metrics
 correlate; the tolerance keeps a huge run from failing on changes too small to matter. A
-metric of the baseline missing from the run fails (the baseline is stale); a new metric is
-informational.
+sequential check (:func:`sequential_decision`) also fails a metric whose SPRT accepts a change
+of its tolerance. A headline metric of the baseline missing from the run fails (the baseline is
+stale); a new metric is informational.
 
 A run is **identical** to its baseline when config hash, seed, games and the game's rules
 version (``GameDef.version``) are equal and so is every metric value. A baseline recorded
@@ -43,9 +46,9 @@ from sim.stats import games_for_change
 IDENTICAL_MESSAGE = "identical to baseline (same config, seed and code)"
 PREDATES_RULES_NOTE = ("the baseline predates rules versions (no rules_version): compared on config, seed "
                        "and games only; record it again to pin the rules version")
-CRN_NOTE = ("common random numbers: both runs played the same seed and game indices, so the deal "
-            "variance cancels in every change; the two-proportion tests assume independent runs and "
-            "are therefore conservative here (real changes may show larger p-values than they deserve)")
+CRN_NOTE = ("common random numbers: both runs played the same seed and game indices; metrics with "
+            "per-game outcomes on both sides are tested paired (the deal's luck cancels as far as the "
+            "correlation shows), the others with independent-run tests, which are conservative here")
 
 
 def checks_of(cfg: Any) -> CheckConfig:
@@ -207,26 +210,38 @@ def tolerance_for(row: MetricRow, checks: CheckConfig) -> float | None:
 
 
 def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = None,
-                  manifest: dict | None = None) -> CheckReport:
+                  manifest: dict | None = None, per_game: dict | None = None) -> CheckReport:
     """Compare a run's ``summary`` with a ``baseline`` (see the module docstring for the rule)
     and apply ``checks.targets`` to the run.
 
     Raises :class:`ConfigError` when the baseline belongs to another game (bad input).
     ``identical`` is set when config hash, seed, games, rules version (unless the baseline
     predates rules versions) and every metric value are equal.
+
+    Only headline metrics (:mod:`sim.check.paired`) are gated (and form the Holm family);
+    the rest are information. ``per_game``: this run's per-game headline outcomes
+    (:func:`sim.check.paired.per_game`); with the baseline's (its ``per_game`` entry) and the
+    same seed, headline changes are tested paired.
     """
+    from sim.check.paired import decode
+
     checks = checks or CheckConfig()
     if baseline.get("game") != summary.get("game"):
         raise ConfigError(baseline.get("_path", "baseline"), "game",
                           f"baseline is for {baseline.get('game')!r}, this run plays {summary.get('game')!r}")
-    rows = compare_records(baseline, summary, checks.alpha, checks.power)
-    m = max(sum(r.tested for r in rows), 1)
+    base_pg = decode(baseline.get("per_game"))
+    rows = compare_records(baseline, summary, checks.alpha, checks.power, base_pg, per_game, family="headline")
+    m = max(sum(r.tested and r.headline for r in rows), 1)
     for r in rows:
         if r.verdict in ("missing", "new"):
+            if not r.headline and r.verdict == "missing":
+                r.verdict = "info"
+                r.note = "in the baseline only (information metric)"
             continue
         r.tolerance = tolerance_for(r, checks) if r.tested else None
-        if not r.tested:
+        if not r.tested or not r.headline:
             r.verdict = "info"
+            continue
         elif r.significant and r.change is not None and abs(r.change) > r.tolerance:
             r.verdict = "FAIL"
             r.note = r.note or "significant and beyond tolerance"
@@ -234,7 +249,9 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
             r.verdict = "pass"
             if r.significant:
                 r.note = "significant but within tolerance"
-        if (r.tested and is_rate(r) and r.tolerance and r.detectable
+        if r.tested and r._power_args[0] == "se" and r.tolerance and r.detectable and r.detectable > r.tolerance:
+            r.games_needed = math.ceil((summary.get("games") or 1) * (r.detectable / r.tolerance) ** 2)
+        elif (r.tested and is_rate(r) and r.tolerance and r.detectable
                 and r.detectable > r.tolerance and r.tolerance < 1):
             # effective trials per game (<= 1: capped at one per game) converts trials to games
             per_game = r._power_args[3] / summary["games"] if summary.get("games") else 1.0
@@ -277,15 +294,123 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     unknown = sorted(set(checks.tolerances) - known)
     if unknown:
         report.notes.append(f"checks.tolerances names metrics this run does not produce: {', '.join(unknown)}")
+    report.notes.append(detect_line(rows, summary.get("games"), checks, m))
+    fpa = first_player_note(summary)
+    if fpa:
+        report.notes.append(fpa)
     short = [r for r in rows if r.games_needed]
     if short:
         worst = max(r.games_needed for r in short)
         report.notes.append(
-            f"{len(short)} metric(s) marked '!' under 'detectable' cannot reliably detect a change as "
+            f"{len(short)} gated metric(s) marked '!' under 'detectable' cannot reliably detect a change as "
             f"large as their tolerance at {summary.get('games')} games ({100 * checks.power:.0f}% power, "
             f"α/{m} per metric); about {worst:,} games per run would be needed for all of them"
         )
     return report
+
+
+def _row_se(r: MetricRow, alpha: float) -> float | None:
+    """Standard error of a row's change: the test's own, else from its interval."""
+    if r.se is not None:
+        return r.se
+    if r.ci_low is None or r.ci_high is None:
+        return None
+    from scipy.stats import norm
+
+    return (r.ci_high - r.ci_low) / (2 * float(norm.ppf(1 - alpha / 2)))
+
+
+def sequential_decision(report: CheckReport, checks: CheckConfig) -> dict[str, str]:
+    """The SPRT state of every gated metric of ``report`` at one look: label -> "inside"
+    (H0: no change, accepted), "outside" (H1: |change| = tolerance, accepted: the metric
+    fails) or "open" (keep playing).
+
+    Each gated metric runs Wald's SPRT of H0: change = 0 against H1: |change| = its
+    tolerance on the normal approximation of its change (paired where the baseline has the
+    games' outcomes), with false-alarm rate ``alpha / m`` (m = gated metrics: Bonferroni, so
+    an unchanged game fails with probability <= alpha) and power ``checks.power`` at a change
+    of the tolerance (:func:`sim.stats.sprt_llr`, :func:`sim.stats.sprt_bounds`). Looks are
+    few (``checks.looks``, doubling game counts), which only makes the test more conservative
+    than Wald's continuous bounds. A metric without tolerance or standard error stays "open".
+    """
+    from sim.stats import sprt_bounds, sprt_llr
+
+    gated = [r for r in report.rows if r.headline and r.tested]
+    m = max(len(gated), 1)
+    lo, hi = sprt_bounds(checks.alpha / m, checks.power)
+    out: dict[str, str] = {}
+    for r in gated:
+        se = _row_se(r, checks.alpha)
+        if se is None or not r.tolerance or r.change is None:
+            out[r.label] = "open"
+            continue
+        llr = sprt_llr(r.change, se, r.tolerance)
+        out[r.label] = "outside" if llr >= hi else "inside" if llr <= lo else "open"
+    return out
+
+
+def apply_sequential(report: CheckReport, state: dict[str, str], checks: CheckConfig, games: int,
+                     max_games: int, looks: list[int]) -> None:
+    """Set the verdicts of a sequential check's last look: "outside" fails, "inside" passes,
+    a metric still open at the most games keeps the fixed-sample verdict; adds the note."""
+    for r in report.rows:
+        st = state.get(r.label)
+        if st == "outside" and r.verdict != "FAIL":
+            r.verdict, r.note = "FAIL", "SPRT: change of the tolerance accepted"
+        elif st == "inside" and r.verdict == "FAIL":
+            r.verdict, r.note = "pass", "SPRT: no change accepted"
+        elif st == "inside":
+            r.note = r.note or "SPRT: no change accepted"
+        elif st == "open" and r.verdict == "pass":
+            r.note = r.note or "SPRT undecided at the most games: fixed-sample verdict"
+    m = max(len(state), 1)
+    n_open = sum(v == "open" for v in state.values()) if games == max_games else 0
+    report.notes.append(
+        f"sequential check (SPRT per gated metric, H0 no change vs H1 |change| = tolerance, false alarm "
+        f"{checks.alpha:g}/{m} each, power {100 * checks.power:.0f}%): looks at {', '.join(map(str, looks))} games, "
+        f"stopped at {games} of at most {max_games}"
+        + (f"; {n_open} metric(s) undecided at the most games, decided on the fixed-sample rule" if n_open else ""))
+
+
+def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int) -> str:
+    """One line: what the gate can detect at the games it played (worst gated rate in points,
+    worst gated mean relative to its baseline), and how (paired or unpaired)."""
+
+    gated = [r for r in rows if r.headline and r.tested and r.detectable is not None]
+    if not gated:
+        return f"at {games} games no headline metric was tested"
+    paired = sum(1 for r in gated if r.test and r.test.startswith(("mcnemar", "paired")))
+    parts = []
+    rates = [r for r in gated if is_rate(r) or r.kind == "share"]
+    if rates:
+        w = max(rates, key=lambda r: r.detectable)
+        parts.append(f"rate changes of {100 * w.detectable:.2f} points (worst {w.label})")
+    means = [r for r in gated if r.kind == "mean" and r.a]
+    if means:
+        w = max(means, key=lambda r: r.detectable / abs(r.a))
+        parts.append(f"mean changes of {100 * w.detectable / abs(w.a):.2f}% (worst {w.label})")
+    how = f"{paired} of {len(gated)} paired on the baseline's deals" if paired else "unpaired"
+    return (f"at {games} games this check detects {' and '.join(parts) or 'nothing'} with "
+            f"{100 * checks.power:.0f}% power at α/{m} ({len(gated)} gated headline metrics, {how})")
+
+
+def first_player_note(summary: dict) -> str | None:
+    """The condition of ``first_player_advantage``: which policies sat where and whether the
+    seats rotated; with fixed seats of different policies it says the figure mixes the seat
+    and the policies. None for a game without the metric."""
+    if not any(r.get("metric") == "first_player_advantage" for r in summary.get("metrics", [])):
+        return None
+    seats = summary.get("seats") or []
+    kinds = sorted(set(map(str, seats)))
+    if summary.get("rotate_seats"):
+        return (f"first_player_advantage: seat 0's win rate minus 1/{len(seats)}, seats rotated over "
+                f"{', '.join(kinds)}: a seat effect (every policy sat first equally often)")
+    if len(kinds) == 1:
+        return (f"first_player_advantage: seat 0's win rate minus 1/{len(seats)}, fixed seats, every seat "
+                f"plays {kinds[0]}: a seat effect")
+    return (f"first_player_advantage: seat 0's win rate minus 1/{len(seats)} with fixed seats of different "
+            f"policies ({', '.join(map(str, seats))}): it mixes the seat's effect with the policies'; "
+            "set rotate_seats = true to measure the seat alone")
 
 
 @dataclass
@@ -303,15 +428,18 @@ class CompareReport:
 
 
 def compare_summaries(a: dict, b: dict, a_label: str = "A", b_label: str = "B", alpha: float = 0.05,
-                      power: float = 0.8) -> CompareReport:
+                      power: float = 0.8, per_game_a: dict | None = None,
+                      per_game_b: dict | None = None) -> CompareReport:
     """Every metric of ``a`` and ``b`` with change, raw and Holm p-value and significance.
 
     ``crn`` is set when both ran the same seed and games count (the runner's common random
     numbers). Raises :class:`ConfigError` when the two runs are of different games.
+    ``per_game_*``: per-game headline outcomes (:mod:`sim.check.paired`) of the sides; with
+    the same seed the headline changes are tested paired.
     """
     if a.get("game") != b.get("game"):
         raise ConfigError(b_label, "game", f"{a_label} plays {a.get('game')!r}, {b_label} plays {b.get('game')!r}")
-    rows = compare_records(a, b, alpha, power)
+    rows = compare_records(a, b, alpha, power, per_game_a, per_game_b)
     for r in rows:
         if r.tested:
             r.verdict = "significant" if r.significant else "-"
@@ -323,6 +451,10 @@ def compare_summaries(a: dict, b: dict, a_label: str = "A", b_label: str = "B", 
     rep = CompareReport(a_label, b_label, alpha, rows, _meta(a), _meta(b), crn)
     if crn:
         rep.notes.append(CRN_NOTE)
+        pr = [r for r in rows if r.test and r.test.startswith(("mcnemar", "paired"))]
+        if pr:
+            rep.notes.append(f"{len(pr)} metric(s) tested paired per game index (column 'test'); the per-game "
+                             "correlation the pairing found is in column 'corr' (0: pairing gains nothing)")
     else:
         rep.notes.append("independent runs (different seeds or game counts): tests assume independence")
     return rep

@@ -39,6 +39,20 @@ def _cells(r: MetricRow) -> tuple[str, str, str]:
     return fmt_number(r.a, m), fmt_number(r.b, m), fmt_change(r.change, m, r.a)
 
 
+def _interval(r: MetricRow) -> str:
+    """The change's interval as table text (points for rates)."""
+    if r.ci_low is None or r.ci_high is None:
+        return "–"
+    m = r.meta
+    return f"{fmt_change(r.ci_low, m, r.a)} .. {fmt_change(r.ci_high, m, r.a)}"
+
+
+def _test(r: MetricRow) -> str:
+    if not r.test:
+        return ""
+    return r.test + (f" ρ={r.corr:.2f}" if r.corr is not None and r.corr == r.corr else "")
+
+
 def _detectable(r: MetricRow) -> str:
     return fmt_detectable(r.detectable, r.meta, short=bool(r.games_needed))
 
@@ -121,19 +135,26 @@ def render_check(report: CheckReport, console: Any) -> None:
                   f"seed {b.get('seed')} config {b.get('config_hash')} rules {b.get('rules_version') or '?'} "
                   f"rev {b.get('git_revision') or '?'}; now {n.get('games')} games seed {n.get('seed')} "
                   f"config {n.get('config_hash')} rules {n.get('rules_version') or '?'}")
-    t = Table(title=f"metrics (Holm across tested metrics, α = {report.alpha:g})", show_lines=False)
-    for col, just in (("metric", "left"), ("baseline", "right"), ("now", "right"), ("change", "right"),
-                      ("p (Holm)", "right"), ("tolerance", "right"),
-                      (f"detectable ({100 * report.power:.0f}%)", "right"), ("verdict", "left")):
-        t.add_column(col, justify=just, overflow="fold")
-    for r in report.rows:
-        style = _STYLE.get(r.verdict, "")
-        verdict = f"[{style}]{r.verdict}[/]" if style else r.verdict
-        if r.note:
-            verdict += f" [dim]({esc(r.note)})[/]"
-        t.add_row(esc(r.label), *_cells(r), fmt_p(r.p_holm, label=False),
-                  fmt_tolerance(r.tolerance, r.meta, r.a), _detectable(r), verdict)
-    console.print(t)
+    for title, rows in ((f"gated headline metrics (Holm across them, α = {report.alpha:g})",
+                         [r for r in report.rows if r.headline]),
+                        ("information (not gated; raw p)", [r for r in report.rows if not r.headline])):
+        if not rows:
+            continue
+        t = Table(title=title, show_lines=False)
+        for col, just in (("metric", "left"), ("baseline", "right"), ("now", "right"), ("change", "right"),
+                          ("95% interval", "right"), ("test", "left"),
+                          ("p (Holm)" if rows[0].headline else "p", "right"), ("tolerance", "right"),
+                          (f"detectable ({100 * report.power:.0f}%)", "right"), ("verdict", "left")):
+            t.add_column(col, justify=just, overflow="fold")
+        for r in rows:
+            style = _STYLE.get(r.verdict, "")
+            verdict = f"[{style}]{r.verdict}[/]" if style else r.verdict
+            if r.note:
+                verdict += f" [dim]({esc(r.note)})[/]"
+            t.add_row(esc(r.label), *_cells(r), _interval(r), _test(r),
+                      fmt_p(r.p_holm if r.headline else r.p_value, label=False),
+                      fmt_tolerance(r.tolerance, r.meta, r.a), _detectable(r) if r.headline else "", verdict)
+        console.print(t)
     if report.targets:
         tt = Table(title="targets")
         for col in ("target", "metric", "value", "interval", "verdict"):
@@ -177,14 +198,15 @@ def render_compare(rep: CompareReport, console: Any) -> None:
 
     t = Table(title=f"{esc(rep.a_label)} vs {esc(rep.b_label)} (Holm across tested metrics, α = {rep.alpha:g})")
     for col, just in (("metric", "left"), (rep.a_label, "right"), (rep.b_label, "right"), ("change", "right"),
+                      ("95% interval", "right"), ("test", "left"),
                       ("p", "right"), ("p (Holm)", "right"), ("detectable", "right"), ("", "left")):
         t.add_column(esc(col), justify=just, overflow="fold")
     for r in rep.rows:
         mark = f"[bold yellow]{r.verdict}[/]" if r.verdict == "significant" else esc(r.verdict)
         if r.note:
             mark += f" [dim]({esc(r.note)})[/]"
-        t.add_row(esc(r.label), *_cells(r), fmt_p(r.p_value, label=False), fmt_p(r.p_holm, label=False),
-                  _detectable(r), mark)
+        t.add_row(esc(r.label), *_cells(r), _interval(r), _test(r), fmt_p(r.p_value, label=False),
+                  fmt_p(r.p_holm, label=False), _detectable(r), mark)
     console.print(t)
     for note in rep.notes:
         console.print(f"note: {note}", markup=False, highlight=False)

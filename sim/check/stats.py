@@ -30,6 +30,18 @@ a lone moved metric needs under Holm.
 Under common random numbers (same seed on both sides) the two runs are positively correlated
 and the independent-sample tests overstate the variance of the change: their p-values are
 conservative (a "significant" change is real; a real change may be missed).
+
+**Paired comparisons** (issue 11). When both sides carry per-game outcomes of a metric
+(:mod:`sim.check.paired`: a baseline recorded with them, or a run's frame) and played the same
+seed, the change is measured game by game on the common game indices (0 .. min(N_a, N_b)-1)
+with :func:`sim.stats.paired_change`: McNemar for a yes/no per game, the paired t-test for a
+value per game, the delta-method variance of the ratio estimator for shares (weather_share,
+win_rate by policy); the row records ``test`` and the per-game correlation ``corr`` the pairing
+found. Otherwise the tests are unpaired as above, except that a record carrying ``se`` (shares
+of summed counts, rates per seat appearance) is tested with that standard error
+(:func:`sim.stats.unpaired_change`) instead of a capped binomial count. Every tested row gets
+an interval of its change (``ci_low``, ``ci_high``: paired, Newcombe for two proportions,
+normal for means and shares).
 """
 
 from __future__ import annotations
@@ -40,11 +52,16 @@ from dataclasses import dataclass, field
 from sim.records import metric_key, metric_label
 from sim.report.format import PERCENT_KINDS, is_percent
 from sim.stats import (
+    _z_sum,
     holm,
     mean_difference_test,
     min_detectable_change,
     min_detectable_mean_change,
+    paired_change,
+    two_proportion_interval,
     two_proportion_test,
+    unpaired_change,
+    welch_interval,
 )
 
 RATE_KINDS = tuple(sorted(PERCENT_KINDS))
@@ -87,6 +104,12 @@ class MetricRow:
     verdict: str = "info"
     note: str = ""
     unit: str | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    test: str | None = None
+    corr: float | None = None
+    headline: bool = False
+    se: float | None = None
     _power_args: tuple = field(default=(), repr=False)
 
     @property
@@ -146,15 +169,37 @@ def _counts(rec: dict, p: float, games: int | None) -> tuple[int, int, bool]:
     return min(max(int(x), 0), n), n, capped
 
 
-def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict) -> None:
-    """Fill ``p_value`` and ``detectable`` inputs of ``row`` when its kind has a test and the
-    records carry what it needs; otherwise explain in ``note``."""
+def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, alpha: float = 0.05) -> None:
+    """Fill ``p_value``, the change's interval and ``detectable`` inputs of ``row`` when its
+    kind has a test and the records (or the per-game ``pairs`` = ((num_a, den_a), (num_b,
+    den_b))) carry what it needs; otherwise explain in ``note``."""
     kind = row.kind
     va, vb, na, nb = ra.get("value"), rb.get("value"), ra.get("n"), rb.get("n")
     if va is None or vb is None or math.isnan(va) or math.isnan(vb):
         row.note = "no value"
         return
+    if pairs is not None:
+        (an, ad), (bn, bd) = pairs
+        m = min(an.size, bn.size)
+        if m >= 2 and ad[:m].sum() > 0 and bd[:m].sum() > 0:
+            res = paired_change(an[:m], ad[:m], bn[:m], bd[:m], alpha)
+            row.p_value, row.ci_low, row.ci_high = res["p_value"], res["ci_low"], res["ci_high"]
+            row.test, row.se = res["test"], res["se"]
+            row.corr = res["corr"] if res["corr"] == res["corr"] else None
+            row.change = res["change"]
+            row._power_args = ("se", res["se"])
+            if an.size != bn.size:
+                row.note = f"paired on the first {m} games"
+            return
     ga, gb = a.get("games"), b.get("games")
+    sa, sb = ra.get("se"), rb.get("se")
+    if (kind == "share" or is_rate(row)) and sa is not None and sb is not None and rb.get("kind") == kind:
+        pa, pb = _rate(ra, _n_seats(a)), _rate(rb, _n_seats(b))
+        res = unpaired_change(va, sa, vb, sb, alpha)
+        row.p_value, row.ci_low, row.ci_high, row.se = res["p_value"], res["ci_low"], res["ci_high"], res["se"]
+        row.test = "unpaired z (ratio se)"
+        row._power_args = ("se", res["se"])
+        return
     if is_rate(row):
         pa, pb = _rate(ra, _n_seats(a)), _rate(rb, _n_seats(b))
         if not na or not nb or pa is None or pb is None:
@@ -163,6 +208,8 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict) -> None:
         xa, ta, ca = _counts(ra, pa, ga)
         xb, tb, cb = _counts(rb, pb, gb)
         row.p_value = two_proportion_test(xa, ta, xb, tb)[1]
+        row.ci_low, row.ci_high = two_proportion_interval(xa, ta, xb, tb, alpha)
+        row.test = "two-proportion z"
         row._power_args = ("rate", pa, ta, tb)
         if ca or cb:
             row.note = "n capped at games"
@@ -177,6 +224,8 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict) -> None:
             row.note = "fewer than 2 games: not tested"
             return
         row.p_value = mean_difference_test(va, sa, ta, vb, sb, tb)[1]
+        row.ci_low, row.ci_high = welch_interval(va, sa, ta, vb, sb, tb, alpha)
+        row.test = "Welch"
         row._power_args = ("mean", sa, ta, sb, tb)
         if ca or cb:
             row.note = "n capped at games"
@@ -196,7 +245,9 @@ def _implied_zero(rec: dict, other: dict) -> dict | None:
     return None
 
 
-def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8) -> list[MetricRow]:
+def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8, per_game_a: dict | None = None,
+                    per_game_b: dict | None = None, headline: tuple[str, ...] | None = None,
+                    family: str = "tested") -> list[MetricRow]:
     """Pair the metrics of summaries/baselines ``a`` and ``b`` and test each change.
 
     Returns rows in ``a``'s order, then metrics new in ``b``. Tested rows get ``p_value``,
@@ -205,7 +256,21 @@ def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8) -
     one side only is read as 0 of n on the other when that side has sibling records (see
     :func:`_implied_zero`); other unpaired rows get verdict "missing" / "new". Verdicts of
     paired rows are left to the caller (:func:`check_summary` applies tolerances).
+
+    ``per_game_a`` / ``per_game_b``: label -> (num, den) per-game outcomes
+    (:mod:`sim.check.paired`); used (paired tests) only when both sides played the same seed.
+    ``headline``: patterns marking headline rows (default: the game's). ``family``: "tested"
+    (Holm over every tested row) or "headline" (Holm over the tested headline rows only; the
+    other rows keep their raw p and are information). Records repeating another metric
+    (:func:`sim.check.paired.is_duplicate`) are left out.
     """
+    from sim.check.paired import headline_patterns, is_duplicate, is_headline
+
+    if headline is None:
+        headline = headline_patterns(str(a.get("game") or b.get("game")))
+    same_seed = a.get("seed") is not None and a.get("seed") == b.get("seed")
+    pga = per_game_a if same_seed else None
+    pgb = per_game_b if same_seed else None
     b_by_key = {metric_key(r): r for r in b["metrics"]}
     a_keys = {metric_key(r) for r in a["metrics"]}
     rows: list[MetricRow] = []
@@ -235,18 +300,27 @@ def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8) -
             continue
         if row.a is not None and row.b is not None:
             row.change = row.b - row.a
-        _test_row(row, ra, rb, a, b)
+        lab = row.label
+        pairs = (pga[lab], pgb[lab]) if pga and pgb and lab in pga and lab in pgb else None
+        _test_row(row, ra, rb, a, b, pairs, alpha)
         if note:
             row.note = f"{note}; {row.note}" if row.note else note
-    tested = [r for r in rows if r.tested]
+    rows = [r for r in rows if not is_duplicate({"metric": r.metric, "by": r.by})]
+    for r in rows:
+        r.headline = is_headline({"metric": r.metric, "by": r.by}, headline)
+    tested = [r for r in rows if r.tested and (family == "tested" or r.headline)]
     m = max(len(tested), 1)
     if tested:
         reject, adj = holm([r.p_value for r in tested], alpha)
         for r, rej, pa in zip(tested, reject, adj, strict=True):
             r.p_holm, r.significant = float(pa), bool(rej)
-    for r in tested:
+    for r in rows:
+        if not r.tested:
+            continue
         args = r._power_args
-        if args[0] == "rate":
+        if args[0] == "se":
+            r.detectable = _z_sum(alpha / m, power) * args[1]
+        elif args[0] == "rate":
             r.detectable = min_detectable_change(args[1], args[2], args[3], alpha / m, power)
         else:
             r.detectable = min_detectable_mean_change(args[1], args[2], args[3], args[4], alpha / m, power)

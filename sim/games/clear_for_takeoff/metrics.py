@@ -64,6 +64,23 @@ _POLICY_VALUES = ("flr_played_mean", "dly_played_mean", "flr_played_on_mean", "d
 """The per-seat metrics also reported by policy."""
 
 
+HEADLINE = ("weather_share[weather]", "cut_off_rate", "reshuffles_mean")
+"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
+headline (win rates, first-player advantage, stall rate, length)."""
+
+
+def per_game(df, cfg) -> dict:
+    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons:
+    weather_share = turns under the weather / turns; cut_off and reshuffles per game."""
+    turns = df["turns"].to_numpy().astype(float)
+    one = np.ones(df.height)
+    out = {f"weather_share[weather={WEATHER_LABELS[w]}]": (df[f"weather_turns_{w}"].to_numpy().astype(float), turns)
+           for w in WEATHER_KEYS}
+    out["cut_off_rate"] = (df["cut_off"].to_numpy().astype(float), one)
+    out["reshuffles_mean"] = (df["reshuffles"].to_numpy().astype(float), one)
+    return out
+
+
 def metrics(df, cfg) -> list[dict]:
     """Records (summary.json shape) of the game-specific metrics listed above."""
     S = cfg.n_seats

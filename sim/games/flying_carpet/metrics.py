@@ -31,6 +31,16 @@ SEAT_MEANS = ("blown_off", "skipped", "blocks_given", "blocks_suffered", "forced
               "tokens_left", "star_landings", "wasted")
 
 
+HEADLINE = ("rounds_mean",)
+"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
+headline (win rates, first-player advantage, stall rate, length)."""
+
+
+def per_game(df, cfg) -> dict:
+    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons."""
+    return {"rounds_mean": (df["rounds"].to_numpy().astype(float), np.ones(df.height))}
+
+
 def metrics(df, cfg) -> list[dict]:
     """Records (summary.json shape) of the metrics in the module docstring."""
     S = cfg.n_seats

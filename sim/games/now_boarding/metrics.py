@@ -39,6 +39,19 @@ def _on_board(n_seats: int) -> set[str]:
     return {a for r in (ROUTES_45 if n_seats >= 4 else ROUTES_23) for a in r[:2]}
 
 
+HEADLINE = ("complaints_mean", "delivered_mean", "lost_early_rate")
+"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
+headline (team win rate, stall rate, length)."""
+
+
+def per_game(df, cfg) -> dict:
+    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons."""
+    one = np.ones(df.height)
+    return {"complaints_mean": (df["complaints"].to_numpy().astype(float), one),
+            "delivered_mean": (df["delivered"].to_numpy().astype(float), one),
+            "lost_early_rate": (df["lost_early"].to_numpy().astype(float), one)}
+
+
 def metrics(df, cfg) -> list[dict]:
     """Game-specific records (shape of summary.json) from the polars frame of a run."""
     n = df.height

@@ -37,6 +37,23 @@ def _seat_stack(df, name: str, S: int) -> np.ndarray:
     return np.concatenate([df[f"{name}_s{s}"].to_numpy().astype(float) for s in range(S)])
 
 
+HEADLINE = ("tie_rate", "shared_win_rate", "win_rate[start_pos]")
+"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
+headline (win rates, first-player advantage, stall rate, length)."""
+
+
+def per_game(df, cfg) -> dict:
+    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons."""
+    one = np.ones(df.height)
+    winner = df["winner"].to_numpy()
+    out = {"tie_rate": (df["tied"].to_numpy().astype(float), one),
+           "shared_win_rate": (df["shared_win"].to_numpy().astype(float), one)}
+    for i in range(cfg.n_seats):
+        won = sum(((df[f"start_pos_s{s}"].to_numpy() == i) & (winner == s)).astype(float) for s in range(cfg.n_seats))
+        out[f"win_rate[start_pos={i}]"] = (won, one)
+    return out
+
+
 def metrics(df, cfg) -> list[dict]:
     """Game-specific records from the polars frame of a run (see the module docstring)."""
     n = df.height

@@ -1,0 +1,184 @@
+"""Per-game outcomes of the headline metrics, so two runs on the same seed can be compared
+game by game (paired), and the headline set itself.
+
+**Headline metrics** (what ``sim check`` gates on): :data:`COMMON_HEADLINE` (seat and policy
+win rates, the team win rate, first-player advantage, stall rate, game length) plus the game's
+own ``HEADLINE`` tuple declared in ``sim/games/<game>/metrics.py`` beside its ``metrics``
+function. A pattern is ``"name"`` (records of that name with no ``by``), ``"name[k]"``
+(records grouped by exactly the key ``k``) or ``"name[*]"`` (every record of that name).
+
+**Per-game outcomes.** Every headline metric is a ratio of per-game sums, ``r = sum(num_g) /
+sum(den_g)``: a per-game yes/no or value has ``den_g = 1`` (win_rate by seat, stall_rate,
+turns_mean), a rate per seat appearance or a share of turns has a varying ``den_g``
+(win_rate by policy, weather_share). :func:`per_game` gives ``label -> (num, den)`` (float64
+arrays over the run's games) for the common headline metrics, plus the game's own
+``per_game(df, cfg)`` in its metrics module for its ``HEADLINE``.
+
+**Baselines store them** (the choice of issue 11: compact, no replay of old code needed):
+``sim baseline`` writes ``"per_game": {"games": N, "encoding": "zlib+base64", "records":
+{label: {"num": ..., "den": ... | null, "den_of"?: label}}}`` where each array is the smallest
+of uint8 / int16 / int32 that holds it (when whole) or float64, little-endian, zlib-compressed
+and base64-encoded (den null = all ones; ``den_of`` = the same den as that earlier record, e.g.
+the turns of every weather share). A baseline without the key is compared unpaired.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import zlib
+from typing import Any
+
+import numpy as np
+
+COMMON_HEADLINE = ("win_rate[seat]", "win_rate[policy]", "win_rate", "first_player_advantage", "stall_rate",
+                   "turns_mean")
+"""Headline patterns every game has (those its mode produces)."""
+
+DUPLICATES = {("rank_share", "rank", 1): "win_rate", ("outcome_share", "outcome", "stall"): "stall_rate"}
+"""(metric, by key, value) -> the metric it repeats: left out of the check and compare tables."""
+
+
+def is_duplicate(rec: dict) -> bool:
+    """True when a record repeats another metric (``rank_share[rank=1]`` is ``win_rate`` by
+    seat; Yukon's ``outcome_share[outcome=seat i]`` too, ``outcome=stall`` is ``stall_rate``)."""
+    by = rec.get("by") or {}
+    for (m, k, v), _ in DUPLICATES.items():
+        if rec.get("metric") == m and by.get(k) == v:
+            return True
+    return rec.get("metric") == "outcome_share" and str(by.get("outcome", "")).startswith("seat ")
+
+
+def game_module(game: str):
+    """The metrics module of registered game ``game`` (``sim.games.<game>.metrics``: the
+    registry's package + ``.metrics``); None when it cannot be imported."""
+    from sim.games import GAMES
+
+    try:
+        return importlib.import_module(f"{GAMES[game]}.metrics")
+    except (ImportError, KeyError):
+        return None
+
+
+def headline_patterns(game: str) -> tuple[str, ...]:
+    """The common headline patterns plus the game's ``HEADLINE``; ``("*",)`` (every metric is
+    headline) for a game that is not registered (hand-made summaries, tests)."""
+    from sim.games import GAMES
+
+    if game not in GAMES:
+        return ("*",)
+    mod = game_module(game)
+    return COMMON_HEADLINE + tuple(getattr(mod, "HEADLINE", ()) if mod else ())
+
+
+def matches(pattern: str, rec: dict) -> bool:
+    """True when metric record ``rec`` is one of ``pattern`` (see the module docstring)."""
+    if pattern == "*":
+        return True
+    name, _, key = pattern.partition("[")
+    if rec.get("metric") != name:
+        return False
+    by = rec.get("by") or {}
+    key = key.rstrip("]")
+    if key == "*":
+        return True
+    return set(by) == ({key} if key else set())
+
+
+def is_headline(rec: dict, patterns: tuple[str, ...]) -> bool:
+    return any(matches(p, rec) for p in patterns)
+
+
+def _label(metric: str, by: dict) -> str:
+    from sim.records import metric_label
+
+    return metric_label(metric, by)
+
+
+def per_game(df, cfg, mode: str, game: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``label -> (num, den)`` float64 arrays [games] of every headline metric of a run
+    (frame ``df`` of :func:`sim.api.games_frame`, config ``cfg``), game index order."""
+    n = df.height
+    S = cfg.n_seats
+    one = np.ones(n)
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if mode == "competitive":
+        winner = df["winner"].to_numpy()
+        for s in range(S):
+            out[_label("win_rate", {"seat": s})] = ((winner == s).astype(float), one)
+        out["first_player_advantage"] = ((winner == 0).astype(float), one)
+        labels = dict.fromkeys(seat.name for seat in cfg.seats)
+        for lab in labels:
+            num, den = np.zeros(n), np.zeros(n)
+            for s in range(S):
+                at = (df[f"policy_s{s}"] == lab).to_numpy()
+                den += at
+                num += at & (winner == s)
+            if den.sum():
+                out[_label("win_rate", {"policy": lab})] = (num, den)
+    else:
+        out["win_rate"] = (df["team_win"].to_numpy().astype(float), one)
+    out["stall_rate"] = (df["stalled"].to_numpy().astype(float), one)
+    out["turns_mean"] = (df["turns"].to_numpy().astype(float), one)
+    mod = game_module(game)
+    if mod is not None and hasattr(mod, "per_game"):
+        out.update({k: (np.asarray(a, float), np.asarray(b, float)) for k, (a, b) in mod.per_game(df, cfg).items()})
+    return out
+
+
+def _enc(x: np.ndarray) -> str:
+    arr = x.astype("<f8")
+    if np.all(x == np.round(x)):
+        lo, hi = x.min(initial=0), x.max(initial=0)
+        for dt in ("u1", "<i2", "<i4"):
+            info = np.iinfo(np.dtype(dt))
+            if info.min <= lo and hi <= info.max:
+                arr = x.astype(dt)
+                break
+    return arr.dtype.str + ":" + base64.b64encode(zlib.compress(arr.tobytes(), 9)).decode("ascii")
+
+
+def _dec(s: str) -> np.ndarray:
+    dt, _, body = s.partition(":")
+    return np.frombuffer(zlib.decompress(base64.b64decode(body)), dtype=np.dtype(dt)).astype(float)
+
+
+def encode(pg: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, Any]:
+    """The baseline's ``per_game`` entry (see the module docstring)."""
+    recs: dict[str, dict] = {}
+    games = 0
+    seen: list[tuple[np.ndarray, str]] = []  # a den shared by several records is stored once
+    for k, (num, den) in pg.items():
+        games = num.size
+        rec: dict[str, Any] = {"num": _enc(num), "den": None}
+        if not np.all(den == 1):
+            ref = next((lab for d, lab in seen if np.array_equal(d, den)), None)
+            if ref is None:
+                rec["den"] = _enc(den)
+                seen.append((den, k))
+            else:
+                rec["den_of"] = ref
+        recs[k] = rec
+    return {"games": games, "encoding": "zlib+base64", "records": recs}
+
+
+def decode(entry: Any) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
+    """Inverse of :func:`encode`; None when ``entry`` is absent or malformed (the comparison
+    is then unpaired)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("records"), dict):
+        return None
+    try:
+        n = int(entry["games"])
+        out = {}
+        for k, r in entry["records"].items():
+            num = _dec(r["num"])
+            if r.get("den_of") is not None:
+                den = out[r["den_of"]][1]
+            else:
+                den = np.ones(n) if r.get("den") is None else _dec(r["den"])
+            if num.size != n or den.size != n:
+                return None
+            out[k] = (num, den)
+        return out
+    except (KeyError, TypeError, ValueError, zlib.error):
+        return None
