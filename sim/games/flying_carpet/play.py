@@ -108,7 +108,6 @@ from sim.games.flying_carpet.rules import (
 )
 from sim.rng import seed_streams
 
-
 # ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
 PROGRESS_SHARE = 0.5
 """A simulation scores 1 for a win plus PROGRESS_SHARE x the share of opponents the deciding
@@ -242,7 +241,7 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
     ev = np.zeros((0, EV_W), np.int32)
     evn = np.zeros(1, np.int64)
     total = np.zeros(K)
-    for r in range(R):
+    for _r in range(R):
         lookahead_streams(rng, sub)
         for k in range(K):
             sstate[:] = state

@@ -56,10 +56,10 @@ from sim.games.yukon_airways.data import (
     DOCKS,
     GREEDY_WEIGHTS,
     HEURISTIC_WEIGHTS,
-    ROLLOUT_WEIGHTS,
     IMPROVEMENT_PRIOR,
     ORDER_KINDS,
     REWARDS,
+    ROLLOUT_WEIGHTS,
     SWITCHES,
     SYMBOLS,
 )

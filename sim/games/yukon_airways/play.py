@@ -84,9 +84,16 @@ from sim.games.yukon_airways.layout import (
     ST_OVER,
 )
 from sim.games.yukon_airways.policies import CTX, action_score, fill_context, seat_weights, select
-from sim.games.yukon_airways.rules import apply_action, check_invariants, cockpit_at, legal_actions, redeal, se, setup
+from sim.games.yukon_airways.rules import (
+    apply_action,
+    check_invariants,
+    cockpit_at,
+    legal_actions,
+    redeal,
+    se,
+    setup,
+)
 from sim.rng import seed_streams
-
 
 # ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
 PROGRESS_SHARE = 0.5
@@ -191,7 +198,7 @@ def rollout_choice(state, spec, w, acts, n, rng, ctx):
     ev = np.zeros((0, EV_W), np.int32)
     evn = np.zeros(1, np.int64)
     total = np.zeros(K)
-    for r in range(R):
+    for _r in range(R):
         lookahead_streams(rng, sub)
         for k in range(K):
             sstate[:] = state
