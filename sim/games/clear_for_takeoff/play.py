@@ -284,6 +284,8 @@ def rollout_choice(state, p, fleet, w, acts, n, disc, need, rng):
     bc = select(state, p, fleet, base, w, acts, n, disc, need, rng)
     if bc == CH_PASS or R <= 0:
         return bc
+    if ncap > n:
+        ncap = n
     m_max = ncap + 3
     cidx = np.empty(m_max, np.int64)
     cdisc = np.zeros((m_max, NCT), np.int32)
