@@ -1,7 +1,9 @@
 """`make bench`: games per second of each game's default config, with 1 and 2 threads, for
-every seat on `greedy` and for the config's shipped seats (its mix of policies). Kernels are
-compiled (or loaded) before timing; each figure is the best of ``--repeats`` runs of
-``--games`` games. Writes ``reports/bench/bench.json`` (atomically) and prints a table."""
+every seat on `greedy` and for the config's shipped seats (its mix of policies), and, for a game
+with a look-ahead policy (``PolicyDef.lookahead``, e.g. ``rollout``), one seat of it at its
+default budget with its base policy in the other seats (the whole team for a cooperative game)
+on ``max(50, --games // 2000)`` games. Kernels are compiled (or loaded) before timing; each
+figure is the best of ``--repeats`` runs of ``--games`` games. Writes ``reports/bench/bench.json`` (atomically) and prints a table."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 
 from sim.compile import compile_run
 from sim.config import load
-from sim.games import available
+from sim.games import available, get_game
 from sim.jsonio import write_json
 from sim.runner import run_games, set_threads
 
@@ -29,11 +31,16 @@ def bench(games: int, repeats: int = 3) -> list[dict]:
         if not path.is_file():
             continue
         base = load(path)
-        mixes = {"greedy": ["greedy"] * base.n_seats, "shipped": None}
-        for label, seats in mixes.items():
-            cfg = base.with_overrides(games=games, **({"seats": seats} if seats else {}))
+        gdef = get_game(name)
+        mixes = {"greedy": (["greedy"] * base.n_seats, games), "shipped": (None, games)}
+        for p in gdef.policies:
+            if p.lookahead:  # one look-ahead seat against its base policy (a team plays it whole)
+                others = p.name if gdef.mode == "cooperative" else p.base
+                mixes[p.name] = ([p.name] + [others] * (base.n_seats - 1), max(50, games // 2000))
+        for label, (seats, n_games) in mixes.items():
+            cfg = base.with_overrides(games=n_games, **({"seats": seats} if seats else {}))
             run = compile_run(cfg)
-            out = run_games(run, count=64)  # compile / load
+            out = run_games(run, count=min(64, n_games))  # compile / load
             for threads in (1, 2):
                 set_threads(threads)
                 best = float("inf")
@@ -42,10 +49,11 @@ def bench(games: int, repeats: int = 3) -> list[dict]:
                     out = run_games(run)
                     best = min(best, time.perf_counter() - t0)
                 turns = float(out[:, 0].mean())
-                gps = games / best
+                gps = n_games / best
                 row = {"game": name, "seats": label, "policies": sorted({s.policy for s in cfg.seats}),
                        "threads": threads, "games_per_s": round(gps, 1), "games_per_min": round(gps * 60),
-                       "turns_per_game": round(turns, 2), "ns_per_turn": round(1e9 * best * threads / (games * turns), 1)}
+                       "turns_per_game": round(turns, 2), "ns_per_turn": round(1e9 * best * threads / (n_games * turns), 1),
+                       "games": n_games}
                 rows.append(row)
                 print(f"{name:18s} {label:8s} {threads} thread(s): {gps:10,.0f} games/s  {gps * 60 / 1e6:6.2f} M/min  "
                       f"{turns:6.1f} turns/game  {row['ns_per_turn']:7.1f} ns/turn/thread", flush=True)

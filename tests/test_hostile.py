@@ -142,6 +142,22 @@ CONFIG_CASES = {
     "seats not a list": (CFT.replace('seats = ["greedy", "greedy", "heuristic", "random"]', 'seats = 3'), "validate",
                          "'seats'"),
     "section not a table": (CFT + "clear_for_takeoff = 3\n", "validate", "'clear_for_takeoff'"),
+    # a look-ahead seat (rollout): its base and budget
+    "rollout with an unknown base": (CFT.replace('"random"]', '{policy = "rollout", base = "grandmaster"}]'),
+                                     "validate", "seats[3].base"),
+    "rollout based on a look-ahead policy": (CFT.replace('"random"]', '{policy = "rollout", base = "rollout"}]'),
+                                             "validate", "seats[3].base"),
+    "base on a plain policy": (CFT.replace('"random"]', '{policy = "random", base = "greedy"}]'), "validate",
+                               "seats[3].base"),
+    "base_weights on a plain policy": (CFT.replace('"random"]', '{policy = "greedy", base_weights = {attack = 1}}]'),
+                                       "validate", "seats[3].base_weights"),
+    "rollouts not a whole number": (CFT.replace('"random"]', '{policy = "rollout", weights = {rollouts = 2.5}}]'),
+                                    "validate", "seats[3].weights.rollouts"),
+    "rollouts 0": (CFT.replace('"random"]', '{policy = "rollout", weights = {rollouts = 0}}]'), "validate",
+                   "seats[3].weights.rollouts"),
+    "base weight the base lacks": (CFT.replace('"random"]', '{policy = "rollout", base = "greedy", '
+                                               'base_weights = {attack = 1}}]'), "validate",
+                                   "seats[3].base_weights.attack"),
 }
 
 

@@ -86,3 +86,15 @@ HEURISTIC_WEIGHTS: dict[str, float] = {
     "vip": 1.0,           # value of a VIP play per 3 movement cards it saves
     "exchange": 0.3,      # an exchange is made when no play scores above this
 }
+
+# ---- the rollout policy's budget (defaults; RULES.md Policies) -------------------------------
+ROLLOUT_WEIGHTS: dict[str, float] = {
+    "rollouts": 16,       # simulations per candidate action (common random numbers across candidates)
+    "depth": 1,           # player turns simulated after the decision's own turn; 0 = until a winner
+    "candidates": 6,      # other plays besides the base policy's choice (ranked by its score) + 2 exchanges
+}
+"""Budget of ``rollout`` (a look-ahead policy): its own weights, stored in the weight row's
+trailing look-ahead slots (``engine.W_LA_ROLLOUTS``, ``W_LA_DEPTH``, ``W_LA_EXTRA``).
+Measured (RULES.md Policies): whole-game simulations (depth 0) are too noisy to beat the
+heuristic at 8 rollouts (11 % wins as one seat of four); one turn of look-ahead with a
+progress-lead evaluation wins about a third at about 25 ms a game."""

@@ -49,7 +49,7 @@ Results: ``COLUMNS`` (one row per game), read in the kernel at ``engine.col_at(*
 from __future__ import annotations
 
 from sim.games.base import Column, Layout, PolicyDef, column_offsets, index_constants
-from sim.games.clear_for_takeoff.data import DECK, HEURISTIC_WEIGHTS, WEATHER_CARDS
+from sim.games.clear_for_takeoff.data import DECK, HEURISTIC_WEIGHTS, ROLLOUT_WEIGHTS, WEATHER_CARDS
 
 # ---- card types (RB "Cards description"), in data.DECK order ----------------------------------
 CARD_NAMES: tuple[str, ...] = tuple(DECK)
@@ -168,8 +168,8 @@ INVARIANT_NAMES = (
  V_RANKED_ON_FIELD) = index_constants(INVARIANT_NAMES)
 
 # ---- policies -----------------------------------------------------------------------------------
-POLICY_NAMES = ("random", "greedy", "heuristic")
-POL_RANDOM, POL_GREEDY, POL_HEURISTIC = index_constants(POLICY_NAMES)
+POLICY_NAMES = ("random", "greedy", "heuristic", "rollout")
+POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_ROLLOUT = index_constants(POLICY_NAMES)
 WEIGHT_NAMES: tuple[str, ...] = tuple(HEURISTIC_WEIGHTS)
 (W_PROGRESS, W_LEAD, W_WILD_COST, W_ATTACK, W_LEADER_FOCUS, W_WEATHER, W_VIP,
  W_EXCHANGE) = index_constants(WEIGHT_NAMES)
@@ -181,6 +181,10 @@ POLICIES = (
               "else exchange unusable cards; never attacks"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted scoring of every play (weights below), attacks and plays "
               "weather", dict(HEURISTIC_WEIGHTS)),
+    PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each candidate (the best-scored plays and the "
+              "base policy's exchange) is played out `rollouts` times by the base policy in every seat, after a "
+              "re-deal of the unseen cards (deck order, opponents' hands); plays the best mean of win + a small "
+              "progress term", dict(ROLLOUT_WEIGHTS), base="heuristic"),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES
 

@@ -5,6 +5,10 @@ the traced / checked one-game entry points.
 invariant checker (``trace.check_playout``) and ``sim replay`` (``trace.trace``) all call
 it; tracing is a buffer (``ev`` with rows) and ``snaps``. ``begin_turn`` and ``end_turn``
 are the turn's fixed head and tail, shared with ``state.GameState``.
+
+``decide`` is a seat's choice: the plain policies (``policies.select``) or ``rollout``
+(``rollout_choice``, a flat Monte-Carlo look-ahead that plays simulated turns with
+``sim_turns``, the same turn steps as ``playout`` without events; RULES.md Policies).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from numba import prange
 from sim.games.clear_for_takeoff.layout import (
     ACT_W,
     CH_EXCHANGE,
+    CH_PASS,
     COLUMNS,
     E_PASS,
     E_STALL,
@@ -50,11 +55,16 @@ from sim.games.clear_for_takeoff.layout import (
     O_WINNER,
     O_WINNER_TURN,
     P_CAP,
+    P_K,
+    P_MOVE1,
     P_OFF_OCC,
     P_OFF_RANK,
     P_OFF_WT,
     P_S,
     P_VIP2,
+    POL_HEURISTIC,
+    POL_ROLLOUT,
+    POS_NONE,
     RUNWAY_POLICY,
     SC,
     ST_BLOCKED,
@@ -66,8 +76,9 @@ from sim.games.clear_for_takeoff.layout import (
     ST_FLR_DRAWN,
     ST_FLR_PLAYED,
     ST_TAKEOFFS,
+    W_ATTACK,
 )
-from sim.games.clear_for_takeoff.policies import choose_runway, select
+from sim.games.clear_for_takeoff.policies import choose_exchange, choose_runway, score_play, select, units
 from sim.games.clear_for_takeoff.rules import (
     apply_exchange,
     apply_play,
@@ -76,13 +87,29 @@ from sim.games.clear_for_takeoff.rules import (
     end_of_turn_moves,
     finish_turn,
     legal_plays,
+    hand_total,
     max_actions,
     note_turn_start,
+    pos_at,
+    redeal,
     setup,
     stat_at,
     state_size,
 )
-from sim.games.engine import EV_W, batch_kernel, capped, col_at, emit, kernel, seat_policies
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_EXTRA,
+    W_LA_ROLLOUTS,
+    batch_kernel,
+    capped,
+    col_at,
+    emit,
+    kernel,
+    lookahead_streams,
+    seat_policies,
+)
 from sim.rng import seed_streams
 
 
@@ -137,6 +164,214 @@ def stop_at_cap(state, ev, evn):
 
 
 @kernel
+def apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn):
+    """Carry out the current seat's ``choice`` (``decide``): play ``acts[choice]``, exchange
+    the cards of ``disc`` (CH_EXCHANGE) or pass (CH_PASS). Returns the cards an exchange
+    came up short (RULES.md D4), else 0."""
+    if choice >= 0:
+        apply_play(state, p, fleet, acts[choice], ev, evn)
+        return 0
+    if choice == CH_EXCHANGE:
+        return apply_exchange(state, p, fleet, disc, rng, ev, evn)
+    emit(ev, evn, state[H_TURN], state[H_CUR], E_PASS, 0, 0, 0, 0, 0)
+    return 0
+
+
+@kernel
+def plain_policy(pid, w):
+    """The plain policy a seat's side choices (the VIP2 runway) use: its own, or the base
+    policy of a look-ahead seat."""
+    if pid == POL_ROLLOUT:
+        return np.int64(w[W_LA_BASE])
+    return pid
+
+
+@kernel
+def sim_turns(state, p, fleet, base, w, rng, acts, disc, need, ev, evn, limit):
+    """Play on from the start of a turn with policy ``base`` (weights ``w``) in every seat,
+    as ``playout`` plays a turn, until the first airline finishes (``H_WINNER`` set), the
+    game ends or stalls at the turn cap, or ``limit`` turns were played (``limit`` <= 0: no
+    limit). A look-ahead simulation: pass an empty event buffer. Returns the turns played."""
+    cap = p[P_CAP]
+    t = 0
+    while state[H_DONE] == 0 and state[H_WINNER] < 0:
+        if capped(state[H_TURN], cap):
+            state[H_STALL] = 1
+            break
+        if limit > 0 and t >= limit:
+            break
+        begin_turn(state, p)
+        n = legal_plays(state, p, fleet, acts)
+        choice = select(state, p, fleet, base, w, acts, n, disc, need, rng)
+        short = apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn)
+        end_turn(state, p, fleet, base, short, RUNWAY_POLICY, True, rng, ev, evn)
+        t += 1
+    return t
+
+
+@kernel
+def progress(state, p, fleet, s):
+    """Seat ``s``'s share of its race run, in [0, 1]: the cost-weighted progress of its
+    aircraft (``policies.units`` of 5, each aircraft weighted by its movement cost)."""
+    K = p[P_K]
+    done = 0.0
+    tot = 0.0
+    for k in range(K):
+        size = fleet[s, k]
+        if size == 0 or state[pos_at(p, s, k)] == POS_NONE:
+            continue
+        c = p[P_MOVE1 + size - 1]
+        done += c * units(p, state[pos_at(p, s, k)])
+        tot += c * 5.0
+    return done / tot if tot > 0 else 1.0
+
+
+@kernel
+def sim_value(state, p, fleet, s):
+    """Score of a finished simulation for seat ``s`` (RULES.md Policies, ``rollout``): 1 when
+    ``s`` finished first; when another airline did, 0.1 x ``progress`` (< 0.1, never worth a
+    win); at a depth cut (no winner yet) 0.45 x (1 + s's progress - the best progress of the
+    other airlines still racing) + 0.1 x ``progress`` (in [0, 1), a lead proxy of the win)."""
+    win = state[H_WINNER]
+    if win == s:
+        return 1.0
+    own = progress(state, p, fleet, s)
+    if win >= 0:
+        return 0.1 * own
+    S = p[P_S]
+    other = 0.0
+    for o in range(S):
+        if state[p[P_OFF_RANK] + o] != 0 or o == s:
+            continue
+        v = progress(state, p, fleet, o)
+        if v > other:
+            other = v
+    return 0.45 * (1.0 + own - other) + 0.1 * own
+
+
+@kernel
+def _same_disc(a, b):
+    for c in range(NCT):
+        if a[c] != b[c]:
+            return False
+    return True
+
+
+@kernel
+def rollout_choice(state, p, fleet, w, acts, n, disc, need, rng):
+    """``rollout``'s choice for the current seat (RULES.md Policies): like ``select``'s (an
+    index into ``acts[:n]``, CH_EXCHANGE with ``disc`` filled, or CH_PASS).
+
+    ``w`` is the seat's weight row: the base policy's weights, then ``w[W_LA_BASE]`` the base
+    id, ``w[W_LA_ROLLOUTS]`` simulations per candidate, ``w[W_LA_DEPTH]`` turns per
+    simulation after this one (0 = until a winner), ``w[W_LA_EXTRA]`` the play cap.
+    Candidates: the base policy's own choice first, then up to ``candidates`` other plays
+    ranked by the base policy's score (``policies.score_play``), then the exchanges of
+    ``policies.choose_exchange`` keeping and not keeping the attack cards (when they differ
+    from one already listed). Each of ``rollouts`` rounds draws one pair of simulation
+    streams from the policy stream (``engine.lookahead_streams``) and plays every candidate
+    on a copy of them (common random numbers): re-deal the unseen cards
+    (``rules.redeal``), the candidate, the rest of the turn, then ``sim_turns`` with the base
+    policy in every seat; ``sim_value`` scores it. The best total wins; ties keep the earlier
+    candidate (the base policy's choice first). The game's chance stream is never drawn.
+    """
+    base = np.int64(w[W_LA_BASE])
+    R = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    ncap = np.int64(w[W_LA_EXTRA])
+    s = state[H_CUR]
+    h = hand_total(state, p, s)
+    bc = select(state, p, fleet, base, w, acts, n, disc, need, rng)
+    if bc == CH_PASS or R <= 0:
+        return bc
+    if ncap > n:
+        ncap = n
+    m_max = ncap + 3
+    cidx = np.empty(m_max, np.int64)
+    cdisc = np.zeros((m_max, NCT), np.int32)
+    m = 1
+    cidx[0] = bc
+    if bc == CH_EXCHANGE:
+        cdisc[0, :] = disc
+    # the best-scored other plays
+    if n > 0 and ncap > 0:
+        sc = np.empty(n, np.float64)
+        for i in range(n):
+            sc[i] = -score_play(state, p, fleet, acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], base, w)
+        order = np.argsort(sc, kind="mergesort")
+        k = 0
+        for j in range(n):
+            if k >= ncap:
+                break
+            i = order[j]
+            if i == bc:
+                continue
+            cidx[m] = i
+            m += 1
+            k += 1
+    # exchanges: the base policy's rule keeping the attack cards, and not keeping them
+    if h > 0:
+        keep = base == POL_HEURISTIC and w[W_ATTACK] > 0
+        for variant in range(2):
+            kk = keep if variant == 0 else not keep
+            choose_exchange(state, p, fleet, s, kk, disc, need, True)
+            dup = False
+            for j in range(m):
+                if cidx[j] == CH_EXCHANGE and _same_disc(cdisc[j], disc):
+                    dup = True
+            if not dup:
+                cidx[m] = CH_EXCHANGE
+                cdisc[m, :] = disc
+                m += 1
+    if m == 1:
+        if bc == CH_EXCHANGE:
+            disc[:] = cdisc[0]
+        return bc
+    scratch = np.empty_like(state)
+    sub = np.zeros(2, np.uint64)
+    srng = np.zeros(2, np.uint64)
+    sacts = np.empty_like(acts)
+    row = np.empty(ACT_W, np.int32)
+    sdisc = np.zeros(NCT, np.int32)
+    sneed = np.zeros(NCT, np.int32)
+    ev0 = np.zeros((0, EV_W), np.int32)
+    evn0 = np.zeros(1, np.int64)
+    tot = np.zeros(m, np.float64)
+    for _ in range(R):
+        lookahead_streams(rng, sub)
+        for c in range(m):
+            scratch[:] = state
+            srng[:] = sub
+            redeal(scratch, p, s, srng)
+            short = 0
+            if cidx[c] >= 0:
+                row[:] = acts[cidx[c]]
+                apply_play(scratch, p, fleet, row, ev0, evn0)
+            else:
+                sdisc[:] = cdisc[c]
+                short = apply_exchange(scratch, p, fleet, sdisc, srng, ev0, evn0)
+            end_turn(scratch, p, fleet, base, short, RUNWAY_POLICY, True, srng, ev0, evn0)
+            sim_turns(scratch, p, fleet, base, w, srng, sacts, sdisc, sneed, ev0, evn0, depth)
+            tot[c] += sim_value(scratch, p, fleet, s)
+    best = 0
+    for c in range(1, m):
+        if tot[c] > tot[best]:
+            best = c
+    if cidx[best] == CH_EXCHANGE:
+        disc[:] = cdisc[best]
+    return cidx[best]
+
+
+@kernel
+def decide(state, p, fleet, pid, w, acts, n, disc, need, rng):
+    """The current seat's choice with policy ``pid`` and weight row ``w``: ``rollout_choice``
+    for POL_ROLLOUT, else ``policies.select``; same return convention as ``select``."""
+    if pid == POL_ROLLOUT:
+        return rollout_choice(state, p, fleet, w, acts, n, disc, need, rng)
+    return select(state, p, fleet, pid, w, acts, n, disc, need, rng)
+
+
+@kernel
 def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, evn, snaps, check):
     """Play game ``g`` of ``seed`` into ``state`` (int32[state_size]); returns 0 or the first
     violated invariant code (``layout.V_*``, only tested with ``check``).
@@ -165,15 +400,9 @@ def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, ev
                 snaps[t, :] = state
         emit(ev, evn, state[H_TURN], state[H_CUR], E_TURN, 0, 0, 0, 0, 0)
         n = legal_plays(state, p, fleet, acts)
-        choice = select(state, p, fleet, pids[s], W[s], acts, n, disc, need, rng)
-        short = 0
-        if choice >= 0:
-            apply_play(state, p, fleet, acts[choice], ev, evn)
-        elif choice == CH_EXCHANGE:
-            short = apply_exchange(state, p, fleet, disc, rng, ev, evn)
-        else:
-            emit(ev, evn, state[H_TURN], state[H_CUR], E_PASS, 0, 0, 0, 0, 0)
-        end_turn(state, p, fleet, pids[s], short, RUNWAY_POLICY, True, rng, ev, evn)
+        choice = decide(state, p, fleet, pids[s], W[s], acts, n, disc, need, rng)
+        short = apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn)
+        end_turn(state, p, fleet, plain_policy(pids[s], W[s]), short, RUNWAY_POLICY, True, rng, ev, evn)
         if check:
             code = check_invariants(state, p, fleet)
             if code != 0:

@@ -913,6 +913,54 @@ def finish_turn(state, p, ev, evn):
 
 
 # =======================================================================================
+# hidden information (RULES.md Policies: the rollout's re-deal)
+# =======================================================================================
+@kernel
+def redeal(state, p, seat, rng):
+    """Re-deal everything ``seat`` cannot see, for one look-ahead simulation (RULES.md
+    Policies, ``rollout``): the draw pile's order and every opponent's hand. The pool of
+    those cards is laid out in a canonical order (by card type), shuffled with the CHANCE
+    stream of ``rng`` (uint64[2], the simulation's own streams), and dealt back into the
+    same places with the same sizes: each opponent gets its hand size back, the rest is the
+    draw pile (``H_DECK_N`` unchanged). Public pieces stay: ``seat``'s own hand, the discard
+    pile (RB: discards and exchanges are face up), the weather, the board. Cards an opponent
+    drew face up in an exchange (RB Exchanging cards) are public too, but are pooled here
+    (the player forgets them: it never uses more than it saw). So the result depends only on
+    what ``seat`` sees: any permutation of the deck or of cards between opponents' hands
+    (keeping their sizes) gives the same re-dealt state for the same ``rng``."""
+    S = p[P_S]
+    d0 = p[P_OFF_DECK]
+    cnt = np.zeros(NCT, np.int64)
+    nd = state[H_DECK_N]
+    for i in range(nd):
+        cnt[state[d0 + i]] += 1
+    for o in range(S):
+        if o == seat:
+            continue
+        for c in range(NCT):
+            cnt[c] += state[hand_at(p, o, c)]
+    m = 0
+    for c in range(NCT):
+        for _ in range(cnt[c]):
+            state[d0 + m] = c
+            m += 1
+    shuffle(state, d0, d0 + m, rng, CHANCE)
+    # deal the opponents' hands back from the top of the pool (its end), seat order
+    top = m
+    for o in range(S):
+        if o == seat:
+            continue
+        h = 0
+        for c in range(NCT):
+            h += state[hand_at(p, o, c)]
+            state[hand_at(p, o, c)] = 0
+        for _ in range(h):
+            top -= 1
+            state[hand_at(p, o, state[d0 + top])] += 1
+    state[H_DECK_N] = top
+
+
+# =======================================================================================
 # invariants
 # =======================================================================================
 @kernel

@@ -26,7 +26,7 @@ import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
-from sim.games.clear_for_takeoff.play import begin_turn, end_turn, start_game, stop_at_cap
+from sim.games.clear_for_takeoff.play import begin_turn, decide, end_turn, start_game, stop_at_cap
 from sim.games.engine import capped, emit, event_buffer, make_rig, seat_policies
 
 KIND = {name: i for i, name in enumerate(L.KIND_NAMES)}
@@ -180,6 +180,28 @@ class GameState(GameStateBase):
             else:
                 self._begin()
         return short
+
+    def choose(self, rng: np.ndarray | None = None) -> tuple[int, ...]:
+        """The action the current seat's policy (this run's seat, e.g. ``rollout``) chooses
+        here, as the playout chooses it (``play.decide``), without applying it: a play tuple,
+        ``(K_EXCHANGE, c1, ..)`` or ``(K_PASS,)``. Draws from a copy of ``rng`` (uint64[2];
+        default: a copy of this game's streams), so the game's own streams do not move.
+        Raises ValueError when the seat has acted or the game is over."""
+        if self.over or self._acted:
+            raise ValueError("no decision pending")
+        s = self.cur
+        acts = np.zeros((R.max_actions(self.p), L.ACT_W), np.int32)
+        n = R.legal_plays(self.state, self.p, self.fleet, acts)
+        disc = np.zeros(L.NCT, np.int32)
+        need = np.zeros(L.NCT, np.int32)
+        r = (self.rng if rng is None else np.asarray(rng, np.uint64)).copy()
+        st = self.state.copy()
+        c = int(decide(st, self.p, self.fleet, self.pids[s], self.W[s], acts, n, disc, need, r))
+        if c >= 0:
+            return tuple(int(v) for v in acts[c])
+        if c == L.CH_EXCHANGE:
+            return (L.K_EXCHANGE, *[cc for cc in range(L.NCT) for _ in range(int(disc[cc]))])
+        return (L.K_PASS,)
 
     def snapshot(self) -> dict[str, Any]:
         """The position as plain values: turn, current seat, weather, deck / discard sizes,
