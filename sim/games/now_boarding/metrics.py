@@ -22,7 +22,77 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.now_boarding.data import AIRPORTS, ROUTES_23, ROUTES_45, STAGES, UPGRADE_KINDS
-from sim.metrics import mean, proportion, quantile
+from sim.metrics import MetricDef, mean, proportion, quantile
+
+LENGTH_UNIT = "rounds"
+"""What the ``turns`` column counts in Now Boarding: rounds (flight phase + maintenance), final round
+included; every plane acts in every round."""
+SEAT_NOTE = ("Seats are the team's planes (one player each). The order the planes act in is drawn at "
+             "random every round (RULES.md \"Flight phase\"), so no seat plays first.")
+CALIBRATION_NOTE = ("Calibration (RULES.md \"Calibration note\", 20,000 games per row): with the default "
+                    "components every scripted team, the planner included, loses practically every game with "
+                    "3 to 5 players (planner: 0.06 % wins with 3, 0.01 % with 4; 7.7 % with 2 players). "
+                    "Passengers arrive at 3-6 a round while the teams deliver 1.5-2.9, so anger complaints pile "
+                    "up. Read win rates as relative (variant A against B on the same seeds), not as the game's "
+                    "difficulty.")
+FAILURE_METRICS = ("loss_stage_share", "complaints_by_cause_mean")
+"""Records whose largest values are the team's main failure modes (the report's verdict)."""
+STAGE_CODES = {"morning": "first stage (morning pile)", "afternoon": "second stage", "evening": "third stage",
+               "final": "the final round and the end count (1 complaint per 2 undelivered passengers)"}
+CAUSE_CODES = {"anger": "a waiting passenger reached the 4th anger cube and left",
+               "leftover": "end count: 1 complaint per 2 passengers still waiting or aboard",
+               "vip": "a VIP not taken by the end of its stage"}
+AIRPORT_CODES = {"ATL": "Atlanta", "DEN": "Denver", "DFW": "Dallas/Fort Worth", "JFK": "New York JFK",
+                 "LAX": "Los Angeles", "MIA": "Miami", "ORD": "Chicago O'Hare", "SEA": "Seattle",
+                 "SFO": "San Francisco"}
+UPGRADE_CODES = {"seat": "permanent seat", "speed": "permanent speed", "route": "route (colour) upgrade",
+                 "temp_seat": "temporary seat token", "temp_speed": "temporary speed token"}
+_G = "per game (whole team)"
+CATALOGUE = (
+    MetricDef("complaints_mean", "cards in the complaint pile at the end of the game (end count included); the "
+              "team loses at 3", "complaints per game", "mean"),
+    MetricDef("complaints_p50", "median complaints at the end of the game", "complaints", "quantile"),
+    MetricDef("complaints_p95", "95th percentile of complaints at the end of the game", "complaints", "quantile"),
+    MetricDef("complaints_share", "share of games ending with this many complaints", "% of games", "share",
+              by=(("complaints",),)),
+    MetricDef("lost_early_rate", "share of games lost during play (3 complaints before the end count)",
+              "% of games", "proportion"),
+    MetricDef("loss_stage_share", "share of lost games lost in each stage", "% of lost games", "share",
+              by=(("stage",),), codes=STAGE_CODES),
+    MetricDef("loss_round_mean", "round in which a lost game was lost (lost games)", "rounds", "mean"),
+    MetricDef("loss_round_share", "share of lost games lost in each round", "% of lost games", "share",
+              by=(("round",),)),
+    MetricDef("complaints_by_cause_mean", "complaints per game by cause", "complaints per game", "mean",
+              by=(("cause",),), codes=CAUSE_CODES),
+    MetricDef("complaints_by_airport_mean", "anger complaints per game by the passengers' origin airport "
+              "(airports on the board side in use)", "complaints per game", "mean", by=(("airport",),),
+              codes=AIRPORT_CODES),
+    MetricDef("delivered_mean", "passengers delivered to their destination", f"passengers {_G}", "mean"),
+    MetricDef("left_over_mean", "passengers still waiting or aboard when the game ended", f"passengers {_G}",
+              "mean"),
+    MetricDef("fares_mean", "$ earned by all planes", f"$ {_G}", "mean"),
+    MetricDef("spent_mean", "$ paid for upgrades (overpayment included)", f"$ {_G}", "mean"),
+    MetricDef("wasted_mean", "$ overpaid and lost (no change is given), after free temporary tokens",
+              f"$ {_G}", "mean"),
+    MetricDef("upgrades_mean", "upgrades bought per game by kind", f"upgrades {_G}", "mean", by=(("kind",),),
+              codes=UPGRADE_CODES),
+    MetricDef("upgrades_by_round_mean", "upgrades bought in the maintenance of each round, averaged over ALL "
+              "games (a game already over counts 0; the plot averages over the games still running)",
+              f"upgrades {_G}", "mean", by=(("round",),)),
+    MetricDef("upgrades_by_stage_mean", "permanent upgrades bought per game by kind and by the stage of the "
+              "maintenance", f"upgrades {_G}", "mean", by=(("kind", "stage"),), codes={**UPGRADE_CODES, **STAGE_CODES}),
+    MetricDef("rounds_per_stage_mean", "rounds played in each stage (0 for a stage never reached)",
+              "rounds per game", "mean", by=(("stage",),), codes=STAGE_CODES),
+    MetricDef("stage_reached_rate", "share of games that played at least one round of the stage", "% of games",
+              "proportion", by=(("stage",),), codes=STAGE_CODES),
+    MetricDef("plane_fares_mean", "$ earned by this seat's plane per game", "$ per game", "mean",
+              by=(("seat",),)),
+    MetricDef("plane_delivered_mean", "passengers delivered by this seat's plane per game",
+              "passengers per game", "mean", by=(("seat",),)),
+    MetricDef("vips_taken_mean", "VIP cards attached to passengers per game (VIP variant only)", "VIPs per game",
+              "mean"),
+)
+"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
 
 STAGE_NAMES = STAGES
 CAUSES = (("anger", "complaints_anger"), ("leftover", "complaints_leftover"), ("vip", "complaints_vip"))
