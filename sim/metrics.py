@@ -214,7 +214,8 @@ def report_info(gdef) -> dict[str, Any]:
     in brackets): ``length_unit`` (LENGTH_UNIT, "player turns"), ``seat_note`` (SEAT_NOTE: how
     seats take turns), ``calibration`` (CALIBRATION_NOTE, ""), ``failure_metrics``
     (FAILURE_METRICS: metric names whose largest records are a cooperative game's main failure
-    modes, ()), ``rounds_metric`` (ROUNDS_METRIC: a metric of rounds per game beside turns)."""
+    modes, ()), ``rounds_metric`` (ROUNDS_METRIC: a metric of rounds per game beside turns),
+    ``seat_axis`` (SEAT_AXIS: the x label of per-seat plots)."""
     try:
         mod = _game_metrics_module(gdef)
     except (ImportError, AttributeError, TypeError):
@@ -225,6 +226,7 @@ def report_info(gdef) -> dict[str, Any]:
         "calibration": getattr(mod, "CALIBRATION_NOTE", ""),
         "failure_metrics": tuple(getattr(mod, "FAILURE_METRICS", ())),
         "rounds_metric": getattr(mod, "ROUNDS_METRIC", None),
+        "seat_axis": getattr(mod, "SEAT_AXIS", "seat in turn order (seat 0 plays first)"),
     }
 
 

@@ -16,12 +16,12 @@ from urllib.parse import quote
 
 from sim.jsonio import write_json
 from sim.report.format import (
+    find,
     fmt_by,
     fmt_count,
     fmt_interval,
     fmt_pct,
     fmt_value,
-    find,
     md_escape,
     md_table,
 )
@@ -108,19 +108,21 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
     labels = _seat_labels(cfg, summary)
     rotate = bool(getattr(cfg, "rotate_seats", summary.get("rotate_seats", False)))
 
+    info, _cat = _info(gdef)
+    unit, axis = info["length_unit"], info["seat_axis"]
     figures: list[tuple[str, str]] = []
     if mode == "competitive":
         candidates = [
-            lambda: P.plot_win_rate_by_seat(df, records, labels, n_seats, plots_dir, rotate),
+            lambda: P.plot_win_rate_by_seat(df, records, labels, n_seats, plots_dir, rotate, axis),
             lambda: P.plot_win_rate_by_policy(records, n_seats, plots_dir),
-            lambda: P.plot_rank_distribution(df, records, n_seats, plots_dir),
-            lambda: P.plot_game_length(df, records, plots_dir),
+            lambda: P.plot_rank_distribution(df, records, n_seats, plots_dir, axis),
+            lambda: P.plot_game_length(df, records, plots_dir, unit),
             lambda: P.plot_reshuffles(df, plots_dir),
         ]
     else:
         candidates = [
             lambda: P.plot_team_outcome(df, records, plots_dir),
-            lambda: P.plot_game_length(df, records, plots_dir),
+            lambda: P.plot_game_length(df, records, plots_dir, unit),
             lambda: P.plot_reshuffles(df, plots_dir, only_if_any=True),
         ]
     for make in candidates:
@@ -355,10 +357,11 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
                     md_escape(_definition(cat, name)) if j == 0 else "",
                     md_escape(_decode_by(r.get("by"), cat, name, None if rotate else labels)),
                     fmt_interval(r),
+                    md_escape(r.get("kind", "")),
                     fmt_count(r.get("n")),
                 ])
-        out += ["## Other metrics", "", md_table(["Metric", "Definition", "By", "Value [95% CI]", "n"], rows,
-                                                 align="lllrr"), ""]
+        out += ["## Other metrics", "", md_table(["Metric", "Definition", "By", "Value [95% CI]", "Kind", "n"], rows,
+                                                 align="lllrlr"), ""]
 
     # run facts
     facts = [

@@ -154,19 +154,35 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     made = []
     ws = [r for r in records if r["metric"] == "weather_share"]
     if ws:
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        from matplotlib.ticker import PercentFormatter
+
+        fig, ax = plt.subplots(figsize=(7.2, 4.0))
         x = np.arange(len(ws))
         v = np.array([r["value"] for r in ws]) * 100
-        ax.bar(x, v, color="#4C72B0")
-        ax.set_xticks(x, [r["by"]["weather"] for r in ws])
-        ax.set_ylabel("share of turns (%)")
-        ax.set_title("Weather in force at the start of a turn")
-        for xi, vi in zip(x, v):
-            ax.text(xi, vi, f"{vi:.1f}%", ha="center", va="bottom", fontsize=8)
+        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in ws]) * 100
+        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in ws]) * 100
+        ax.bar(x, v, color="#4C72B0", zorder=2)
+        ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
+                    capsize=4, zorder=3)
+        codes = [r["by"]["weather"] for r in ws]
+        short = {"SC": "clear", "FG": "fog", "31L": "31L closed", "31R": "31R closed", "SN": "snow",
+                 "XW": "crosswind", "ICE": "ice"}
+        ax.set_xticks(x, [f"{c}\n{short.get(c, '')}" for c in codes])
+        ax.set_xlabel("weather card in force")
+        ax.set_ylabel("share of player turns (%)")
+        ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=0))
+        ax.set_ylim(0, float(hi.max()) * 1.15)
+        ax.set_title("Weather in force at the start of a turn (95% intervals)")
+        for xi, vi, h in zip(x, v, hi):
+            ax.text(xi, h, f"{vi:.1f}%", ha="center", va="bottom", fontsize=8)
+        ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+        ax.set_axisbelow(True)
         fig.tight_layout()
         fig.savefig(folder / "weather_share.png", dpi=110)
         plt.close(fig)
-        made.append(("Weather share of turns", "weather_share.png"))
+        made.append(("Weather share of turns (SC clear, FG fog, 31L/31R runway closed, SN snow, XW crosswind, "
+                     "ICE ice)", "weather_share.png"))
+
     def by_seat(metric):
         return [r for r in records if r["metric"] == metric and "seat" in r["by"]]
 
@@ -174,7 +190,7 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     dl_on, dl_dr = by_seat("dly_played_on_mean"), by_seat("dly_drawn_mean")
     bl = by_seat("takeoffs_blocked_mean")
     if fl_on and len(fl_on) == len(fl_dr) == len(dl_on) == len(dl_dr) == len(bl):
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.2, 4.4))
         x = np.arange(len(fl_on))
         wdt = 0.27
 
@@ -190,12 +206,13 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         hi = np.array([r["ci_high"] for r in bl]) - v
         ax.bar(x + wdt, v, wdt, yerr=[lo, hi], capsize=2, label="takeoffs blocked", color="#8C8C8C")
         ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in fl_on])
-        ax.set_ylabel("per game (mean)")
+        ax.set_ylabel("aircraft or attempts per game (mean)")
         ax.set_title("Setbacks per seat: FLR / DLY by cause, takeoffs blocked")
         top = max(float((vals(fl_on) + vals(fl_dr)).max()), float((vals(dl_on) + vals(dl_dr)).max()),
                   float(np.array([r["ci_high"] for r in bl]).max()))
-        ax.set_ylim(0, top * 1.5)
-        ax.legend(fontsize=7, ncol=3, loc="upper center")
+        ax.set_ylim(0, top * 1.1)
+        ax.set_xlabel("seat in turn order (seat 0 plays first)")
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "setbacks_by_seat.png", dpi=110)
         plt.close(fig)
@@ -206,7 +223,7 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         def at(metric, label):
             return next((r["value"] for r in records if r["metric"] == metric and r["by"].get("policy") == label), 0.0)
 
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.2, 4.4))
         x = np.arange(len(pol))
         wdt = 0.27
         played = np.array([at("flr_played_mean", q) + at("dly_played_mean", q) for q in pol])
@@ -216,10 +233,11 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         ax.bar(x, on, wdt, label="played on it", color="#C44E52")
         ax.bar(x + wdt, drawn, wdt, label="drawn by it (own face-up draw)", color="#E8A0A2")
         ax.set_xticks(x, pol)
-        ax.set_ylabel("per game and seat (mean)")
+        ax.set_ylabel("cards per game and seat (mean)")
         ax.set_title("Attacks by policy: played, suffered from opponents, self-inflicted")
-        ax.set_ylim(0, max(float(played.max()), float(on.max()), float(drawn.max())) * 1.35 + 1e-9)
-        ax.legend(fontsize=7, ncol=3, loc="upper center")
+        ax.set_ylim(0, max(float(played.max()), float(on.max()), float(drawn.max())) * 1.1 + 1e-9)
+        ax.set_xlabel("policy")
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "attacks_by_policy.png", dpi=110)
         plt.close(fig)

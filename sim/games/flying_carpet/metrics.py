@@ -132,18 +132,33 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     faces = [r for r in records if r["metric"] == "win_rate_after_face"]
     base = [r for r in records if r["metric"] == "win_rate_no_roll"]
     if faces:
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        from matplotlib.ticker import PercentFormatter
+
+        fig, ax = plt.subplots(figsize=(7.4, 4.2))
         x = np.arange(len(faces))
-        v = np.array([r["value"] for r in faces])
-        lo = v - np.array([r["ci_low"] for r in faces])
-        hi = np.array([r["ci_high"] for r in faces]) - v
-        ax.bar(x, v * 100, yerr=[lo * 100, hi * 100], capsize=3, color="#4C72B0")
+        v = np.array([r["value"] for r in faces]) * 100
+        lo = np.array([r["ci_low"] for r in faces]) * 100
+        hi = np.array([r["ci_high"] for r in faces]) * 100
+        ax.errorbar(x, v, yerr=[v - lo, hi - v], fmt="o", color="#4C72B0", elinewidth=2.5, capsize=7,
+                    label="win rate of the rollers, 95% interval")
+        for xi, vi in zip(x, v):
+            ax.annotate(f"{vi:.1f}%", (xi, vi), xytext=(9, 0), textcoords="offset points", va="center", fontsize=8)
+        ref = [float(lo.min()), float(hi.max())]
         if base:
-            ax.axhline(base[0]["value"] * 100, color="#C44E52", linestyle="--", label="never rolled")
-            ax.legend(fontsize=8)
-        ax.set_xticks(x, [f"face {r['by']['face']}" for r in faces])
+            b = base[0]["value"] * 100
+            ref.append(b)
+            ax.axhline(b, color="#C44E52", linestyle="--", label=f"seats that never rolled: {b:.1f}%")
+        span = max(ref) - min(ref)
+        ax.set_ylim(max(0.0, min(ref) - 0.25 * span), min(100.0, max(ref) + 0.25 * span))
+        ax.set_xlim(-0.6, len(faces) - 0.4)
+        ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=None))
+        short = {"1": "skip", "2": "clouds", "3": "extra turn", "4": "2 tokens", "5": "swap", "6": "hop"}
+        ax.set_xticks(x, [f"face {r['by']['face']}\n{short.get(str(r['by']['face']), '')}" for r in faces])
+        ax.set_xlabel("die face rolled at least once in the race")
         ax.set_ylabel("win rate of the roller (%)")
-        ax.set_title("Special die: each face's effect on the roller's win rate")
+        ax.set_title("Special die: win rate of the seats that rolled each face (axis zoomed)")
+        ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "die_faces.png", dpi=110)
         plt.close(fig)
@@ -151,7 +166,7 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     names = ("blown_off_mean", "skipped_mean", "forced_suffered_mean")
     recs = [[r for r in records if r["metric"] == m and "seat" in r["by"]] for m in names]
     if recs[0]:
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.0, 4.2))
         x = np.arange(len(recs[0]))
         wdt = 0.27
         for i, (rs, lab) in enumerate(zip(recs, ("blown off", "turns skipped", "forced landings"))):
@@ -160,9 +175,10 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
             hi = np.array([r["ci_high"] for r in rs]) - v
             ax.bar(x + (i - 1) * wdt, v, wdt, yerr=[lo, hi], capsize=2, label=lab)
         ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in recs[0]])
-        ax.set_ylabel("per race (mean, 95% interval)")
-        ax.set_title(f"Setbacks per seat (waiting near the finish: within {FINISH_NEAR} spaces)")
-        ax.legend(fontsize=8)
+        ax.set_ylabel("times per race (mean, 95% interval)")
+        ax.set_xlabel("seat in turn order (seat 0 plays first)")
+        ax.set_title("Setbacks per seat")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "setbacks_by_seat.png", dpi=110)
         plt.close(fig)

@@ -34,6 +34,7 @@ players; a game is six rounds (days)."""
 SEAT_NOTE = ("Seats are numbered from 0; the start player is drawn at random and the turn order changes "
              "every day (lowest dock first), so seat 0 is not the first player: see win_rate by start_pos "
              "for the initial turn order.")
+SEAT_AXIS = "seat (start player drawn at random each game)"
 CALIBRATION_NOTE = ("The components are ASSUMPTIONS until real data is typed in (RULES.md, Policies): there the "
                     "starting improvements are unequal (seat 0, bonus fuel, wins 40 % in the default 4-player "
                     "mix; seat 2, hand limit, 15 %) and on the advanced side the start money by turn order "
@@ -154,7 +155,9 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
     folder = Path(folder)
     made = []
 
-    def bars(metric, key, title, fname, ylabel, percent=False):
+    from matplotlib.ticker import PercentFormatter
+
+    def bars(metric, key, title, fname, ylabel, percent=False, xlabel="", fair=None, zoom=False):
         rs = [r for r in records if r["metric"] == metric and key in r["by"]]
         if not rs:
             return
@@ -170,21 +173,39 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
         ax.set_xticks(x, [str(r["by"][key]) for r in rs], rotation=30 if len(rs) > 6 else 0,
                       ha="right" if len(rs) > 6 else "center")
         ax.set_ylabel(ylabel)
+        ax.set_xlabel(xlabel or key)
         ax.set_title(title)
-        for xi, vi in zip(x, v):
-            ax.text(xi, vi, f"{vi:.1f}{'%' if percent else ''}", ha="center", va="bottom", fontsize=7)
+        if fair is not None:
+            ax.axhline(fair * k, color="#555555", linestyle="--", linewidth=1, label=f"fair share {fair * k:.1f}%")
+            ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+        if zoom:
+            ref = list(lo) + list(hi) + ([fair * k] if fair is not None else [])
+            span = max(ref) - min(ref)
+            ax.set_ylim(max(0.0, min(ref) - 0.3 * span), max(ref) + 0.3 * span)
+        else:
+            ax.set_ylim(0, max(float(hi.max()), 1e-9) * 1.15)
+        if percent:
+            ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=None if zoom else 0))
+        ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+        ax.set_axisbelow(True)
+        for xi, vi, h in zip(x, v, hi):
+            ax.text(xi, h, f"{vi:.1f}{'%' if percent else ''}", ha="center", va="bottom", fontsize=7)
         fig.tight_layout()
         fig.savefig(folder / fname, dpi=110)
         plt.close(fig)
         made.append((title, fname))
 
     bars("money_source_mean", "source", "Where the money came from (mean per seat and game, 95% interval)",
-         "money_sources.png", "$")
+         "money_sources.png", "$ per seat and game", xlabel="source of money (spent = paid out)")
     bars("improvements_mean", "kind", "Improvements taken by kind (mean per seat and game)",
-         "improvements.png", "improvements")
-    bars("dock_share", "dock", "Dock choices (share of all choices)", "dock_share.png", "share (%)", percent=True)
+         "improvements.png", "improvements per seat and game", xlabel="improvement (dial or switch)")
+    bars("dock_share", "dock", "Dock choices (share of all choices)", "dock_share.png", "share of choices (%)",
+         percent=True, xlabel="dock (1 none, 2 ticket, 3 two colours, 4 move+fuel, 5 +2 fuel, 6 improvement)")
     bars("dock_win_share", "dock", "Share of a dock's choices made by the eventual winner",
-         "dock_win_share.png", "share (%)", percent=True)
-    bars("win_rate", "start_pos", "Win rate by position in the first turn order", "win_by_start.png",
-         "win rate (%)", percent=True)
+         "dock_win_share.png", "share of the dock's choices (%)", percent=True, xlabel="dock",
+         fair=1.0 / max(1, len([r for r in records if r["metric"] == "money_mean"])))
+    bars("win_rate", "start_pos", "Win rate by position in the first turn order (axis zoomed)", "win_by_start.png",
+         "games won (%)", percent=True, xlabel="position in the first turn order (0 = start player)",
+         fair=1.0 / max(1, len([r for r in records if r["metric"] == "win_rate" and "start_pos" in r["by"]])),
+         zoom=True)
     return made
