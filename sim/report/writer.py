@@ -229,15 +229,17 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
             hi = max(seats, key=lambda r: r["value"])
             lo = min(seats, key=lambda r: r["value"])
             d = spread(hi, lo)
-            over = d["value"] > seat_thr
-            sure = d["ci_low"] > seat_thr
-            if over:
-                word = "**above**" + ("" if sure else " (the interval reaches below it)")
+            thr = f"{seat_thr * 100:g} points (`[report] seat_spread_threshold`)"
+            if d["ci_low"] > seat_thr:
+                word = f"**above** the practical threshold of {thr}, beyond sampling noise"
+            elif d["value"] > seat_thr:
+                word = f"**above** the practical threshold of {thr}, but within sampling noise of it"
+            elif d["ci_high"] > seat_thr:
+                word = f"below the practical threshold of {thr}; more games would settle it"
             else:
-                word = "below" + (" (but the interval reaches above it)" if d["ci_high"] > seat_thr else "")
+                word = f"below the practical threshold of {thr}, beyond sampling noise"
             out.append(f"- **Seat balance:** seat spread {_spread_text(d)} between {seat_name(hi['by']['seat'])} "
-                       f"{fmt_interval(hi)} and {seat_name(lo['by']['seat'])} {fmt_interval(lo)}: {word} the "
-                       f"practical threshold of {seat_thr * 100:g} points (`[report] seat_spread_threshold`).")
+                       f"{fmt_interval(hi)} and {seat_name(lo['by']['seat'])} {fmt_interval(lo)}: {word}.")
         pols = [r for r in records if r.get("metric") == "win_rate" and set(r.get("by") or {}) == {"policy"}
                 and _finite(r.get("value")) is not None]
         if len(pols) >= 2:
@@ -266,7 +268,7 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
             m = cat[name].definition if name in cat else name
             parts = [f"{md_escape(_decode_by(r.get('by'), cat, name, None))}: "
                      f"{fmt_interval(r)}" for r in top]
-            out.append(f"- **Main failure modes** ({md_escape(m)}): " + "; ".join(parts) + ".")
+            out.append(f"- **Failure mode, {md_escape(m)}:** " + "; ".join(parts) + ".")
     p50, p05, p95 = find(records, "turns_p50"), find(records, "turns_p05"), find(records, "turns_p95")
     tmean = find(records, "turns_mean")
     if p50 is not None:

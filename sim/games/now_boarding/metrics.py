@@ -29,7 +29,7 @@ LENGTH_UNIT = "rounds"
 included; every plane acts in every round."""
 SEAT_NOTE = ("Seats are the team's planes (one player each). The order the planes act in is drawn at "
              "random every round (RULES.md \"Flight phase\"), so no seat plays first.")
-CALIBRATION_NOTE = ("Calibration (RULES.md \"Calibration note\", 20,000 games per row): with the default "
+CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\", 20,000 games per row): with the default "
                     "components every scripted team, the planner included, loses practically every game with "
                     "3 to 5 players (planner: 0.06 % wins with 3, 0.01 % with 4; 7.7 % with 2 players). "
                     "Passengers arrive at 3-6 a round while the teams deliver 1.5-2.9, so anger complaints pile "
