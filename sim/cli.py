@@ -208,9 +208,10 @@ def print_summary(summary: dict, manifest: dict) -> None:
         t.add_row("team win rate", fmt_interval(find(recs, "win_rate")))
         t.add_row("loss rate", fmt_interval(find(recs, "loss_rate")))
     t.add_row("stall rate", fmt_interval(find(recs, "stall_rate")))
-    t.add_row("turns (mean)", fmt_interval(find(recs, "turns_mean")))
+    unit = (summary.get("catalogue") or {}).get("turns_mean", {}).get("unit", "turns")  # "player turns", "rounds"
+    t.add_row(f"{unit} (mean)", fmt_interval(find(recs, "turns_mean")))
     p05, p50, p95 = (find(recs, k) for k in ("turns_p05", "turns_p50", "turns_p95"))
-    t.add_row("turns p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
+    t.add_row(f"{unit} p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
     t.add_row("reshuffles per game", fmt_interval(find(recs, "reshuffles_mean")))
     gps = manifest.get("games_per_s")
     where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"
