@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from sim.report import write_report
 from sim.report.format import find
 from sim.report.writer import render_markdown, verdict_lines
 

@@ -163,6 +163,30 @@ def metrics(df, cfg) -> list[dict]:
     return out
 
 
+def upgrade_timeline(df):
+    """Upgrades bought per round over the games still running in it: ``(rounds, means, lows,
+    highs, games)`` lists (round r counts the games with ``turns >= r``, i.e. that played
+    round r; 95 % normal intervals), or None without the columns. The record
+    ``upgrades_by_round_mean`` averages over all games instead (a game over counts 0)."""
+    rounds = sorted(int(c[10:]) for c in df.columns if c.startswith("upgrades_r"))
+    if not rounds or df.height == 0 or "turns" not in df.columns:
+        return None
+    turns = df["turns"].to_numpy()
+    xs, ys, lo, hi, alive = [], [], [], [], []
+    for r in rounds:
+        on = turns >= r
+        m = int(on.sum())
+        if m == 0:
+            break
+        rec = mean("upgrades_by_round_mean", {"round": r}, df[f"upgrades_r{r}"].to_numpy()[on].astype(float))
+        xs.append(r)
+        ys.append(rec["value"])
+        lo.append(rec["ci_low"] if np.isfinite(rec["ci_low"]) else rec["value"])
+        hi.append(rec["ci_high"] if np.isfinite(rec["ci_high"]) else rec["value"])
+        alive.append(m)
+    return (xs, ys, lo, hi, alive) if xs else None
+
+
 def plots(df, records, folder) -> list[tuple[str, str]]:
     """Stage of the loss, complaints by cause and by origin airport, and the upgrade timeline
     over the games still running in each round (with their number); (title, file) pairs.
@@ -218,23 +242,10 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
         names={"anger": "anger\n(4th cube)", "leftover": "end count\n(undelivered)", "vip": "VIP\nnot taken"})
     bar("complaints_by_airport_mean", "airport", "Anger complaints by origin airport", "origin airport",
         "complaints per game (mean)", "nb_complaints_airport.png", percent=False, color="#DD8452")
-    rounds = sorted((int(c[10:]) for c in df.columns if c.startswith("upgrades_r")))
-    if rounds and df.height and "turns" in df.columns:
-        turns = df["turns"].to_numpy()
-        last = rounds[-1]
-        xs, ys, lo, hi, alive = [], [], [], [], []
-        for r in rounds:
-            on = turns >= r  # games that played round r
-            m = int(on.sum())
-            if m == 0:
-                break
-            v = df[f"upgrades_r{r}"].to_numpy()[on].astype(float)
-            rec = mean("upgrades_by_round_mean", {"round": r}, v)
-            xs.append(r)
-            ys.append(rec["value"])
-            lo.append(rec["ci_low"] if np.isfinite(rec["ci_low"]) else rec["value"])
-            hi.append(rec["ci_high"] if np.isfinite(rec["ci_high"]) else rec["value"])
-            alive.append(m)
+    tl = upgrade_timeline(df)
+    if tl is not None:
+        xs, ys, lo, hi, alive = tl
+        last = max(int(c[10:]) for c in df.columns if c.startswith("upgrades_r"))
         fig, ax = plt.subplots(figsize=(8.4, 4.2))
         ax.fill_between(xs, lo, hi, color="#55A868", alpha=0.25, label="95% interval")
         ax.plot(xs, ys, marker="o", color="#55A868", label="upgrades bought (mean over games still running)")

@@ -161,15 +161,19 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
         rs = [r for r in records if r["metric"] == metric and key in r["by"]]
         if not rs:
             return
-        fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(rs) + 1.5), 3.8))
+        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(rs) + 1.5), 4.0))
         x = np.arange(len(rs))
         k = 100.0 if percent else 1.0
         v = np.array([r["value"] for r in rs]) * k
         lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * k
         hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * k
-        ax.bar(x, v, color="#4C72B0", zorder=2)
-        ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
-                    capsize=4, zorder=3)
+        if zoom:  # an axis not from 0: points with their intervals, never bars
+            ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="o", color="#4C72B0",
+                        elinewidth=2.5, capsize=7, zorder=3)
+        else:
+            ax.bar(x, v, color="#4C72B0", zorder=2)
+            ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
+                        capsize=4, zorder=3)
         ax.set_xticks(x, [str(r["by"][key]) for r in rs], rotation=30 if len(rs) > 6 else 0,
                       ha="right" if len(rs) > 6 else "center")
         ax.set_ylabel(ylabel)
@@ -189,7 +193,10 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
         ax.grid(axis="y", color="#dddddd", linewidth=0.8)
         ax.set_axisbelow(True)
         for xi, vi, h in zip(x, v, hi):
-            ax.text(xi, h, f"{vi:.1f}{'%' if percent else ''}", ha="center", va="bottom", fontsize=7)
+            if zoom:
+                ax.annotate(f"{vi:.1f}%", (xi, vi), xytext=(9, 0), textcoords="offset points", va="center", fontsize=8)
+            else:
+                ax.text(xi, h, f"{vi:.1f}{'%' if percent else ''}", ha="center", va="bottom", fontsize=7)
         fig.tight_layout()
         fig.savefig(folder / fname, dpi=110)
         plt.close(fig)
@@ -204,7 +211,7 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
     bars("dock_win_share", "dock", "Share of a dock's choices made by the eventual winner",
          "dock_win_share.png", "share of the dock's choices (%)", percent=True, xlabel="dock",
          fair=1.0 / max(1, len([r for r in records if r["metric"] == "money_mean"])))
-    bars("win_rate", "start_pos", "Win rate by position in the first turn order (axis zoomed)", "win_by_start.png",
+    bars("win_rate", "start_pos", "Win rate by place in the first turn order", "win_by_start.png",
          "games won (%)", percent=True, xlabel="position in the first turn order (0 = start player)",
          fair=1.0 / max(1, len([r for r in records if r["metric"] == "win_rate" and "start_pos" in r["by"]])),
          zoom=True)
