@@ -5,9 +5,21 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 CONFIG ?= configs/clear_for_takeoff.toml
 
-.PHONY: setup run test bench lint playthroughs warm clean check-baselines baselines schema
+.PHONY: setup run test bench lint playthroughs warm clean check-baselines baselines schema browser
 
-setup: $(STAMP)
+setup: $(STAMP) browser
+
+# Chromium (Debian's package) for the report's browser test (tests/report/test_report_browser.py):
+# installed only when missing and apt is available; never fails the build (the test then skips
+# and says why)
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \
+	    $$SUDO apt-get install -y -q chromium >/dev/null 2>&1 || \
+	      { $$SUDO apt-get update -q >/dev/null 2>&1 && $$SUDO apt-get install -y -q chromium >/dev/null 2>&1; } || \
+	      echo "note: could not install chromium; the report's browser test will be skipped"; \
+	  else echo "note: no apt-get; install Chromium to run the report's browser test"; fi; }
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -25,7 +37,7 @@ run: setup
 	$(BIN)/sim run $(CONFIG)
 
 # the balance checks first, so pytest's summary is the last line CI prints
-test: warm check-baselines
+test: warm check-baselines browser
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
 
 # dogfood: every shipped config against its committed baseline (games from its [checks] table)

@@ -60,16 +60,20 @@ def games_frame(run: CompiledRun, matrix: np.ndarray, first_index: int = 0):
 
 
 def summarize(run: CompiledRun, df) -> dict:
-    """summary.json content: run facts and every metric record (common + game's)."""
-    from sim.metrics import common_metrics
+    """summary.json content: run facts, every metric record (common + game's) and the
+    ``catalogue`` section (metric name -> definition, unit, kind, groupings and decoded codes,
+    :func:`sim.metrics.catalogue`) of the metrics the records name."""
+    from sim.metrics import catalogue, common_metrics
 
     cfg, gdef = run.cfg, run.game
     labels = [s.name for s in cfg.seats]
     records = common_metrics(df, gdef.mode, cfg.n_seats, labels) + list(gdef.metrics(df, cfg))
+    cat = catalogue(gdef)
     return {
         "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "run": cfg.run_name, "mode": gdef.mode,
         "seed": cfg.seed, "games": cfg.games, "config_hash": cfg.config_hash(),
         "seats": labels, "rotate_seats": cfg.rotate_seats, "metrics": records,
+        "catalogue": {k: cat[k].as_json() for k in dict.fromkeys(r["metric"] for r in records) if k in cat},
     }
 
 
@@ -170,32 +174,13 @@ def replay(run: CompiledRun, game_index: int):
     return run.game.trace(run, game_index)
 
 
-CATALOGUE_GAMES = 16
-"""Games played by :func:`metric_names` to list a config's metrics."""
+def metric_names(run: CompiledRun, games: int | None = None) -> dict[str, set[frozenset]]:
+    """The metric catalogue of ``run``'s game: metric name -> the sets of ``by`` keys its
+    records may have (``{"win_rate": {frozenset({"seat"}), frozenset({"policy"})}, ...}``), from
+    :func:`sim.metrics.catalogue_names`. Nothing is played or compiled (``games`` is ignored; it
+    was the size of the tiny run this once played). A name in the catalogue may still match no
+    record of a particular config (``vips_taken_mean`` without VIPs): ``sim check`` reports that
+    target as "no match"."""
+    from sim.metrics import catalogue_names
 
-
-def metric_names(run: CompiledRun, games: int = CATALOGUE_GAMES) -> dict[str, set[frozenset]]:
-    """The metric catalogue of ``run``: metric name -> the sets of ``by`` keys its records
-    have (``{"win_rate": {frozenset(), frozenset({"seat"}), frozenset({"policy"})}, ...}``),
-    found by playing the first ``games`` games on one thread and summarising them (which
-    metrics a game reports depends on the config, e.g. VIP metrics only with VIPs, not on what
-    the games did; the shipped configs give the same names at 16 games as in their
-    baselines). The kernel compiles (or loads from the cache) once, as the real run would."""
-    from sim.compile import compile_run
-    from sim.runner import run_games, set_threads
-
-    small = compile_run(run.cfg.model_copy(update={"games": min(games, run.cfg.games)}))
-    before = None
-    try:
-        import numba
-
-        before = numba.get_num_threads()
-        set_threads(1)
-        matrix = run_games(small)
-    finally:
-        if before is not None:
-            numba.set_num_threads(before)
-    out: dict[str, set[frozenset]] = {}
-    for r in summarize(small, games_frame(small, matrix))["metrics"]:
-        out.setdefault(r["metric"], set()).add(frozenset(r.get("by") or {}))
-    return out
+    return catalogue_names(run.game)

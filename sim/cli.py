@@ -208,9 +208,10 @@ def print_summary(summary: dict, manifest: dict) -> None:
         t.add_row("team win rate", fmt_interval(find(recs, "win_rate")))
         t.add_row("loss rate", fmt_interval(find(recs, "loss_rate")))
     t.add_row("stall rate", fmt_interval(find(recs, "stall_rate")))
-    t.add_row("turns (mean)", fmt_interval(find(recs, "turns_mean")))
+    unit = (summary.get("catalogue") or {}).get("turns_mean", {}).get("unit", "turns")  # "player turns", "rounds"
+    t.add_row(f"{unit} (mean)", fmt_interval(find(recs, "turns_mean")))
     p05, p50, p95 = (find(recs, k) for k in ("turns_p05", "turns_p50", "turns_p95"))
-    t.add_row("turns p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
+    t.add_row(f"{unit} p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
     t.add_row("reshuffles per game", fmt_interval(find(recs, "reshuffles_mean")))
     gps = manifest.get("games_per_s")
     where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"
@@ -284,8 +285,8 @@ def replay(
 
 @app.command()
 def validate(config: ConfigArg, sets: SetOpt = None) -> None:
-    """Check a config (syntax, keys, types, feasibility, the metrics of its [checks]) without
-    playing it (a few games are played to list the metrics when [checks] names some)."""
+    """Check a config (syntax, keys, types, feasibility, the metrics its [checks] names
+    against the game's metric catalogue) without playing or compiling anything."""
     run_ = load_config(config, sets)
     cfg = run_.cfg
     from sim.errors import ConfigError
@@ -299,18 +300,30 @@ def validate(config: ConfigArg, sets: SetOpt = None) -> None:
 
 
 def check_metric_names(run_) -> None:
-    """Raise ConfigError when ``[checks]`` names a metric this config's summary cannot hold
-    (the catalogue: :func:`sim.api.metric_names`, a tiny run); nothing is played when
-    ``[checks]`` names no metric."""
+    """Raise ConfigError when ``[checks]`` names a metric (a target's ``metric`` or a
+    tolerance key) that is not in the game's metric catalogue (:func:`sim.metrics.catalogue`),
+    naming the key and the closest catalogue names, or a target's ``by`` grouping the metric
+    never has. Nothing is played."""
     from sim.check import checks_of
     from sim.check.gate import check_metric_names as check_names
+    from sim.config import excerpt
+    from sim.errors import ConfigError
+    from sim.metrics import catalogue_names, closest_names
 
     checks = checks_of(run_.cfg)
     if not checks.targets and not checks.tolerances:
         return
-    from sim.api import metric_names
-
-    check_names(checks, metric_names(run_), run_.cfg.source)
+    names = catalogue_names(run_.game)
+    source = run_.cfg.source
+    asked = [(f"checks.targets[{i}].metric", t.metric) for i, t in enumerate(checks.targets)]
+    asked += [(f"checks.tolerances.{excerpt(k)[1:-1]}", k.split("[", 1)[0]) for k in checks.tolerances]
+    for key, name in asked:
+        if name not in names:
+            close = closest_names(name, names)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            raise ConfigError(source, key, f"unknown metric {excerpt(name)} (not in {run_.game.name}'s "
+                              f"metric catalogue){hint}")
+    check_names(checks, names, source)
 
 
 @app.command()

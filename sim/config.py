@@ -288,6 +288,22 @@ RUN_ONLY_KEYS = ("batch_size", "threads", "backend", "workers", "progress", "out
 listed so that a future config key of that name stays out of the hash too."""
 
 
+class ReportConfig(Strict):
+    """The ``[report]`` table of a config: what the report's verdict calls a practical
+    difference::
+
+        [report]
+        seat_spread_threshold = 0.03   # seats 3 points apart are worth a look
+        policy_gap_threshold = 0.05
+    """
+
+    seat_spread_threshold: float = Field(0.03, gt=0, le=1, description="seat spread (highest minus lowest seat "
+                                         "win rate, as a fraction: 0.03 = 3 points) the verdict flags as a "
+                                         "practical imbalance (0 < x <= 1)")
+    policy_gap_threshold: float = Field(0.05, gt=0, le=1, description="gap between the best and the worst "
+                                        "policy's win rate the verdict flags as a skill difference (0 < x <= 1)")
+
+
 class RunConfig(Strict):
     """A validated run: the common keys plus ``section``, the game's validated model.
 
@@ -308,6 +324,8 @@ class RunConfig(Strict):
     seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
     checks: CheckConfig = Field(default_factory=CheckConfig, description="[checks] table for `sim check` / `sim baseline`")
     sweep: SweepConfig | None = Field(None, description="[sweep] table: the grid of `sim sweep`")
+    report: ReportConfig = Field(default_factory=ReportConfig, description="[report] table: thresholds of the "
+                                 "report's verdict")
 
     source: str = Field("<memory>", exclude=True)
     section: Any = Field(None, exclude=True)

@@ -7,7 +7,8 @@ Proportions carry Wilson 95 % intervals, means normal 95 % intervals.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 import numpy as np
 import polars as pl
@@ -145,3 +146,158 @@ def common_metrics(df: pl.DataFrame, mode: str, n_seats: int, labels: list[str])
     else:
         head = cooperative_metrics(df)
     return head + length_metrics(df)
+
+
+# ---------------------------------------------------------------------------- the catalogue
+
+RECORD_KINDS = ("proportion", "share", "mean", "quantile", "difference", "p_value")
+"""The ``kind`` of a record: proportion = a rate among games (Wilson interval), share = a part
+of a whole (among games, turns or choices), mean (normal interval), quantile (no interval),
+difference (of two rates, in points), p_value."""
+
+
+@dataclass(frozen=True)
+class MetricDef:
+    """One entry of a game's metric catalogue (what a metric of ``summary.json`` means).
+
+    ``name`` the record's ``metric``; ``definition`` plain words (what is counted, among which
+    games); ``unit`` what the value is in ("% of games", "player turns", "complaints per game");
+    ``kind`` the records' ``kind`` (:data:`RECORD_KINDS`); ``by`` the groupings its records can
+    have (each a tuple of ``by`` keys, sorted; ``()`` = all games); ``codes`` decoded values of
+    a ``by`` key (``{"SC": "clear sky: no restriction", ...}``)."""
+
+    name: str
+    definition: str
+    unit: str
+    kind: str
+    by: tuple[tuple[str, ...], ...] = ((),)
+    codes: Mapping[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """The entry as written into ``summary.json``'s ``catalogue`` section."""
+        return {"definition": self.definition, "unit": self.unit, "kind": self.kind,
+                "by": [list(b) for b in self.by], **({"codes": dict(self.codes)} if self.codes else {})}
+
+
+def common_catalogue(mode: str, length_unit: str = "player turns") -> dict[str, MetricDef]:
+    """The catalogue of the common metrics (:func:`common_metrics`) of a game of ``mode``;
+    ``length_unit`` is what the ``turns`` column counts in that game ("player turns", "rounds")."""
+    u = length_unit
+    out = [
+        MetricDef("stall_rate", f"share of games stopped by the turn cap (turn_cap {u}) with no winner",
+                  "% of games", "proportion"),
+        MetricDef("turns_mean", f"mean game length, in {u} per game (stalled games included)", u, "mean"),
+        MetricDef("turns_p05", f"5th percentile of game length: 5 % of games are this short or shorter ({u})",
+                  u, "quantile"),
+        MetricDef("turns_p50", f"median game length ({u}): half the games are this long or shorter", u,
+                  "quantile"),
+        MetricDef("turns_p95", f"95th percentile of game length: 5 % of games are longer ({u})", u,
+                  "quantile"),
+        MetricDef("reshuffles_mean", "times per game the discard pile was shuffled into a new draw pile",
+                  "reshuffles per game", "mean"),
+        MetricDef("starved_draw_rate", "share of games with at least one draw cut short because the draw "
+                  "and discard piles were both empty", "% of games", "proportion"),
+    ]
+    if mode == "competitive":
+        out = [
+            MetricDef("win_rate", "share of games a seat won (by seat); by policy: wins per game and seat "
+                      "the policy sat in", "% of games", "proportion", by=(("seat",), ("policy",))),
+            MetricDef("rank_share", "share of games a seat finished at a rank (rank 1 = first to finish; "
+                      "rank 0 = unranked, the game stopped before the seat finished)", "% of games", "share",
+                      by=(("rank", "seat"),)),
+            MetricDef("first_player_advantage", "seat 0's win rate minus the fair share 1/seats, in points",
+                      "percentage points", "difference"),
+            MetricDef("seat_equality_p", "p-value of a chi-square test that every seat wins equally often "
+                      "(decided games only); small = the seats differ beyond sampling noise", "p", "p_value"),
+        ] + out
+    else:
+        out = [
+            MetricDef("win_rate", "share of games the team won", "% of games", "proportion"),
+            MetricDef("loss_rate", "share of games the team lost (neither won nor stalled)", "% of games",
+                      "proportion"),
+        ] + out
+    return {m.name: m for m in out}
+
+
+def _game_metrics_module(gdef):
+    import importlib
+
+    return importlib.import_module(f"{gdef.package}.metrics")
+
+
+def report_info(gdef) -> dict[str, Any]:
+    """What the report needs to say about a game, from its ``metrics.py`` constants (defaults
+    in brackets): ``length_unit`` (LENGTH_UNIT, "player turns"), ``seat_note`` (SEAT_NOTE: how
+    seats take turns), ``calibration`` (CALIBRATION_NOTE, ""), ``failure_metrics``
+    (FAILURE_METRICS: metric names whose largest records are a cooperative game's main failure
+    modes, ()), ``rounds_metric`` (ROUNDS_METRIC: a metric of rounds per game beside turns),
+    ``seat_axis`` (SEAT_AXIS: the x label of per-seat plots)."""
+    try:
+        mod = _game_metrics_module(gdef)
+    except (ImportError, AttributeError, TypeError):
+        mod = None
+    return {
+        "length_unit": getattr(mod, "LENGTH_UNIT", "player turns"),
+        "seat_note": getattr(mod, "SEAT_NOTE", "Seats are numbered from 0 in turn order; seat 0 plays first."),
+        "calibration": getattr(mod, "CALIBRATION_NOTE", ""),
+        "failure_metrics": tuple(getattr(mod, "FAILURE_METRICS", ())),
+        "rounds_metric": getattr(mod, "ROUNDS_METRIC", None),
+        "seat_axis": getattr(mod, "SEAT_AXIS", "seat in turn order (seat 0 plays first)"),
+    }
+
+
+def catalogue(gdef) -> dict[str, MetricDef]:
+    """The metric catalogue of game ``gdef``: the common metrics of its mode (defined here)
+    merged with the game's ``metrics.CATALOGUE`` (a tuple of :class:`MetricDef`). A game entry
+    with the name of a common metric adds its ``by`` groupings (Yukon's ``win_rate`` by
+    ``start_pos``) and replaces the definition when it gives one. Nothing is played; only the
+    game's pure-Python metrics module is imported."""
+    info = report_info(gdef)
+    out = common_catalogue(gdef.mode, info["length_unit"])
+    mod = _game_metrics_module(gdef)
+    for m in getattr(mod, "CATALOGUE", ()):
+        if m.name in out:
+            base = out[m.name]
+            by = base.by + tuple(b for b in m.by if b not in base.by)
+            out[m.name] = MetricDef(m.name, m.definition or base.definition, m.unit or base.unit,
+                                    m.kind or base.kind, by, {**base.codes, **m.codes})
+        else:
+            out[m.name] = m
+    return out
+
+
+def catalogue_names(gdef) -> dict[str, set[frozenset]]:
+    """Metric name -> the sets of ``by`` keys its records may have (the shape
+    :func:`sim.check.gate.check_metric_names` takes), from :func:`catalogue`."""
+    return {k: {frozenset(b) for b in m.by} for k, m in catalogue(gdef).items()}
+
+
+def closest_names(name: str, names, n: int = 3) -> list[str]:
+    """Up to ``n`` names of ``names`` closest to ``name`` (difflib), for "did you mean"."""
+    import difflib
+
+    names = sorted(names)
+    close = difflib.get_close_matches(name, names, n=n, cutoff=0.5)
+    if not close:
+        close = [x for x in names if x.split("_")[0] == name.split("_")[0]][:n]
+    return close
+
+
+def spread(a: dict, b: dict) -> dict[str, Any]:
+    """The difference ``a - b`` of two proportion records (value and 95 % normal interval).
+
+    Records from the same games (two seats' win rates: multinomial shares, negatively
+    correlated) use var = (pa + pb - (pa - pb)^2) / n; records over different samples (two
+    policies' win rates per seat-appearance) add the two variances, which ignores the
+    dependence of seats within a game. Returns a ``difference`` record named ``spread``."""
+    pa, pb = float(a["value"]), float(b["value"])
+    na, nb = int(a["n"]), int(b["n"])
+    d = pa - pb
+    if na == nb and a.get("by", {}).keys() == b.get("by", {}).keys() == {"seat"}:
+        var = max(pa + pb - d * d, 0.0) / na if na else float("nan")
+    else:
+        var = (pa * (1 - pa) / na if na else float("nan")) + (pb * (1 - pb) / nb if nb else float("nan"))
+    se = float(np.sqrt(var))
+    z = 1.959963984540054
+    return {"metric": "spread", "by": {}, "value": d, "ci_low": d - z * se, "ci_high": d + z * se,
+            "n": min(na, nb), "kind": "difference"}

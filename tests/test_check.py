@@ -259,6 +259,7 @@ def fake_game(monkeypatch):
     monkeypatch.setitem(sim.games.GAMES, "fakegame", "_fake_sim_game")
     api = types.ModuleType("sim.api")
     api.run_config = fake_run_config
+    api.prepare = lambda run: 0.0  # no kernel to compile
     # the metric catalogue sim validate / check / baseline consult before playing
     api.metric_names = lambda run: {r["metric"] for r in fake_run_config(run).summary["metrics"]}
     monkeypatch.setitem(sys.modules, "sim.api", api)

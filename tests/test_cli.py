@@ -176,3 +176,37 @@ def test_listing_commands_import_no_numba_polars_or_matplotlib(args):
 
         first = r.stdout.splitlines()[0]
         assert first.startswith("sim 0.") and all(f"{g} rules v{get_game(g).version}" in first for g in available())
+
+
+def test_validate_rejects_an_unknown_checks_metric_naming_the_closest_without_playing(tmp_path, monkeypatch):
+    """Issue 13 item 7: `sim validate` checks [checks] targets and tolerances against the
+    game's metric catalogue (sim.metrics.catalogue) and plays nothing: one message naming the
+    key and the closest names, exit 2."""
+    import sim.api
+    import sim.runner
+
+    def boom(*a, **k):
+        raise AssertionError("validate played games")
+
+    monkeypatch.setattr(sim.runner, "run_games", boom)
+    monkeypatch.setattr(sim.api, "play_run", boom)
+    monkeypatch.setattr(sim.api, "prepare", boom)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(cft_text(**{'{ metric = "stall_rate", max = 0.001 }': '{ metric = "stall_rat", max = 0.001 }'}))
+    r = runner.invoke(app, ["validate", str(cfg)])
+    assert r.exit_code == 2, r.output
+    assert "key 'checks.targets[0].metric'" in r.output
+    assert "unknown metric 'stall_rat'" in r.output and "did you mean stall_rate" in r.output
+    assert r.output.count("error:") == 1
+    # a tolerance key is checked the same way
+    cfg.write_text(cft_text(**{"[checks]": "[checks]\ntolerances = { wether_share = 0.01 }"}))
+    r = runner.invoke(app, ["validate", str(cfg)])
+    assert r.exit_code == 2 and "checks.tolerances.wether_share" in r.output and "weather_share" in r.output, r.output
+    # a known metric with a grouping it never has
+    cfg.write_text(cft_text(**{'{ metric = "stall_rate", max = 0.001 }': '{ metric = "stall_rate", by = { seat = 0 }, max = 0.001 }'}))
+    r = runner.invoke(app, ["validate", str(cfg)])
+    assert r.exit_code == 2 and "checks.targets[0].by" in r.output, r.output
+    # every shipped config's [checks] passes
+    for c in sorted((ROOT / "configs").glob("*.toml")):
+        r = runner.invoke(app, ["validate", str(c)])
+        assert r.exit_code == 0 and "ok:" in r.output, (c.name, r.output)

@@ -49,3 +49,103 @@ def test_competitive_metrics_on_a_known_frame():
     assert get[("turns_mean", ())]["value"] == 25.0
     assert get[("starved_draw_rate", ())]["value"] == 0.25
     assert get[("rank_share", (("rank", 0), ("seat", 0)))]["value"] == 0.25
+
+
+# ---------------------------------------------------------------------------- the catalogue
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from sim.games import available, get_game  # noqa: E402
+from sim.metrics import RECORD_KINDS, catalogue, closest_names, spread  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _assert_in_catalogue(records, cat, where):
+    for r in records:
+        m = cat.get(r["metric"])
+        assert m is not None, f"{where}: {r['metric']} is not in the catalogue"
+        assert tuple(sorted(r.get("by") or {})) in m.by, f"{where}: {r['metric']} by {r['by']} not in {m.by}"
+        assert r["kind"] == m.kind, f"{where}: {r['metric']} kind {r['kind']} != catalogue {m.kind}"
+
+
+@pytest.mark.parametrize("game", sorted(available()))
+def test_every_metric_a_run_emits_is_in_its_game_catalogue(game):
+    """Play a small run of the game's shipped config and check every record (name, by keys,
+    kind) against the catalogue; the summary's catalogue section defines every name it uses."""
+    from sim.api import games_frame, summarize
+    from sim.compile import compile_run
+    from sim.config import load
+    from sim.runner import run_games
+
+    cfg = load(ROOT / "configs" / f"{game}.toml").with_overrides(games=300)
+    run = compile_run(cfg)
+    summary = summarize(run, games_frame(run, run_games(run)))
+    cat = catalogue(run.game)
+    _assert_in_catalogue(summary["metrics"], cat, game)
+    assert set(summary["catalogue"]) == {r["metric"] for r in summary["metrics"]}
+    for name, entry in summary["catalogue"].items():
+        assert entry["definition"] == cat[name].definition and entry["unit"] == cat[name].unit
+
+
+def test_every_metric_of_every_committed_baseline_is_in_the_catalogue():
+    """The baselines hold the metrics of every shipped config (VIPs, 2-6 seats, variants)."""
+    files = sorted((ROOT / "reports" / "baselines").glob("*.json"))
+    assert len(files) >= 19
+    for f in files:
+        d = json.loads(f.read_text())
+        _assert_in_catalogue(d["metrics"], catalogue(get_game(d["game"])), f.name)
+
+
+@pytest.mark.parametrize("game", sorted(available()))
+def test_catalogue_entries_are_complete(game):
+    gdef = get_game(game)
+    cat = catalogue(gdef)
+    for name, m in cat.items():
+        assert m.name == name and m.definition and m.unit, name
+        assert m.kind in RECORD_KINDS, (name, m.kind)
+        assert m.by and all(tuple(sorted(b)) == b for b in m.by), (name, m.by)
+    # the common metrics are defined once, in sim.metrics, with the game's length unit
+    assert "stall_rate" in cat and "turns_p50" in cat
+    if gdef.mode == "competitive":
+        assert ("seat",) in cat["win_rate"].by and ("policy",) in cat["win_rate"].by
+    else:
+        assert cat["loss_rate"].kind == "proportion"
+
+
+def test_codes_are_decoded():
+    from sim.games.clear_for_takeoff.data import WEATHER_CARDS
+
+    cat = catalogue(get_game("clear_for_takeoff"))
+    codes = cat["weather_share"].codes
+    assert set(codes) == set(WEATHER_CARDS)
+    assert "fog" in codes["FG"] and "crosswind" in codes["XW"] and "de-icing" in codes["ICE"]
+    nb = catalogue(get_game("now_boarding"))
+    assert nb["turns_p50"].unit == "rounds" and "rounds" in nb["turns_mean"].definition
+    assert set(nb["complaints_by_cause_mean"].codes) == {"anger", "leftover", "vip"}
+    assert catalogue(get_game("clear_for_takeoff"))["turns_p50"].unit == "player turns"
+    yk = catalogue(get_game("yukon_airways"))
+    assert {("seat",), ("policy",), ("start_pos",), ("start_money",)} <= set(yk["win_rate"].by)
+
+
+def test_closest_names():
+    names = catalogue(get_game("clear_for_takeoff"))
+    assert closest_names("stall_rat", names)[0] == "stall_rate"
+    assert "weather_share" in closest_names("wether_share", names)
+
+
+def test_spread_of_two_seats_uses_the_multinomial_variance():
+    a = proportion("win_rate", {"seat": 0}, 300, 1000)
+    b = proportion("win_rate", {"seat": 1}, 200, 1000)
+    d = spread(a, b)
+    se = np.sqrt((0.3 + 0.2 - 0.1 ** 2) / 1000)
+    assert d["value"] == pytest.approx(0.1)
+    assert d["ci_low"] == pytest.approx(0.1 - 1.959964 * se, rel=1e-5)
+    assert d["ci_high"] == pytest.approx(0.1 + 1.959964 * se, rel=1e-5)
+    # two policies over different samples: the variances add
+    p = proportion("win_rate", {"policy": "a"}, 300, 1000)
+    q = proportion("win_rate", {"policy": "b"}, 400, 2000)
+    e = spread(p, q)
+    se2 = np.sqrt(0.3 * 0.7 / 1000 + 0.2 * 0.8 / 2000)
+    assert e["ci_high"] - e["value"] == pytest.approx(1.959964 * se2, rel=1e-5)

@@ -121,7 +121,63 @@ def _bar_chart(folder: Path, name: str, title: str, labels, values, lows, highs,
     _percent_axis(ax)
     ax.grid(**GRID)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
+    _legend_outside(ax)
+    _save(fig, folder, name)
+
+
+def _legend_outside(ax, ncol: int = 3) -> None:
+    """A legend below the axes (it covers no data)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=min(ncol, len(handles)),
+                  fontsize=8, frameon=False)
+
+
+def scaled_limits(lows, highs, extra=(), pad: float = 0.25, floor: float = 0.0, ceil: float = 1.0,
+                  min_span: float = 0.01) -> tuple[float, float]:
+    """y limits that fit the intervals ``lows``..``highs`` (and the ``extra`` reference
+    values) with ``pad`` of their span on each side, clipped to [floor, ceil]: a 1-point
+    spread between seats fills the axis instead of hiding at the top of a 0-100 % scale."""
+    import math
+
+    vals = [float(v) for v in list(lows) + list(highs) + list(extra) if v is not None and math.isfinite(float(v))]
+    if not vals:
+        return floor, ceil
+    lo, hi = min(vals), max(vals)
+    span = max(hi - lo, min_span)
+    return max(floor, lo - pad * span), min(ceil, hi + pad * span)
+
+
+def _interval_chart(folder: Path, name: str, title: str, labels, values, lows, highs, xlabel: str,
+                    ylabel: str, fair: float | None = None, fair_label: str = "",
+                    interval_label: str = "95% interval (Wilson)") -> None:
+    """Rates as points with their 95 % interval bars on an axis scaled to the intervals (not
+    from 0), the fair share dashed, each point labelled with its value; legend below."""
+    import math
+
+    plt = _plt()
+    width = max(5.5, min(12.0, 1.6 + 1.0 * len(labels)))
+    fig, ax = plt.subplots(figsize=(width, 4.2))
+    xs = list(range(len(labels)))
+    ax.errorbar(xs, values, yerr=_err(values, lows, highs), fmt="o", color=BAR, ecolor=BAR, elinewidth=2.5,
+                capsize=8, capthick=2, markersize=7, zorder=3, label=interval_label)
+    for x, v in zip(xs, values, strict=False):
+        if math.isfinite(v):
+            ax.annotate(f"{v * 100:.1f}%", (x, v), xytext=(10, 0), textcoords="offset points", ha="left",
+                        va="center", fontsize=8)
+    if fair is not None:
+        ax.axhline(fair, linestyle="--", color="#555555", linewidth=1, zorder=1, label=fair_label)
+    lo, hi = scaled_limits(lows, highs, [fair] if fair is not None else [])
+    ax.set_ylim(lo, hi)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_xticks(xs, labels, rotation=0 if len(labels) <= 6 else 30, ha="center" if len(labels) <= 6 else "right")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.yaxis.set_major_formatter(_pct_fmt(hi - lo))
+    ax.grid(**GRID)
+    ax.set_axisbelow(True)
+    _legend_outside(ax)
     _save(fig, folder, name)
 
 
@@ -137,8 +193,11 @@ def headroom_for_legend(ax, top: float) -> None:
 
 
 def plot_win_rate_by_seat(df, records, seat_labels: Sequence[str] | None, n_seats: int, folder: Path,
-                          rotate: bool = False) -> tuple[str, str] | None:
-    """Win rate of each seat with Wilson 95% error bars and a dashed line at 1/seats."""
+                          rotate: bool = False, seat_axis: str = "seat in turn order (seat 0 plays first)"
+                          ) -> tuple[str, str] | None:
+    """Win rate of each seat with its Wilson 95% interval on an axis scaled to the intervals,
+    and a dashed line at the fair share 1/seats. ``seat_axis`` names what a seat is in the
+    game (its x label)."""
     import polars as pl
 
     if n_seats < 1:
@@ -155,14 +214,15 @@ def plot_win_rate_by_seat(df, records, seat_labels: Sequence[str] | None, n_seat
             lab += f"\n{seat_labels[i]}"
         labels.append(lab)
     name = "win_rate_seat.png"
-    _bar_chart(folder, name, "Win rate by seat (seat 0 plays first)", labels, vals, lows, highs,
-               "seat in turn order" + (" (policies rotated over seats)" if rotate else ""),
-               "games won (%)", fair=1.0 / n_seats, fair_label=f"fair share 1/{n_seats} = {1 / n_seats:.0%}")
+    _interval_chart(folder, name, "Win rate by seat (axis zoomed to the intervals)", labels, vals, lows, highs,
+                    seat_axis + (" (policies rotated over seats)" if rotate else ""),
+                    "games won (%)", fair=1.0 / n_seats, fair_label=f"fair share 1/{n_seats} = {100 / n_seats:.1f}%")
     return ("Win rate by seat", name)
 
 
 def plot_win_rate_by_policy(records, n_seats: int, folder: Path) -> tuple[str, str] | None:
-    """Win rate of each policy label (records ``win_rate`` by ``{"policy": label}``)."""
+    """Win rate of each policy label (records ``win_rate`` by ``{"policy": label}``), per game
+    and seat the policy sat in, with Wilson intervals on a scaled axis."""
     recs = [r for r in records if r.get("metric") == "win_rate" and set((r.get("by") or {})) == {"policy"}]
     if not recs:
         return None
@@ -171,14 +231,17 @@ def plot_win_rate_by_policy(records, n_seats: int, folder: Path) -> tuple[str, s
     lows = [_num(r.get("ci_low")) for r in recs]
     highs = [_num(r.get("ci_high")) for r in recs]
     name = "win_rate_policy.png"
-    _bar_chart(folder, name, "Win rate by policy (per game the policy played)", labels, vals, lows, highs,
-               "policy", "games won (%)", fair=1.0 / n_seats if n_seats else None,
-               fair_label=f"fair share 1/{n_seats} = {1 / n_seats:.0%}" if n_seats else "")
+    _interval_chart(folder, name, "Win rate by policy (per game and seat the policy played)", labels, vals, lows,
+                    highs, "policy", "games won (%)", fair=1.0 / n_seats if n_seats else None,
+                    fair_label=f"fair share 1/{n_seats} = {100 / n_seats:.1f}%" if n_seats else "")
     return ("Win rate by policy", name)
 
 
-def plot_rank_distribution(df, records, n_seats: int, folder: Path) -> tuple[str, str] | None:
-    """Stacked bars: share of each finishing rank per seat (unranked = stalled games)."""
+def plot_rank_distribution(df, records, n_seats: int, folder: Path,
+                           seat_axis: str = "seat in turn order (seat 0 plays first)") -> tuple[str, str] | None:
+    """A seat x rank table of the share of games each seat finished at each rank, every cell
+    labelled with its value (one decimal) and coloured by its distance from the fair share
+    1/seats, so a 2-point difference shows (unranked = stalled before the seat finished)."""
     import numpy as np
 
     shares = np.full((n_seats, n_seats + 1), np.nan)  # column 0 = unranked
@@ -196,28 +259,34 @@ def plot_rank_distribution(df, records, n_seats: int, folder: Path) -> tuple[str
                 shares[i, r] = float((col == r).mean())
     shares = np.nan_to_num(shares)
     plt = _plt()
-    cmap = plt.get_cmap("viridis")
-    fig, ax = plt.subplots(figsize=(max(5.5, 1.4 + 1.0 * n_seats), 4.2))
-    xs = np.arange(n_seats)
-    bottom = np.zeros(n_seats)
     order = list(range(1, n_seats + 1)) + ([0] if shares[:, 0].sum() > 0 else [])
-    for r in order:
-        color = "#bbbbbb" if r == 0 else cmap((r - 1) / max(1, n_seats - 1) * 0.9)
-        label = "unranked (stalled)" if r == 0 else _ordinal(r)
-        ax.bar(xs, shares[:, r], bottom=bottom, color=color, width=0.6, label=label, edgecolor="white",
-               linewidth=0.5)
-        for x, b, s in zip(xs, bottom, shares[:, r], strict=True):
-            if s >= 0.06:
-                ax.text(x, b + s / 2, f"{s * 100:.0f}%", ha="center", va="center", fontsize=8,
-                        color="white" if r in (1, 2) else "black")
-        bottom += shares[:, r]
-    ax.set_xticks(xs, [f"seat {i}" for i in range(n_seats)])
-    ax.set_xlabel("seat in turn order (seat 0 plays first)")
-    ax.set_ylabel("share of games (%)")
-    ax.set_title("Finishing rank by seat")
-    ax.set_ylim(0, 1.0)
-    _percent_axis(ax)
-    ax.legend(title="rank", loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8, frameon=False)
+    grid = shares[:, order]  # seats x ranks
+    fair = 1.0 / n_seats
+    dev = grid[:, :n_seats] - fair
+    n_games = next((int(r["n"]) for r in records if r.get("metric") == "rank_share" and r.get("n")), None)
+    if n_games is None and df is not None:
+        n_games = df.height
+    # colours saturate at the larger of the largest deviation and 3 standard errors of a share,
+    # so sampling noise stays pale
+    noise = 3 * float(np.sqrt(fair * (1 - fair) / n_games)) if n_games else 0.0
+    lim = max(float(np.abs(dev).max()), noise, 0.002)
+    fig, ax = plt.subplots(figsize=(max(7.0, 2.6 + 1.1 * len(order)), max(3.4, 1.4 + 0.55 * n_seats)))
+    colour = np.zeros_like(grid)
+    colour[:, :n_seats] = dev
+    im = ax.imshow(colour, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
+    for i in range(n_seats):
+        for j in range(len(order)):
+            ax.text(j, i, f"{grid[i, j] * 100:.1f}%", ha="center", va="center", fontsize=8,
+                    color="white" if j < n_seats and abs(dev[i, j]) > 0.6 * lim else "black")
+    ax.set_xticks(range(len(order)), [_ordinal(r) if r else "unranked\n(stalled)" for r in order])
+    ax.set_yticks(range(n_seats), [f"seat {i}" for i in range(n_seats)])
+    ax.set_xlabel("finishing rank (1st = first to finish)")
+    ax.set_ylabel("seat")
+    ax.set_title(f"Finishing rank by seat: share of games (fair share {fair * 100:.1f}%)\n{seat_axis}",
+                 fontsize=10)
+    cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.02)
+    cb.set_label("above / below the fair share (points)")
+    cb.ax.yaxis.set_major_formatter(_pct_fmt(lim))
     name = "rank_distribution.png"
     _save(fig, folder, name)
     return ("Finishing rank by seat", name)
@@ -256,7 +325,9 @@ def _binned(values, counts, stalls, max_bins: int = 60):
 
 
 def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[str, str] | None:
-    """Histogram of game length (``turns``) with the median and 95th percentile marked.
+    """Histogram of game length (the ``turns`` column, counted in ``unit``: "player turns",
+    "rounds") with the median and 95th percentile marked (one-wide bars centred on their
+    value, so the median line stands on the median's bar); legend below the axes.
 
     Stalled games (turn cap) are stacked in red; when they sit far beyond the finished
     games (a cap of 2000 turns for 70-turn games) they are left out of the bars, so the
@@ -283,10 +354,13 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8.0, 4.0))
     done = (c - s) / total
-    ax.bar(left, done, width=width, align="edge", color=BAR, label="finished", linewidth=0)
+    # one-wide bins are centred on their value, so a line at the median 9 stands on bar 9
+    align = "center" if width == 1 else "edge"
+    bw = 0.9 if width == 1 else width
+    ax.bar(left, done, width=bw, align=align, color=BAR, label="finished", linewidth=0)
     stall_text = f"stalled at the turn cap: {n_stall:,} game{'s' if n_stall != 1 else ''} ({n_stall / total:.2%})"
     if n_stall and not separate:
-        ax.bar(left, s / total, bottom=done, width=width, align="edge", color=STALL, linewidth=0,
+        ax.bar(left, s / total, bottom=done, width=bw, align=align, color=STALL, linewidth=0,
                label=stall_text)
     for q, style in (("turns_p50", "-"), ("turns_p95", ":")):
         r = find(records, q)
@@ -294,13 +368,15 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
             v = _num(r["value"])
             if separate and v > values.max():
                 continue
-            ax.axvline(v + 0.5 * (width == 1), color="black", linestyle=style, linewidth=1,
-                       label=f"{'median' if q.endswith('50') else '95th percentile'}: {v:g}")
+            ax.axvline(v, color="black", linestyle=style, linewidth=1.2,
+                       label=f"{'median' if q.endswith('50') else '95th percentile'}: {v:g} {unit}")
     top = float((c / total).max()) if c.size else 1.0
     ax.set_ylim(0, top * 1.12)
     ax.set_xlabel(f"game length ({unit} per game)" + (f", bins of {width}" if width > 1 else ""))
+    if width == 1 and len(left) <= 30:
+        ax.set_xticks(left)
     ax.set_ylabel("share of games (%)")
-    ax.set_title(f"Game length ({total:,} games)")
+    ax.set_title(f"Game length in {unit} ({total:,} games)")
     ax.yaxis.set_major_formatter(_pct_fmt(top))
     ax.grid(**GRID)
     ax.set_axisbelow(True)
@@ -310,7 +386,8 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
 
         handles.append(Patch(color=STALL))
         labels.append(stall_text + ";\nnot drawn: far right of the finished games")
-    ax.legend(handles, labels, fontsize=8, loc="upper right", framealpha=0.9, edgecolor="none")
+    ax.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2,
+              frameon=False)
     name = "game_length.png"
     _save(fig, folder, name)
     return ("Game length", name)

@@ -16,10 +16,12 @@ from urllib.parse import quote
 
 from sim.jsonio import write_json
 from sim.report.format import (
+    find,
     fmt_by,
     fmt_count,
     fmt_interval,
     fmt_pct,
+    fmt_value,
     md_escape,
     md_table,
 )
@@ -41,16 +43,16 @@ code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; }
 p.note, em { color: #555; }
 """
 
+CSS += """
+#verdict + ul { background: #f4f7fb; border-left: 4px solid #4C72B0; padding: .6em 1em .6em 2em; }
+#verdict + ul li { margin: .25em 0; }
+blockquote { color: #444; border-left: 3px solid #ccc; margin: .8em 0; padding: .2em 1em; background: #fafafa; }
+td.def, span.def { color: #555; font-size: .9em; }
+"""
+
 # metrics shown in the headline sections; everything else goes to "Other metrics"
-LENGTH_ROWS = (
-    ("turns_mean", "Turns per game, mean"),
-    ("turns_p05", "Turns per game, 5th percentile"),
-    ("turns_p50", "Turns per game, median"),
-    ("turns_p95", "Turns per game, 95th percentile"),
-    ("stall_rate", "Stalled games (turn cap reached)"),
-    ("reshuffles_mean", "Reshuffles per game, mean"),
-    ("starved_draw_rate", "Starved draws (draw from an empty pile)"),
-)
+LENGTH_ROWS = ("turns_mean", "turns_p05", "turns_p50", "turns_p95", "stall_rate", "reshuffles_mean",
+               "starved_draw_rate")
 
 
 def write_report(out_dir: Path, cfg, gdef, df, summary: dict, manifest: dict) -> Path:
@@ -106,19 +108,21 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
     labels = _seat_labels(cfg, summary)
     rotate = bool(getattr(cfg, "rotate_seats", summary.get("rotate_seats", False)))
 
+    info, _cat = _info(gdef)
+    unit, axis = info["length_unit"], info["seat_axis"]
     figures: list[tuple[str, str]] = []
     if mode == "competitive":
         candidates = [
-            lambda: P.plot_win_rate_by_seat(df, records, labels, n_seats, plots_dir, rotate),
+            lambda: P.plot_win_rate_by_seat(df, records, labels, n_seats, plots_dir, rotate, axis),
             lambda: P.plot_win_rate_by_policy(records, n_seats, plots_dir),
-            lambda: P.plot_rank_distribution(df, records, n_seats, plots_dir),
-            lambda: P.plot_game_length(df, records, plots_dir),
+            lambda: P.plot_rank_distribution(df, records, n_seats, plots_dir, axis),
+            lambda: P.plot_game_length(df, records, plots_dir, unit),
             lambda: P.plot_reshuffles(df, plots_dir),
         ]
     else:
         candidates = [
             lambda: P.plot_team_outcome(df, records, plots_dir),
-            lambda: P.plot_game_length(df, records, plots_dir),
+            lambda: P.plot_game_length(df, records, plots_dir, unit),
             lambda: P.plot_reshuffles(df, plots_dir, only_if_any=True),
         ]
     for make in candidates:
@@ -135,7 +139,7 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
     md = render_markdown(cfg, gdef, summary, manifest, figures, game_figures)
     (folder / "report.md").write_text(md, encoding="utf-8")
     title = f"{summary.get('title') or getattr(gdef, 'title', '')}: {summary.get('run', '')}"
-    (folder / "report.html").write_text(render_html(md, title), encoding="utf-8")
+    (folder / "report.html").write_text(render_html(md, title, plots_dir), encoding="utf-8")
 
 
 def _n_seats(cfg, summary: dict) -> int:
@@ -155,11 +159,147 @@ def _seat_labels(cfg, summary: dict) -> list[str]:
 # ---------------------------------------------------------------------------- markdown
 
 
+def _info(gdef) -> tuple[dict, dict]:
+    """(report_info, catalogue) of ``gdef`` (:mod:`sim.metrics`); a game without a metrics
+    module (a test double) gets the common ones."""
+    from sim.metrics import catalogue, common_catalogue, report_info
+
+    info = report_info(gdef)
+    try:
+        cat = catalogue(gdef)
+    except (ImportError, AttributeError, TypeError, ValueError):
+        cat = common_catalogue(getattr(gdef, "mode", "competitive"), info["length_unit"])
+    return info, cat
+
+
+def _definition(cat: dict, name: str) -> str:
+    m = cat.get(name)
+    if m is None:
+        return ""
+    return f"{m.definition} ({m.unit})" if m.unit and m.unit not in m.definition else m.definition
+
+
+def _decode_by(by: dict | None, cat: dict, name: str, labels: list[str] | None) -> str:
+    """``fmt_by`` with every code decoded: ``weather SC (clear sky: no restriction)``."""
+    text = fmt_by(by, labels)
+    m = cat.get(name)
+    if m is None or not m.codes or not by:
+        return text
+    parts = []
+    for k, v in by.items():
+        code = m.codes.get(str(v))
+        parts.append(f"{k} {v}" + (f" ({code})" if code else ""))
+    return ", ".join(parts)
+
+
+def _pp(x: float) -> str:
+    return f"{x * 100:.1f}"
+
+
+def _spread_text(d: dict) -> str:
+    return f"{d['value'] * 100:.1f} points [{_pp(d['ci_low'])}, {_pp(d['ci_high'])}]"
+
+
+def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
+    """The verdict at the top of the report: bullets a designer reads in ten seconds (seat
+    spread against ``[report] seat_spread_threshold``, the gap between policies against
+    ``policy_gap_threshold``, the team result and main failure modes of a cooperative game,
+    median length in the game's unit, stall rate), each with its 95 % interval."""
+    from sim.metrics import spread
+
+    records = list(summary.get("metrics", []))
+    mode = getattr(gdef, "mode", summary.get("mode", "competitive"))
+    rep = getattr(cfg, "report", None)
+    seat_thr = float(getattr(rep, "seat_spread_threshold", 0.03))
+    pol_thr = float(getattr(rep, "policy_gap_threshold", 0.05))
+    labels = _seat_labels(cfg, summary)
+    rotate = bool(getattr(cfg, "rotate_seats", summary.get("rotate_seats", False)))
+    unit = info["length_unit"]
+    out: list[str] = []
+
+    def seat_name(s: int) -> str:
+        if rotate or s >= len(labels):
+            return f"seat {s}"
+        return f"seat {s} ({md_escape(labels[s])})"
+
+    if mode == "competitive":
+        seats = [r for r in records if r.get("metric") == "win_rate" and set(r.get("by") or {}) == {"seat"}
+                 and _finite(r.get("value")) is not None]
+        if len(seats) >= 2:
+            hi = max(seats, key=lambda r: r["value"])
+            lo = min(seats, key=lambda r: r["value"])
+            d = spread(hi, lo)
+            thr = f"{seat_thr * 100:g} points (`[report] seat_spread_threshold`)"
+            if d["ci_low"] > seat_thr:
+                word = f"**above** the practical threshold of {thr}, beyond sampling noise"
+            elif d["value"] > seat_thr:
+                word = f"**above** the practical threshold of {thr}, but within sampling noise of it"
+            elif d["ci_high"] > seat_thr:
+                word = f"below the practical threshold of {thr}; more games would settle it"
+            else:
+                word = f"below the practical threshold of {thr}, beyond sampling noise"
+            out.append(f"- **Seat balance:** seat spread {_spread_text(d)} between {seat_name(hi['by']['seat'])} "
+                       f"{fmt_interval(hi)} and {seat_name(lo['by']['seat'])} {fmt_interval(lo)}: {word}.")
+        pols = [r for r in records if r.get("metric") == "win_rate" and set(r.get("by") or {}) == {"policy"}
+                and _finite(r.get("value")) is not None]
+        if len(pols) >= 2:
+            hi = max(pols, key=lambda r: r["value"])
+            lo = min(pols, key=lambda r: r["value"])
+            d = spread(hi, lo)
+            word = "above" if d["value"] > pol_thr else "below"
+            out.append(f"- **Skill:** {md_escape(hi['by']['policy'])} wins {fmt_interval(hi)} of the games it "
+                       f"plays, {md_escape(lo['by']['policy'])} {fmt_interval(lo)}: a gap of {_spread_text(d)}, "
+                       f"{word} the threshold of {pol_thr * 100:g} points (`[report] policy_gap_threshold`).")
+        elif len(pols) == 1:
+            out.append(f"- **Skill:** every seat plays {md_escape(pols[0]['by']['policy'])}; no gap between "
+                       "policies to measure.")
+    else:
+        won, lost = find(records, "win_rate"), find(records, "loss_rate")
+        if won is not None:
+            text = f"- **Team result:** the team wins {fmt_interval(won)} of the games"
+            if lost is not None:
+                text += f" and loses {fmt_interval(lost)}"
+            out.append(text + ".")
+        for name in info["failure_metrics"]:
+            recs = [r for r in records if r.get("metric") == name and _finite(r.get("value")) is not None]
+            if not recs:
+                continue
+            top = sorted(recs, key=lambda r: -r["value"])[:2]
+            m = cat[name].definition if name in cat else name
+            parts = [f"{md_escape(_decode_by(r.get('by'), cat, name, None))}: "
+                     f"{fmt_interval(r)}" for r in top]
+            out.append(f"- **Failure mode, {md_escape(m)}:** " + "; ".join(parts) + ".")
+    p50, p05, p95 = find(records, "turns_p50"), find(records, "turns_p05"), find(records, "turns_p95")
+    tmean = find(records, "turns_mean")
+    if p50 is not None:
+        text = f"- **Length:** median {fmt_value(p50)} {unit}"
+        if p05 is not None and p95 is not None:
+            text += f" (90 % of games between {fmt_value(p05)} and {fmt_value(p95)})"
+        if tmean is not None:
+            text += f"; mean {fmt_interval(tmean)}"
+        rm = info.get("rounds_metric")
+        r = find(records, rm) if rm else None
+        if r is not None:
+            text += f"; {fmt_interval(r)} rounds on average"
+        out.append(text + ".")
+    st = find(records, "stall_rate")
+    if st is not None:
+        cap = getattr(cfg, "turn_cap", None)
+        out.append(f"- **Stalls:** {fmt_interval(st)} of games reached the turn cap"
+                   + (f" ({fmt_count(cap)} {unit})" if cap is not None else "") + " with no winner.")
+    out.append(f"- {fmt_count(summary.get('games'))} games, seed `{summary.get('seed')}`; intervals are 95 % "
+               "(Wilson for rates, normal for means and differences).")
+    return out
+
+
 def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tuple[str, str]],
                     game_figures: list[tuple[str, str]] | None = None) -> str:
-    """The text of ``report.md``: run facts, headline tables, other metrics, plots, manifest."""
+    """The text of ``report.md``: the verdict, the game's calibration note, the plots, the
+    tables (every metric with its catalogue definition, codes decoded), then the run facts
+    and the manifest."""
     records = list(summary.get("metrics", []))
     used: set[int] = set()
+    info, cat = _info(gdef)
 
     def take(metric: str, **by: Any) -> dict | None:
         for i, r in enumerate(records):
@@ -174,53 +314,36 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     n_seats = _n_seats(cfg, summary)
     labels = _seat_labels(cfg, summary)
     rotate = bool(getattr(cfg, "rotate_seats", summary.get("rotate_seats", False)))
+    unit = info["length_unit"]
     out: list[str] = [f"# {md_escape(title)}: balance report `{md_escape(run)}`", ""]
 
-    # run facts
-    facts = [
-        ("Game", f"{md_escape(title)} (`{md_escape(summary.get('game', getattr(gdef, 'name', '')))}`)"),
-        ("Mode", md_escape(mode)),
-        ("Games played", fmt_count(summary.get("games"))),
-        ("Seed", f"`{summary.get('seed')}`"),
-        ("Config hash", f"`{summary.get('config_hash')}`"),
-        ("Seat entries (rotated over the seats)" if rotate else "Seats (turn order)",
-         ", ".join(f"{i}: {md_escape(s)}" for i, s in enumerate(labels))),
-        ("Seat rotation", "every seating permutation played equally often" if rotate else "off (fixed seats)"),
-    ]
-    tcap = getattr(cfg, "turn_cap", None)
-    if tcap is not None:
-        facts.append(("Turn cap", fmt_count(tcap)))
-    wall = next((manifest[k] for k in ("wall_s", "wall_time_s") if manifest.get(k) is not None), None)
-    if wall is not None:
-        facts.append(("Play time", f"{float(wall):.1f} s"))
-    if manifest.get("compile_s") is not None:
-        facts.append(("Kernel compile / cache load", f"{float(manifest['compile_s']):.1f} s (not in the speed)"))
-    if manifest.get("games_per_s") is not None:
-        speed = f"{float(manifest['games_per_s']):,.0f} games/s"
-        if manifest.get("threads"):
-            speed += f" on {manifest['threads']} threads"
-        facts.append(("Speed", speed))
-    if manifest.get("git_revision"):
-        facts.append(("Git revision", f"`{md_escape(manifest['git_revision'])}`"))
-    out += [md_table(["Run", ""], facts, align="ll"), ""]
-    out += ["*Intervals are 95%: Wilson score intervals for rates, normal intervals for means. "
-            "Seats are numbered from 0 in turn order; seat 0 plays first.*", ""]
+    if records:
+        out += ["## Verdict", "", *verdict_lines(cfg, gdef, summary, info, cat), ""]
+    if info["calibration"]:
+        out += [f"> **Calibration note ({md_escape(title)}).** {md_escape(info['calibration'])}", ""]
 
+    if figures or game_figures:
+        out += ["## Plots", ""]
+        for t, f in list(figures) + list(game_figures or []):
+            out += [f"### {md_escape(t)}", "", f"![{md_escape(t)}](plots/{quote(f)})", ""]
+
+    out += [f"*{md_escape(info['seat_note'])} Intervals are 95%: Wilson score intervals for rates, normal "
+            "intervals for means.*", ""]
     if mode == "competitive":
-        out += _competitive_sections(take, records, n_seats, labels, rotate)
+        out += _competitive_sections(take, records, n_seats, labels, rotate, cat)
     else:
-        out += _cooperative_sections(take)
+        out += _cooperative_sections(take, cat)
 
     # game length and friends
     rows = []
-    for metric, label in LENGTH_ROWS:
+    for metric in LENGTH_ROWS:
         r = take(metric)
         if r is not None:
-            sd = r.get("sd")
-            rows.append([label, fmt_interval(r), _fmt_sd(sd), fmt_count(r.get("n"))])
+            rows.append([f"`{metric}`", md_escape(_definition(cat, metric)), fmt_interval(r), _fmt_sd(r.get("sd")),
+                         fmt_count(r.get("n"))])
     if rows:
-        out += ["## Game length, stalls and reshuffles", "",
-                md_table(["Measure", "Value [95% CI]", "SD", "Games"], rows), ""]
+        out += [f"## Game length ({md_escape(unit)}), stalls and reshuffles", "",
+                md_table(["Metric", "Definition", "Value [95% CI]", "SD", "Games"], rows, align="llrrr"), ""]
 
     # everything not shown yet, grouped by metric name in order of first appearance
     other = [(i, r) for i, r in enumerate(records) if i not in used]
@@ -233,18 +356,42 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
             for j, r in enumerate(recs):
                 rows.append([
                     f"`{md_escape(name)}`" if j == 0 else "",
-                    md_escape(fmt_by(r.get("by"), None if rotate else labels)),
+                    md_escape(_definition(cat, name)) if j == 0 else "",
+                    md_escape(_decode_by(r.get("by"), cat, name, None if rotate else labels)),
                     fmt_interval(r),
                     md_escape(r.get("kind", "")),
                     fmt_count(r.get("n")),
                 ])
-        out += ["## Other metrics", "", md_table(["Metric", "By", "Value [95% CI]", "Kind", "n"], rows,
-                                                 align="lllrr"), ""]
+        out += ["## Other metrics", "", md_table(["Metric", "Definition", "By", "Value [95% CI]", "Kind", "n"], rows,
+                                                 align="lllrlr"), ""]
 
-    if figures or game_figures:
-        out += ["## Plots", ""]
-        for t, f in list(figures) + list(game_figures or []):
-            out += [f"### {md_escape(t)}", "", f"![{md_escape(t)}](plots/{quote(f)})", ""]
+    # run facts
+    facts = [
+        ("Game", f"{md_escape(title)} (`{md_escape(summary.get('game', getattr(gdef, 'name', '')))}`)"),
+        ("Mode", md_escape(mode)),
+        ("Games played", fmt_count(summary.get("games"))),
+        ("Seed", f"`{summary.get('seed')}`"),
+        ("Config hash", f"`{summary.get('config_hash')}`"),
+        ("Seat entries (rotated over the seats)" if rotate else "Seats",
+         ", ".join(f"{i}: {md_escape(s)}" for i, s in enumerate(labels))),
+        ("Seat rotation", "every seating permutation played equally often" if rotate else "off (fixed seats)"),
+    ]
+    tcap = getattr(cfg, "turn_cap", None)
+    if tcap is not None:
+        facts.append(("Turn cap", f"{fmt_count(tcap)} {md_escape(unit)}"))
+    wall = next((manifest[k] for k in ("wall_s", "wall_time_s") if manifest.get(k) is not None), None)
+    if wall is not None:
+        facts.append(("Play time", f"{float(wall):.1f} s"))
+    if manifest.get("compile_s") is not None:
+        facts.append(("Kernel compile / cache load", f"{float(manifest['compile_s']):.1f} s (not in the speed)"))
+    if manifest.get("games_per_s") is not None:
+        speed = f"{float(manifest['games_per_s']):,.0f} games/s"
+        if manifest.get("threads"):
+            speed += f" on {manifest['threads']} threads"
+        facts.append(("Speed", speed))
+    if manifest.get("git_revision"):
+        facts.append(("Git revision", f"`{md_escape(manifest['git_revision'])}`"))
+    out += ["## Run", "", md_table(["Run", ""], facts, align="ll"), ""]
 
     mrows = _manifest_rows(manifest)
     if mrows:
@@ -252,8 +399,8 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
                 "Re-run with `config.toml` (the config as run) to reproduce every figure; "
                 "`manifest.json` holds the full record.", "",
                 md_table(["Manifest", ""], mrows, align="ll"), ""]
-    out += ["Files: `summary.json` (every metric with its interval), `games.parquet` (one row per game), "
-            "`config.toml`, `manifest.json`, `plots/`.", ""]
+    out += ["Files: `summary.json` (every metric with its interval, and the metric catalogue), `games.parquet` "
+            "(one row per game), `config.toml`, `manifest.json`, `plots/`.", ""]
     return "\n".join(out)
 
 
@@ -265,7 +412,13 @@ def _fmt_sd(sd: Any) -> str:
     return f"{f:.2f}" if math.isfinite(f) else ""
 
 
-def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate: bool) -> list[str]:
+def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate: bool, cat: dict | None = None) -> list[str]:
+    cat = cat or {}
+
+    def define(name: str) -> list[str]:
+        d = _definition(cat, name)
+        return [f"*`{name}`: {md_escape(d)}.*", ""] if d else []
+
     out: list[str] = []
     fair = 1.0 / n_seats if n_seats else float("nan")
 
@@ -284,7 +437,7 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
                 *(["*Policies rotate over the seats: every seating permutation is played equally often.*", ""]
                   if rotate else []),
                 f"*Fair share with {n_seats} seats: {fmt_pct(fair)}. Games without a winner "
-                "(stalls) count as losses for every seat.*", ""]
+                "(stalls) count as losses for every seat.*", "", *define("win_rate")]
 
     # win rate by policy
     prec = []
@@ -296,7 +449,8 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
     if prec:
         rows = [[md_escape(r["by"]["policy"]), fmt_interval(r), fmt_count(r.get("n"))] for r in prec]
         out += ["## Win rate by policy", "",
-                md_table(["Policy", "Win rate [95% CI]", "n"], rows), ""]
+                md_table(["Policy", "Win rate [95% CI]", "n"], rows), "",
+                "*n = games times the seats the policy sat in (a policy in two seats counts each game twice).*", ""]
 
     # rank distribution
     ranks = list(range(1, n_seats + 1))
@@ -320,7 +474,7 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
         out += ["## Rank distribution", "", md_table(head, rows), "",
                 "*Share of games each seat finished at each rank (1st = first to finish)"
                 + ("; unranked = the game stalled before the seat finished; – = never" if show_unranked else "")
-                + ".*", ""]
+                + ".*", "", *define("rank_share")]
 
     # first-player advantage (whatever shape the metrics give it) and the seat-equality test
     fpa = [r for r in records if r.get("metric") == "first_player_advantage"]
@@ -338,6 +492,8 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
             note = f"Seat 0's win rate minus the fair share {fmt_pct(fpa[0]['reference'])}, in percentage points."
         if note:
             out += [f"*{md_escape(note)}*", ""]
+    if fpa:
+        out += define("first_player_advantage")
     if eq is not None:
         p = _finite(eq.get("value"))
         verdict = "" if p is None else (" (the seats differ beyond sampling noise)" if p < 0.05
@@ -355,15 +511,17 @@ def _finite(x: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def _cooperative_sections(take) -> list[str]:
+def _cooperative_sections(take, cat: dict | None = None) -> list[str]:
+    cat = cat or {}
     rows = []
     for metric, label in (("win_rate", "Team wins"), ("loss_rate", "Team loses")):
         r = take(metric)
         if r is not None:
-            rows.append([label, fmt_interval(r), fmt_count(r.get("n"))])
+            rows.append([label, fmt_interval(r), fmt_count(r.get("n")), md_escape(_definition(cat, metric))])
     if not rows:
         return []
-    return ["## Team result", "", md_table(["Outcome", "Rate [95% CI]", "Games"], rows), ""]
+    return ["## Team result", "", md_table(["Outcome", "Rate [95% CI]", "Games", "Definition"], rows,
+                                           align="lrrl"), ""]
 
 
 def _ordinal(n: int) -> str:
@@ -390,14 +548,29 @@ def _manifest_rows(manifest: dict) -> list[list[str]]:
 # ---------------------------------------------------------------------------- HTML
 
 
-def render_html(md_text: str, title: str) -> str:
-    """A self-contained HTML page (inline CSS) of the markdown report; images stay
-    relative (``plots/x.png``)."""
+def render_html(md_text: str, title: str, plots_dir: Path | None = None) -> str:
+    """A self-contained HTML page (inline CSS) of the markdown report. With ``plots_dir``
+    every ``plots/<file>.png`` image is embedded as a ``data:image/png;base64`` URI (the page
+    can be mailed as one file); without it images stay relative. The verdict heading gets
+    ``id="verdict"``."""
+    import base64
     import html as _html
+    import re
+    from urllib.parse import unquote
 
     import markdown
 
     body = markdown.markdown(md_text, extensions=["tables"], output_format="html")
+    body = body.replace("<h2>Verdict</h2>", '<h2 id="verdict">Verdict</h2>', 1)
+    if plots_dir is not None:
+        def embed(m: re.Match) -> str:
+            f = Path(plots_dir) / unquote(m.group(1))
+            if not f.is_file():
+                return m.group(0)
+            data = base64.b64encode(f.read_bytes()).decode("ascii")
+            return f'src="data:image/png;base64,{data}"'
+
+        body = re.sub(r'src="plots/([^"]+\.png)"', embed, body)
     return (
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

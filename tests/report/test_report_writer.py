@@ -89,21 +89,21 @@ def test_markdown_tables_show_record_values(race_report):
     assert f"| all games | {fpa['value'] * 100:+.1f} pp [{fpa['ci_low'] * 100:+.1f}, {fpa['ci_high'] * 100:+.1f}]" in md
     # game length: quantiles as integers, mean with its interval and sd
     p50 = find(recs, "turns_p50")["value"]
-    assert f"| Turns per game, median | {int(p50)} |" in md
+    assert f"| `turns_p50` | median game length (player turns): half the games are this long or shorter | {int(p50)} |" in md
     mean = find(recs, "turns_mean")
-    assert f"| Turns per game, mean | {mean['value']:.1f} [{mean['ci_low']:.1f}, {mean['ci_high']:.1f}] | {mean['sd']:.2f} |" in md
+    assert f"| `turns_mean` | mean game length, in player turns per game (stalled games included) | {mean['value']:.1f} [{mean['ci_low']:.1f}, {mean['ci_high']:.1f}] | {mean['sd']:.2f} |" in md
     # game-specific metrics land in the generic table, grouped by name
-    assert "| `weather_share` | weather storm | 24.7% [23.5, 25.9] | share | 5,000 |" in md
-    assert "|  | weather clear | 75.3% [74.1, 76.5] | share | 5,000 |" in md
-    assert "| `failures_mean` | seat 2 (heuristic) | 1.46 [1.40, 1.51] | mean | 4,000 |" in md
-    assert "| `longest_delay` | all games | 17 | count | 4,000 |" in md
+    assert "| `weather_share` |  | weather storm | 24.7% [23.5, 25.9] | share | 5,000 |" in md
+    assert "|  |  | weather clear | 75.3% [74.1, 76.5] | share | 5,000 |" in md
+    assert "| `failures_mean` |  | seat 2 (heuristic) | 1.46 [1.40, 1.51] | mean | 4,000 |" in md
+    assert "| `longest_delay` |  | all games | 17 | count | 4,000 |" in md
     # headline metrics are not repeated in the generic table
     other = md.split("## Other metrics", 1)[1].split("## Plots", 1)[0]
     assert "win_rate" not in other and "rank_share" not in other and "turns_mean" not in other
     # order of sections
-    order = ["## Win rate by seat", "## Win rate by policy", "## Rank distribution", "## First-player advantage",
-             "## Game length", "## Other metrics", "## Plots", "## Reproducibility"]
-    pos = [md.index(h) for h in order]
+    order = ["## Verdict", "## Plots", "## Win rate by seat", "## Win rate by policy", "## Rank distribution",
+             "## First-player advantage", "## Game length", "## Other metrics", "## Run", "## Reproducibility"]
+    pos = [md.index("\n" + h) for h in order]
     assert pos == sorted(pos)
     assert "| git_revision | `abc1234` |" in md
     assert "| versions.numba | `0.68` |" in md
@@ -122,7 +122,11 @@ def test_plots_written_and_referenced(race_report):
         if n != "weather.png":
             _assert_png(out / "plots" / n)
         assert f"](plots/{n})" in md
-        assert f'src="plots/{n}"' in html
+        # embedded: the page is one file
+        assert f'src="plots/{n}"' not in html
+        import base64
+
+        assert f'src="data:image/png;base64,{base64.b64encode((out / "plots" / n).read_bytes()).decode()}"' in html
     assert (out / "plots" / "weather.png").read_bytes()[:8] == PNG_MAGIC
     assert "### Weather" in md
 
@@ -226,7 +230,7 @@ def test_nan_becomes_null(tmp_path, competitive):
     assert "NaN" not in text
     rec = json.loads(text)["metrics"][-1]
     assert rec["ci_low"] is None and rec["ci_high"] is None
-    assert "| `empty_rate` | all games | 0.0% | proportion | 0 |" in (out / "report.md").read_text()
+    assert "| `empty_rate` |  | all games | 0.0% | proportion | 0 |" in (out / "report.md").read_text()
 
 
 def test_json_that_cannot_be_written_leaves_the_old_report(tmp_path, competitive):

@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.games.clear_for_takeoff.data import WEATHER_CARDS
 from sim.games.clear_for_takeoff.layout import WEATHER_KEYS
-from sim.metrics import mean, proportion, ratio
+from sim.metrics import MetricDef, mean, proportion, ratio
 
 WEATHER_LABELS = dict(zip(WEATHER_KEYS, WEATHER_CARDS))
 """Column key -> card code (``sc`` -> ``SC``, ``31l`` -> ``31L`` ...)."""
@@ -59,6 +59,55 @@ _SEAT_VALUES = {
     "takeoffs_blocked_mean": _col("blocked"),
 }
 """Per-seat metric -> its values per game (int64[n]) from the result columns of seat s."""
+LENGTH_UNIT = "player turns"
+"""What the ``turns`` column counts (layout COLUMNS): one airline's turn, not a round."""
+SEAT_NOTE = ("Seats are numbered from 0 in turn order; seat 0 plays first and play goes clockwise "
+             "(RULES.md D1); a finished airline leaves the turn order (D12).")
+CALIBRATION_NOTE = ("Deck counts and fleets are assumptions from the research note, not the printed game "
+                    "(RULES.md, Component data): read the numbers as a comparison of variants on the same "
+                    "seeds, not as the published game's balance.")
+WEATHER_CODES = {
+    "SC": "clear sky: no restriction",
+    "FG": "fog: no takeoff, both D sequences hold",
+    "31L": "runway 31L closed: no takeoff on it, its sequence holds",
+    "31R": "runway 31R closed: no takeoff on it, its sequence holds",
+    "SN": "snow: no wide-body takeoff; one extra movement card to place or advance",
+    "XW": "crosswind: no medium takeoff",
+    "ICE": "ice: no takeoff without de-icing (Anti-Ice cards)",
+}
+"""Weather card codes (RULES.md "Weather at takeoff")."""
+_S, _P = ("seat",), ("policy",)
+CATALOGUE = (
+    MetricDef("weather_share", "share of all player turns begun under each weather card (a game, not a "
+              "turn, is the unit of the interval)", "% of turns", "share", by=(("weather",),), codes=WEATHER_CODES),
+    MetricDef("flr_suffered_mean", "aircraft sent back to the hangar by FLR (failure) per game: played on "
+              "the seat by an opponent plus drawn face up by the seat itself", "aircraft per game", "mean",
+              by=(_S, _P)),
+    MetricDef("dly_suffered_mean", "aircraft set back by DLY (delay) per game: played on the seat plus drawn "
+              "face up by it", "aircraft per game", "mean", by=(_S, _P)),
+    MetricDef("flr_played_on_mean", "FLR cards an opponent played on the seat per game", "cards per game",
+              "mean", by=(_S, _P)),
+    MetricDef("flr_drawn_mean", "FLR cards the seat drew face up in an exchange (hitting its own most "
+              "prepared aircraft) per game", "cards per game", "mean", by=(_S, _P)),
+    MetricDef("dly_played_on_mean", "DLY cards an opponent played on the seat per game", "cards per game",
+              "mean", by=(_S, _P)),
+    MetricDef("dly_drawn_mean", "DLY cards the seat drew face up in an exchange per game", "cards per game",
+              "mean", by=(_S, _P)),
+    MetricDef("flr_played_mean", "FLR cards the seat played on opponents per game", "cards per game", "mean",
+              by=(_S, _P)),
+    MetricDef("dly_played_mean", "DLY cards the seat played on opponents per game", "cards per game", "mean",
+              by=(_S, _P)),
+    MetricDef("takeoffs_blocked_mean", "takeoff attempts stopped by the weather per game (all seats "
+              "together, or one seat)", "attempts per game", "mean", by=((), _S)),
+    MetricDef("exchanges_mean", "turns per game the seat spent exchanging cards", "turns per game", "mean",
+              by=(_S,)),
+    MetricDef("cut_off_rate", "share of games the turn cap stopped after the winner finished, before the "
+              "finishing order was complete (counted as won)", "% of games", "proportion"),
+    MetricDef("winner_turn_mean", "player turns until the first airline had every aircraft airborne "
+              "(decided games)", "player turns", "mean"),
+)
+"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
+
 _POLICY_VALUES = ("flr_played_mean", "dly_played_mean", "flr_played_on_mean", "dly_played_on_mean",
                   "flr_drawn_mean", "dly_drawn_mean", "flr_suffered_mean", "dly_suffered_mean")
 """The per-seat metrics also reported by policy."""
@@ -122,19 +171,35 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     made = []
     ws = [r for r in records if r["metric"] == "weather_share"]
     if ws:
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        from matplotlib.ticker import PercentFormatter
+
+        fig, ax = plt.subplots(figsize=(7.2, 4.0))
         x = np.arange(len(ws))
         v = np.array([r["value"] for r in ws]) * 100
-        ax.bar(x, v, color="#4C72B0")
-        ax.set_xticks(x, [r["by"]["weather"] for r in ws])
-        ax.set_ylabel("share of turns (%)")
-        ax.set_title("Weather in force at the start of a turn")
-        for xi, vi in zip(x, v):
-            ax.text(xi, vi, f"{vi:.1f}%", ha="center", va="bottom", fontsize=8)
+        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in ws]) * 100
+        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in ws]) * 100
+        ax.bar(x, v, color="#4C72B0", zorder=2)
+        ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
+                    capsize=4, zorder=3)
+        codes = [r["by"]["weather"] for r in ws]
+        short = {"SC": "clear", "FG": "fog", "31L": "31L closed", "31R": "31R closed", "SN": "snow",
+                 "XW": "crosswind", "ICE": "ice"}
+        ax.set_xticks(x, [f"{c}\n{short.get(c, '')}" for c in codes])
+        ax.set_xlabel("weather card in force")
+        ax.set_ylabel("share of player turns (%)")
+        ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=0))
+        ax.set_ylim(0, float(hi.max()) * 1.15)
+        ax.set_title("Weather in force at the start of a turn (95% intervals)")
+        for xi, vi, h in zip(x, v, hi):
+            ax.text(xi, h, f"{vi:.1f}%", ha="center", va="bottom", fontsize=8)
+        ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+        ax.set_axisbelow(True)
         fig.tight_layout()
         fig.savefig(folder / "weather_share.png", dpi=110)
         plt.close(fig)
-        made.append(("Weather share of turns", "weather_share.png"))
+        made.append(("Weather share of turns (SC clear, FG fog, 31L/31R runway closed, SN snow, XW crosswind, "
+                     "ICE ice)", "weather_share.png"))
+
     def by_seat(metric):
         return [r for r in records if r["metric"] == metric and "seat" in r["by"]]
 
@@ -142,7 +207,7 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     dl_on, dl_dr = by_seat("dly_played_on_mean"), by_seat("dly_drawn_mean")
     bl = by_seat("takeoffs_blocked_mean")
     if fl_on and len(fl_on) == len(fl_dr) == len(dl_on) == len(dl_dr) == len(bl):
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.2, 4.4))
         x = np.arange(len(fl_on))
         wdt = 0.27
 
@@ -158,12 +223,13 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         hi = np.array([r["ci_high"] for r in bl]) - v
         ax.bar(x + wdt, v, wdt, yerr=[lo, hi], capsize=2, label="takeoffs blocked", color="#8C8C8C")
         ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in fl_on])
-        ax.set_ylabel("per game (mean)")
+        ax.set_ylabel("aircraft or attempts per game (mean)")
         ax.set_title("Setbacks per seat: FLR / DLY by cause, takeoffs blocked")
         top = max(float((vals(fl_on) + vals(fl_dr)).max()), float((vals(dl_on) + vals(dl_dr)).max()),
                   float(np.array([r["ci_high"] for r in bl]).max()))
-        ax.set_ylim(0, top * 1.5)
-        ax.legend(fontsize=7, ncol=3, loc="upper center")
+        ax.set_ylim(0, top * 1.1)
+        ax.set_xlabel("seat in turn order (seat 0 plays first)")
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "setbacks_by_seat.png", dpi=110)
         plt.close(fig)
@@ -174,7 +240,7 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         def at(metric, label):
             return next((r["value"] for r in records if r["metric"] == metric and r["by"].get("policy") == label), 0.0)
 
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.2, 4.4))
         x = np.arange(len(pol))
         wdt = 0.27
         played = np.array([at("flr_played_mean", q) + at("dly_played_mean", q) for q in pol])
@@ -184,10 +250,11 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
         ax.bar(x, on, wdt, label="played on it", color="#C44E52")
         ax.bar(x + wdt, drawn, wdt, label="drawn by it (own face-up draw)", color="#E8A0A2")
         ax.set_xticks(x, pol)
-        ax.set_ylabel("per game and seat (mean)")
+        ax.set_ylabel("cards per game and seat (mean)")
         ax.set_title("Attacks by policy: played, suffered from opponents, self-inflicted")
-        ax.set_ylim(0, max(float(played.max()), float(on.max()), float(drawn.max())) * 1.35 + 1e-9)
-        ax.legend(fontsize=7, ncol=3, loc="upper center")
+        ax.set_ylim(0, max(float(played.max()), float(on.max()), float(drawn.max())) * 1.1 + 1e-9)
+        ax.set_xlabel("policy")
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "attacks_by_policy.png", dpi=110)
         plt.close(fig)

@@ -25,7 +25,53 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.flying_carpet.data import FINISH_NEAR
-from sim.metrics import mean, proportion
+from sim.metrics import MetricDef, mean, proportion
+
+LENGTH_UNIT = "player turns"
+"""What the ``turns`` column counts: every turn begun, skipped and extra turns included
+(RULES.md "Turn order inside a turn"); ``rounds_mean`` counts rounds."""
+ROUNDS_METRIC = "rounds_mean"
+SEAT_NOTE = "Seats are numbered from 0 in turn order; seat 0 plays first in every round."
+CALIBRATION_NOTE = ("Wind cards, scenery pieces and the die faces are ASSUMPTIONS from the research note "
+                    "(RULES.md, NOTE A1-A17); the measured effect of each option is tabled in RULES.md "
+                    "(\"Measured effect of each option\", rules version 1).")
+DIE_CODES = {"1": "skip the next turn", "2": "move the clouds", "3": "another turn at once",
+             "4": "two steering tokens from the supply", "5": "swap places with a carpet",
+             "6": "hop to a free space at most four away"}
+"""Special die faces (RULES.md "The special die")."""
+_S, _P = ("seat",), ("policy",)
+CATALOGUE = (
+    MetricDef("rounds_mean", "rounds begun per race", "rounds", "mean"),
+    MetricDef("blown_off_mean", "times per race the carpet was blown beyond the edge of the board (back to "
+              "the start)", "times per race", "mean", by=(_S, _P)),
+    MetricDef("skipped_mean", "turns per race the seat skipped (blocked, or the die said so)", "turns per race",
+              "mean", by=(_S,)),
+    MetricDef("blocks_given_mean", "carpets the seat blocked by landing on them, per race", "per race", "mean",
+              by=(_S,)),
+    MetricDef("blocks_suffered_mean", "times per race the seat was blocked by a carpet landing on it",
+              "per race", "mean", by=(_S,)),
+    MetricDef("forced_given_mean", "intermediate landings the seat forced on others, per race", "per race",
+              "mean", by=(_S,)),
+    MetricDef("forced_suffered_mean", "intermediate landings forced on the seat, per race", "per race", "mean",
+              by=(_S,)),
+    MetricDef("tokens_left_mean", "steering tokens the seat still held at the end of the race", "tokens",
+              "mean", by=(_S,)),
+    MetricDef("star_landings_mean", "moves per race that ended on a free star (the die was rolled)",
+              "per race", "mean", by=(_S,)),
+    MetricDef("wasted_mean", "turns per race that ended no nearer the finish than they began (blown off "
+              "included)", "turns per race", "mean", by=(_S, _P)),
+    MetricDef("winner_tokens_left_mean", "steering tokens the winner still held at the finish (decided races)",
+              "tokens", "mean"),
+    MetricDef("winner_wait_turns_mean", f"turns the winner began within {FINISH_NEAR} spaces of the finish "
+              "without landing exactly (decided races)", "turns", "mean"),
+    MetricDef("exact_wait_win_share", f"share of decided races in which a loser had waited within "
+              f"{FINISH_NEAR} spaces of the finish for the exact landing", "% of decided races", "proportion"),
+    MetricDef("win_rate_after_face", "win rate of the seats of a race that rolled this die face at least once",
+              "% of seat-races", "proportion", by=(("face",),), codes=DIE_CODES),
+    MetricDef("win_rate_no_roll", "win rate of the seats of a race that never rolled the die",
+              "% of seat-races", "proportion"),
+)
+"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
 
 SEAT_MEANS = ("blown_off", "skipped", "blocks_given", "blocks_suffered", "forced_given", "forced_suffered",
               "tokens_left", "star_landings", "wasted")
@@ -96,18 +142,33 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     faces = [r for r in records if r["metric"] == "win_rate_after_face"]
     base = [r for r in records if r["metric"] == "win_rate_no_roll"]
     if faces:
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        from matplotlib.ticker import PercentFormatter
+
+        fig, ax = plt.subplots(figsize=(7.4, 4.2))
         x = np.arange(len(faces))
-        v = np.array([r["value"] for r in faces])
-        lo = v - np.array([r["ci_low"] for r in faces])
-        hi = np.array([r["ci_high"] for r in faces]) - v
-        ax.bar(x, v * 100, yerr=[lo * 100, hi * 100], capsize=3, color="#4C72B0")
+        v = np.array([r["value"] for r in faces]) * 100
+        lo = np.array([r["ci_low"] for r in faces]) * 100
+        hi = np.array([r["ci_high"] for r in faces]) * 100
+        ax.errorbar(x, v, yerr=[v - lo, hi - v], fmt="o", color="#4C72B0", elinewidth=2.5, capsize=7,
+                    label="win rate of the rollers, 95% interval")
+        for xi, vi in zip(x, v):
+            ax.annotate(f"{vi:.1f}%", (xi, vi), xytext=(9, 0), textcoords="offset points", va="center", fontsize=8)
+        ref = [float(lo.min()), float(hi.max())]
         if base:
-            ax.axhline(base[0]["value"] * 100, color="#C44E52", linestyle="--", label="never rolled")
-            ax.legend(fontsize=8)
-        ax.set_xticks(x, [f"face {r['by']['face']}" for r in faces])
+            b = base[0]["value"] * 100
+            ref.append(b)
+            ax.axhline(b, color="#C44E52", linestyle="--", label=f"seats that never rolled: {b:.1f}%")
+        span = max(ref) - min(ref)
+        ax.set_ylim(max(0.0, min(ref) - 0.25 * span), min(100.0, max(ref) + 0.25 * span))
+        ax.set_xlim(-0.6, len(faces) - 0.4)
+        ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=None))
+        short = {"1": "skip", "2": "clouds", "3": "extra turn", "4": "2 tokens", "5": "swap", "6": "hop"}
+        ax.set_xticks(x, [f"face {r['by']['face']}\n{short.get(str(r['by']['face']), '')}" for r in faces])
+        ax.set_xlabel("die face rolled at least once in the race")
         ax.set_ylabel("win rate of the roller (%)")
-        ax.set_title("Special die: each face's effect on the roller's win rate")
+        ax.set_title("Special die: win rate of the seats that rolled each face (axis zoomed)")
+        ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "die_faces.png", dpi=110)
         plt.close(fig)
@@ -115,7 +176,7 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
     names = ("blown_off_mean", "skipped_mean", "forced_suffered_mean")
     recs = [[r for r in records if r["metric"] == m and "seat" in r["by"]] for m in names]
     if recs[0]:
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.0, 4.2))
         x = np.arange(len(recs[0]))
         wdt = 0.27
         for i, (rs, lab) in enumerate(zip(recs, ("blown off", "turns skipped", "forced landings"))):
@@ -124,9 +185,10 @@ def plots(df, records, folder: Path) -> list[tuple[str, str]]:
             hi = np.array([r["ci_high"] for r in rs]) - v
             ax.bar(x + (i - 1) * wdt, v, wdt, yerr=[lo, hi], capsize=2, label=lab)
         ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in recs[0]])
-        ax.set_ylabel("per race (mean, 95% interval)")
-        ax.set_title(f"Setbacks per seat (waiting near the finish: within {FINISH_NEAR} spaces)")
-        ax.legend(fontsize=8)
+        ax.set_ylabel("times per race (mean, 95% interval)")
+        ax.set_xlabel("seat in turn order (seat 0 plays first)")
+        ax.set_title("Setbacks per seat")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "setbacks_by_seat.png", dpi=110)
         plt.close(fig)

@@ -22,7 +22,77 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.now_boarding.data import AIRPORTS, ROUTES_23, ROUTES_45, STAGES, UPGRADE_KINDS
-from sim.metrics import mean, proportion, quantile
+from sim.metrics import MetricDef, mean, proportion, quantile
+
+LENGTH_UNIT = "rounds"
+"""What the ``turns`` column counts in Now Boarding: rounds (flight phase + maintenance), final round
+included; every plane acts in every round."""
+SEAT_NOTE = ("Seats are the team's planes (one player each). The order the planes act in is drawn at "
+             "random every round (RULES.md \"Flight phase\"), so no seat plays first.")
+CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\", 20,000 games per row): with the default "
+                    "components every scripted team, the planner included, loses practically every game with "
+                    "3 to 5 players (planner: 0.06 % wins with 3, 0.01 % with 4; 7.7 % with 2 players). "
+                    "Passengers arrive at 3-6 a round while the teams deliver 1.5-2.9, so anger complaints pile "
+                    "up. Read win rates as relative (variant A against B on the same seeds), not as the game's "
+                    "difficulty.")
+FAILURE_METRICS = ("loss_stage_share", "complaints_by_cause_mean")
+"""Records whose largest values are the team's main failure modes (the report's verdict)."""
+STAGE_CODES = {"morning": "first stage (morning pile)", "afternoon": "second stage", "evening": "third stage",
+               "final": "the final round and the end count (1 complaint per 2 undelivered passengers)"}
+CAUSE_CODES = {"anger": "a waiting passenger reached the 4th anger cube and left",
+               "leftover": "end count: 1 complaint per 2 passengers still waiting or aboard",
+               "vip": "a VIP not taken by the end of its stage"}
+AIRPORT_CODES = {"ATL": "Atlanta", "DEN": "Denver", "DFW": "Dallas/Fort Worth", "JFK": "New York JFK",
+                 "LAX": "Los Angeles", "MIA": "Miami", "ORD": "Chicago O'Hare", "SEA": "Seattle",
+                 "SFO": "San Francisco"}
+UPGRADE_CODES = {"seat": "permanent seat", "speed": "permanent speed", "route": "route (colour) upgrade",
+                 "temp_seat": "temporary seat token", "temp_speed": "temporary speed token"}
+_G = "per game (whole team)"
+CATALOGUE = (
+    MetricDef("complaints_mean", "cards in the complaint pile at the end of the game (end count included); the "
+              "team loses at 3", "complaints per game", "mean"),
+    MetricDef("complaints_p50", "median complaints at the end of the game", "complaints", "quantile"),
+    MetricDef("complaints_p95", "95th percentile of complaints at the end of the game", "complaints", "quantile"),
+    MetricDef("complaints_share", "share of games ending with this many complaints", "% of games", "share",
+              by=(("complaints",),)),
+    MetricDef("lost_early_rate", "share of games lost during play (3 complaints before the end count)",
+              "% of games", "proportion"),
+    MetricDef("loss_stage_share", "share of lost games lost in each stage", "% of lost games", "share",
+              by=(("stage",),), codes=STAGE_CODES),
+    MetricDef("loss_round_mean", "round in which a lost game was lost (lost games)", "rounds", "mean"),
+    MetricDef("loss_round_share", "share of lost games lost in each round", "% of lost games", "share",
+              by=(("round",),)),
+    MetricDef("complaints_by_cause_mean", "complaints per game by cause", "complaints per game", "mean",
+              by=(("cause",),), codes=CAUSE_CODES),
+    MetricDef("complaints_by_airport_mean", "anger complaints per game by the passengers' origin airport "
+              "(airports on the board side in use)", "complaints per game", "mean", by=(("airport",),),
+              codes=AIRPORT_CODES),
+    MetricDef("delivered_mean", "passengers delivered to their destination", f"passengers {_G}", "mean"),
+    MetricDef("left_over_mean", "passengers still waiting or aboard when the game ended", f"passengers {_G}",
+              "mean"),
+    MetricDef("fares_mean", "$ earned by all planes", f"$ {_G}", "mean"),
+    MetricDef("spent_mean", "$ paid for upgrades (overpayment included)", f"$ {_G}", "mean"),
+    MetricDef("wasted_mean", "$ overpaid and lost (no change is given), after free temporary tokens",
+              f"$ {_G}", "mean"),
+    MetricDef("upgrades_mean", "upgrades bought per game by kind", f"upgrades {_G}", "mean", by=(("kind",),),
+              codes=UPGRADE_CODES),
+    MetricDef("upgrades_by_round_mean", "upgrades bought in the maintenance of each round, averaged over ALL "
+              "games (a game already over counts 0; the plot averages over the games still running)",
+              f"upgrades {_G}", "mean", by=(("round",),)),
+    MetricDef("upgrades_by_stage_mean", "permanent upgrades bought per game by kind and by the stage of the "
+              "maintenance", f"upgrades {_G}", "mean", by=(("kind", "stage"),), codes={**UPGRADE_CODES, **STAGE_CODES}),
+    MetricDef("rounds_per_stage_mean", "rounds played in each stage (0 for a stage never reached)",
+              "rounds per game", "mean", by=(("stage",),), codes=STAGE_CODES),
+    MetricDef("stage_reached_rate", "share of games that played at least one round of the stage", "% of games",
+              "proportion", by=(("stage",),), codes=STAGE_CODES),
+    MetricDef("plane_fares_mean", "$ earned by this seat's plane per game", "$ per game", "mean",
+              by=(("seat",),)),
+    MetricDef("plane_delivered_mean", "passengers delivered by this seat's plane per game",
+              "passengers per game", "mean", by=(("seat",),)),
+    MetricDef("vips_taken_mean", "VIP cards attached to passengers per game (VIP variant only)", "VIPs per game",
+              "mean"),
+)
+"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
 
 STAGE_NAMES = STAGES
 CAUSES = (("anger", "complaints_anger"), ("leftover", "complaints_leftover"), ("vip", "complaints_vip"))
@@ -106,64 +176,134 @@ def metrics(df, cfg) -> list[dict]:
     return out
 
 
+def upgrade_timeline(df):
+    """Upgrades bought per round over the games still running in it: ``(rounds, means, lows,
+    highs, games)`` lists (round r counts the games with ``turns >= r``, i.e. that played
+    round r; 95 % normal intervals), or None without the columns. The record
+    ``upgrades_by_round_mean`` averages over all games instead (a game over counts 0)."""
+    rounds = sorted(int(c[10:]) for c in df.columns if c.startswith("upgrades_r"))
+    if not rounds or df.height == 0 or "turns" not in df.columns:
+        return None
+    turns = df["turns"].to_numpy()
+    xs, ys, lo, hi, alive = [], [], [], [], []
+    for r in rounds:
+        on = turns >= r
+        m = int(on.sum())
+        if m == 0:
+            break
+        rec = mean("upgrades_by_round_mean", {"round": r}, df[f"upgrades_r{r}"].to_numpy()[on].astype(float))
+        xs.append(r)
+        ys.append(rec["value"])
+        lo.append(rec["ci_low"] if np.isfinite(rec["ci_low"]) else rec["value"])
+        hi.append(rec["ci_high"] if np.isfinite(rec["ci_high"]) else rec["value"])
+        alive.append(m)
+    return (xs, ys, lo, hi, alive) if xs else None
+
+
 def plots(df, records, folder) -> list[tuple[str, str]]:
-    """Complaint distribution, loss-round histogram, complaints by airport, upgrade timeline."""
+    """Stage of the loss, complaints by cause and by origin airport, and the upgrade timeline
+    over the games still running in each round (with their number); (title, file) pairs.
+
+    The game length (rounds) histogram is the generic one: a "round of the loss" chart would
+    repeat it (nearly every game is lost)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     made: list[tuple[str, str]] = []
 
-    def bar(metric, key, title, xlabel, ylabel, fname, scale=100.0, color="#4C72B0"):
+    def bar(metric, key, title, xlabel, ylabel, fname, percent=True, color="#4C72B0", names=None):
         rs = [r for r in records if r["metric"] == metric]
         if not rs:
             return
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        fig, ax = plt.subplots(figsize=(7.0, 3.9))
         x = np.arange(len(rs))
-        v = np.array([r["value"] for r in rs]) * scale
-        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * scale
-        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * scale
-        ax.bar(x, v, color=color, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], capsize=2)
-        ax.set_xticks(x, [str(r["by"][key]) for r in rs])
+        k = 100.0 if percent else 1.0
+        v = np.array([r["value"] for r in rs]) * k
+        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * k
+        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * k
+        ax.bar(x, v, color=color, zorder=2)
+        ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
+                    capsize=4, zorder=3)
+        for xi, vi, h in zip(x, v, hi):
+            ax.text(xi, h, f"{vi:.1f}%" if percent else f"{vi:.2f}", ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(x, [names.get(str(r["by"][key]), str(r["by"][key])) if names else str(r["by"][key])
+                          for r in rs])
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
+        if percent:
+            ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=0))
+        ax.set_ylim(0, max(float(hi.max()), 1e-9) * 1.15)
         ax.set_title(title)
+        ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+        ax.set_axisbelow(True)
         fig.tight_layout()
         fig.savefig(folder / fname, dpi=110)
         plt.close(fig)
         made.append((title, fname))
 
-    bar("complaints_share", "complaints", "Complaints per game", "complaints at the end", "share of games (%)",
-        "nb_complaints.png")
-    bar("loss_round_share", "round", "When losses happen", "round of the loss", "share of lost games (%)",
-        "nb_loss_round.png", color="#C44E52")
-    bar("complaints_by_airport_mean", "airport", "Anger complaints by origin airport", "airport",
-        "complaints per game", "nb_complaints_airport.png", scale=1.0, color="#DD8452")
-    ups = [r for r in records if r["metric"] == "upgrades_by_round_mean"]
-    kinds = [r for r in records if r["metric"] == "upgrades_mean"]
-    if ups:
-        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6), gridspec_kw={"width_ratios": [3, 2]})
-        ax.plot([r["by"]["round"] for r in ups], [r["value"] for r in ups], marker="o", color="#55A868")
-        ax.set_xlabel("round (maintenance)")
-        ax.set_ylabel("upgrades bought per game")
-        ax.set_title("Upgrade timeline")
-        bystage = [r for r in records if r["metric"] == "upgrades_by_stage_mean"]
-        if bystage:
-            kinds3 = ["seat", "speed", "route"]
-            bottom = np.zeros(3)
-            for s, colr in zip(STAGE_NAMES[:3], ("#8172B3", "#64B5CD", "#CCB974"), strict=True):
-                v = np.array([next(r["value"] for r in bystage if r["by"] == {"kind": k, "stage": s}) for k in kinds3])
-                ax2.bar(kinds3, v, bottom=bottom, color=colr, label=s)
-                bottom += v
-            ax2.legend(fontsize=8)
-        else:
-            ax2.bar([r["by"]["kind"] for r in kinds], [r["value"] for r in kinds], color="#8172B3")
-        ax2.set_title("Permanent upgrades by kind and stage")
+    n_lost = next((r["n"] for r in records if r["metric"] == "loss_stage_share"), 0)
+    bar("loss_stage_share", "stage", f"When the team loses: stage of the loss ({n_lost:,} lost games)",
+        "stage (final = the final round and the end count)", "share of lost games (%)", "nb_loss_stage.png",
+        color="#C44E52")
+    bar("complaints_by_cause_mean", "cause", "Complaints per game by cause (the team loses at 3)", "cause",
+        "complaints per game (mean)", "nb_complaints_cause.png", percent=False, color="#DD8452",
+        names={"anger": "anger\n(4th cube)", "leftover": "end count\n(undelivered)", "vip": "VIP\nnot taken"})
+    bar("complaints_by_airport_mean", "airport", "Anger complaints by origin airport", "origin airport",
+        "complaints per game (mean)", "nb_complaints_airport.png", percent=False, color="#DD8452")
+    tl = upgrade_timeline(df)
+    if tl is not None:
+        xs, ys, lo, hi, alive = tl
+        last = max(int(c[10:]) for c in df.columns if c.startswith("upgrades_r"))
+        fig, ax = plt.subplots(figsize=(8.4, 4.2))
+        ax.fill_between(xs, lo, hi, color="#55A868", alpha=0.25, label="95% interval")
+        ax.plot(xs, ys, marker="o", color="#55A868", label="upgrades bought (mean over games still running)")
+        ax.set_xlabel("round (its maintenance)" + (f"; round {last} includes later rounds" if xs and xs[-1] == last
+                                                   else ""))
+        ax.set_ylabel("upgrades bought per game (whole team)")
+        ax.set_xticks(xs)
+        ax2 = ax.twinx()
+        ax2.bar(xs, alive, color="#999999", alpha=0.25, width=0.8, label="games still running (right axis)")
+        ax2.set_ylabel("games still running")
+        ax2.set_ylim(0, max(alive) * 1.05)
+        ax.set_zorder(ax2.get_zorder() + 1)
+        ax.patch.set_visible(False)
+        step = max(1, len(xs) // 10)
+        for x, a in list(zip(xs, alive))[::step]:
+            ax2.annotate(f"{a:,}", (x, a), xytext=(0, 2), textcoords="offset points", ha="center",
+                         fontsize=6, color="#555555", rotation=90 if a >= 10_000 else 0, va="bottom")
+        ax.set_title("Upgrade timeline over the games still running")
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=3, fontsize=8,
+                  frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "nb_upgrades.png", dpi=110)
         plt.close(fig)
-        made.append(("Upgrade timeline", "nb_upgrades.png"))
+        made.append(("Upgrade timeline (mean over the games still running in each round, their number shaded)",
+                     "nb_upgrades.png"))
+    bystage = [r for r in records if r["metric"] == "upgrades_by_stage_mean"]
+    if bystage:
+        fig, ax = plt.subplots(figsize=(7.0, 3.9))
+        kinds3 = ["seat", "speed", "route"]
+        wdt = 0.27
+        x = np.arange(3)
+        for i, (st, colr) in enumerate(zip(STAGE_NAMES[:3], ("#8172B3", "#64B5CD", "#CCB974"), strict=True)):
+            rs = [next(r for r in bystage if r["by"] == {"kind": k, "stage": st}) for k in kinds3]
+            v = np.array([r["value"] for r in rs])
+            e = [v - np.array([r["ci_low"] for r in rs]), np.array([r["ci_high"] for r in rs]) - v]
+            ax.bar(x + (i - 1) * wdt, v, wdt, yerr=np.maximum(e, 0), capsize=2, color=colr, label=st)
+        ax.set_xticks(x, ["seat", "speed", "route"])
+        ax.set_xlabel("permanent upgrade")
+        ax.set_ylabel("bought per game (whole team)")
+        ax.set_title("Permanent upgrades by kind and stage of the maintenance")
+        ax.legend(title="stage", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+        fig.tight_layout()
+        fig.savefig(folder / "nb_upgrades_stage.png", dpi=110)
+        plt.close(fig)
+        made.append(("Permanent upgrades by kind and stage", "nb_upgrades_stage.png"))
     return made

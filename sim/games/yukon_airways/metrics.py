@@ -26,7 +26,59 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.yukon_airways.data import DIALS, START_MONEY, SWITCHES
-from sim.metrics import mean, proportion, quantile, ratio
+from sim.metrics import MetricDef, mean, proportion, quantile, ratio
+
+LENGTH_UNIT = "player turns"
+"""What the ``turns`` column counts: boarding turns, flight turns and maintenance discards of all
+players; a game is six rounds (days)."""
+SEAT_NOTE = ("Seats are numbered from 0; the start player is drawn at random and the turn order changes "
+             "every day (lowest dock first), so seat 0 is not the first player: see win_rate by start_pos "
+             "for the initial turn order.")
+SEAT_AXIS = "seat (start player drawn at random each game)"
+CALIBRATION_NOTE = ("The components are ASSUMPTIONS until real data is typed in (RULES.md, Policies): there the "
+                    "starting improvements are unequal (seat 0, bonus fuel, wins 40 % in the default 4-player "
+                    "mix; seat 2, hand limit, 15 %) and on the advanced side the start money by turn order "
+                    "over-compensates (start player 17.0 %, fourth player with $4 32.9 %).")
+SOURCE_CODES = {"value": "highest location value of each round", "dice": "$1 per die on tickets",
+                "far": "dice flown to far destinations (Old Crow, Inuvik)", "bonus": "symbol bonuses",
+                "orders": "order cards", "christmas": "the Christmas dial", "switch": "the marker_money switch",
+                "visited": "the visited-locations table", "spent": "money paid for die moves and dock 6"}
+DOCK_CODES = {"1": "no ability", "2": "draw a ticket", "3": "dice of two different colours",
+              "4": "one free die move and +1 fuel", "5": "+2 fuel", "6": "pay $1 for one improvement"}
+"""Dock abilities (RULES.md Phase 1 b)."""
+_PS = "per seat and game"
+CATALOGUE = (
+    MetricDef("win_rate", "share of games a seat won (by seat); by policy: wins per game and seat the policy "
+              "sat in; by start_pos / start_money: the seat at that place of the first turn order (which "
+              "started with that money)", "", "", by=(("start_pos",), ("start_money",))),
+    MetricDef("tie_rate", "share of games where two or more seats ended with the most money (before the tie "
+              "rule)", "% of games", "proportion"),
+    MetricDef("shared_win_rate", "share of games whose first place is shared", "% of games", "proportion"),
+    MetricDef("outcome_share", "how games end: won by a seat, shared, or stalled (they add up to 100 %)",
+              "% of games", "share", by=(("outcome",),)),
+    MetricDef("margin_mean", "winner's money minus the best other seat's (decided games)", "$", "mean"),
+    MetricDef("margin_p50", "median winning margin (decided games)", "$", "quantile"),
+    MetricDef("margin_p95", "95th percentile of the winning margin (decided games)", "$", "quantile"),
+    MetricDef("money_mean", "money of the seat at the end", "$ per game", "mean", by=(("seat",),)),
+    MetricDef("money_source_mean", "money earned from each source (spent: paid out)", f"$ {_PS}", "mean",
+              by=(("source",),), codes=SOURCE_CODES),
+    MetricDef("improvements_mean", "improvements taken of each kind (dials and switches)", f"improvements {_PS}",
+              "mean", by=(("kind",),)),
+    MetricDef("dock_share", "share of all dock choices that chose this dock", "% of choices", "share",
+              by=(("dock",),), codes=DOCK_CODES),
+    MetricDef("dock_win_share", "share of this dock's choices made by the game's eventual winner",
+              "% of choices", "share", by=(("dock",),)),
+    MetricDef("flights_per_round_mean", "flights per seat and day", "flights per seat and day", "mean"),
+    MetricDef("short_flight_share", "share of flights with ticket cards burnt as fuel", "% of flights", "share"),
+    MetricDef("burnt_mean", "ticket cards burnt as fuel", f"cards {_PS}", "mean"),
+    MetricDef("unflown_mean", "dice still aboard after a day's last flight, summed over the days", f"dice {_PS}",
+              "mean"),
+    MetricDef("visited_mean", "distinct locations on the seat's cockpit map at the end", f"locations {_PS}",
+              "mean"),
+    MetricDef("emptied_mean", "locations without a coloured marker at the end", "locations per game", "mean"),
+)
+"""The game's metrics (the common ones are in sim.metrics.common_catalogue; ``win_rate`` gains the
+groupings by start position and start money)."""
 
 SOURCES = ("value", "dice", "far", "bonus", "orders", "christmas", "switch", "visited")
 IMPS = tuple(DIALS) + SWITCHES
@@ -120,37 +172,64 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
     folder = Path(folder)
     made = []
 
-    def bars(metric, key, title, fname, ylabel, percent=False):
+    from matplotlib.ticker import PercentFormatter
+
+    def bars(metric, key, title, fname, ylabel, percent=False, xlabel="", fair=None, zoom=False):
         rs = [r for r in records if r["metric"] == metric and key in r["by"]]
         if not rs:
             return
-        fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(rs) + 1.5), 3.8))
+        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(rs) + 1.5), 4.0))
         x = np.arange(len(rs))
         k = 100.0 if percent else 1.0
         v = np.array([r["value"] for r in rs]) * k
         lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * k
         hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * k
-        ax.bar(x, v, color="#4C72B0", zorder=2)
-        ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
-                    capsize=4, zorder=3)
+        if zoom:  # an axis not from 0: points with their intervals, never bars
+            ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="o", color="#4C72B0",
+                        elinewidth=2.5, capsize=7, zorder=3)
+        else:
+            ax.bar(x, v, color="#4C72B0", zorder=2)
+            ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
+                        capsize=4, zorder=3)
         ax.set_xticks(x, [str(r["by"][key]) for r in rs], rotation=30 if len(rs) > 6 else 0,
                       ha="right" if len(rs) > 6 else "center")
         ax.set_ylabel(ylabel)
+        ax.set_xlabel(xlabel or key)
         ax.set_title(title)
-        for xi, vi in zip(x, v):
-            ax.text(xi, vi, f"{vi:.1f}{'%' if percent else ''}", ha="center", va="bottom", fontsize=7)
+        if fair is not None:
+            ax.axhline(fair * k, color="#555555", linestyle="--", linewidth=1, label=f"fair share {fair * k:.1f}%")
+            ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+        if zoom:
+            ref = list(lo) + list(hi) + ([fair * k] if fair is not None else [])
+            span = max(ref) - min(ref)
+            ax.set_ylim(max(0.0, min(ref) - 0.3 * span), max(ref) + 0.3 * span)
+        else:
+            ax.set_ylim(0, max(float(hi.max()), 1e-9) * 1.15)
+        if percent:
+            ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=None if zoom else 0))
+        ax.grid(axis="y", color="#dddddd", linewidth=0.8)
+        ax.set_axisbelow(True)
+        for xi, vi, h in zip(x, v, hi):
+            if zoom:
+                ax.annotate(f"{vi:.1f}%", (xi, vi), xytext=(9, 0), textcoords="offset points", va="center", fontsize=8)
+            else:
+                ax.text(xi, h, f"{vi:.1f}{'%' if percent else ''}", ha="center", va="bottom", fontsize=7)
         fig.tight_layout()
         fig.savefig(folder / fname, dpi=110)
         plt.close(fig)
         made.append((title, fname))
 
     bars("money_source_mean", "source", "Where the money came from (mean per seat and game, 95% interval)",
-         "money_sources.png", "$")
+         "money_sources.png", "$ per seat and game", xlabel="source of money (spent = paid out)")
     bars("improvements_mean", "kind", "Improvements taken by kind (mean per seat and game)",
-         "improvements.png", "improvements")
-    bars("dock_share", "dock", "Dock choices (share of all choices)", "dock_share.png", "share (%)", percent=True)
+         "improvements.png", "improvements per seat and game", xlabel="improvement (dial or switch)")
+    bars("dock_share", "dock", "Dock choices (share of all choices)", "dock_share.png", "share of choices (%)",
+         percent=True, xlabel="dock (1 none, 2 ticket, 3 two colours, 4 move+fuel, 5 +2 fuel, 6 improvement)")
     bars("dock_win_share", "dock", "Share of a dock's choices made by the eventual winner",
-         "dock_win_share.png", "share (%)", percent=True)
-    bars("win_rate", "start_pos", "Win rate by position in the first turn order", "win_by_start.png",
-         "win rate (%)", percent=True)
+         "dock_win_share.png", "share of the dock's choices (%)", percent=True, xlabel="dock",
+         fair=1.0 / max(1, len([r for r in records if r["metric"] == "money_mean"])))
+    bars("win_rate", "start_pos", "Win rate by place in the first turn order", "win_by_start.png",
+         "games won (%)", percent=True, xlabel="position in the first turn order (0 = start player)",
+         fair=1.0 / max(1, len([r for r in records if r["metric"] == "win_rate" and "start_pos" in r["by"]])),
+         zoom=True)
     return made
