@@ -60,7 +60,8 @@ def test_invariants_hold_after_every_step(name):
     mixes = policy_mixes(gdef)
     n = max(600, -(-2000 // len(mixes)))
     for seats in mixes:
-        run = run_from_dict({**base, "seats": seats, "rotate_seats": False}, f"<{name} {seats}>")
+        run = run_from_dict({**base, "seats": seats, "rotate_seats": False, "name": f"contract-{name}"},
+                            f"<{name} {seats}>")
         codes = [gdef.check_playout(run, g) for g in range(n)]
         bad = [(g, c) for g, c in enumerate(codes) if c != 0]
         assert not bad, f"{name} {seats}: invariant codes (game, code) {bad[:5]}"

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
+from sim.games import get_game
 from sim.stats import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -263,4 +264,5 @@ def test_an_entry_named_like_a_config_seat_plays_its_weights(tmp_path):
         "greedy": {"policy": "greedy"},
         "heuristic": {"policy": "heuristic"},
     }
-    assert list(entries_of(cfg, None)) == ["random", "greedy", "heuristic"]
+    assert list(entries_of(cfg, None)) == [p.name for p in get_game("clear_for_takeoff").policies]
+    assert list(entries_of(cfg, None))[:3] == ["random", "greedy", "heuristic"]
