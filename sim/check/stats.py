@@ -46,6 +46,7 @@ normal for means and shares).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -188,6 +189,13 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, 
             row.corr = res["corr"] if res["corr"] == res["corr"] else None
             row.change = res["change"]
             row._power_args = ("se", res["se"])
+            if not res["se"] > 0:
+                # every game identical (an unchanged run): the paired spread of a *real* change
+                # is unknown, so the detectable change is the unpaired one (conservative)
+                alone = dataclasses.replace(row)
+                _test_row(alone, ra, rb, a, b, None, alpha)
+                if alone._power_args:
+                    row._power_args = alone._power_args
             if an.size != bn.size:
                 row.note = f"paired on the first {m} games"
             return
