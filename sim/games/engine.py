@@ -70,6 +70,29 @@ def lookahead_streams(rng, sub):
     sub[1] = next_u64(rng, POLICY)
 
 
+@kernel
+def ranked_candidates(sc, first, k):
+    """A look-ahead decision's candidates: ``first`` (the base policy's own choice, an index
+    into ``sc``, or any value outside ``0 .. n-1`` when it is not one of the scored options),
+    then the other indices of ``sc`` (float64[n], the base policy's score, higher = better)
+    from the best down, ties to the lower index, ``k`` (>= 1) in all at most. Returns int64[m],
+    m = min(k, n + (first not an index))."""
+    n = sc.shape[0]
+    inside = 0 <= first < n
+    m = min(k, n if inside else n + 1)
+    out = np.empty(m, np.int64)
+    order = np.argsort(-sc, kind="mergesort")
+    out[0] = first
+    j = 1
+    for i in order:
+        if j >= m:
+            break
+        if i != first:
+            out[j] = i
+            j += 1
+    return out
+
+
 # ---- seats -------------------------------------------------------------------------------
 @kernel
 def seat_policies(entry_policy, entry_weights, perms, g):

@@ -108,6 +108,7 @@ from sim.games.engine import (
     emit,
     kernel,
     lookahead_streams,
+    ranked_candidates,
     seat_policies,
 )
 from sim.rng import seed_streams
@@ -289,26 +290,15 @@ def rollout_choice(state, p, fleet, w, acts, n, disc, need, rng):
     m_max = ncap + 3
     cidx = np.empty(m_max, np.int64)
     cdisc = np.zeros((m_max, NCT), np.int32)
-    m = 1
-    cidx[0] = bc
     if bc == CH_EXCHANGE:
         cdisc[0, :] = disc
-    # the best-scored other plays
-    if n > 0 and ncap > 0:
-        sc = np.empty(n, np.float64)
-        for i in range(n):
-            sc[i] = -score_play(state, p, fleet, acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], base, w)
-        order = np.argsort(sc, kind="mergesort")
-        k = 0
-        for j in range(n):
-            if k >= ncap:
-                break
-            i = order[j]
-            if i == bc:
-                continue
-            cidx[m] = i
-            m += 1
-            k += 1
+    # the base policy's choice, then the best-scored other plays
+    sc = np.empty(n if ncap > 0 else 0, np.float64)
+    for i in range(sc.shape[0]):
+        sc[i] = score_play(state, p, fleet, acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], base, w)
+    ranked = ranked_candidates(sc, bc, ncap + 1)
+    m = ranked.shape[0]
+    cidx[:m] = ranked
     # exchanges: the base policy's rule keeping the attack cards, and not keeping them
     if h > 0:
         keep = base == POL_HEURISTIC and w[W_ATTACK] > 0
@@ -353,10 +343,7 @@ def rollout_choice(state, p, fleet, w, acts, n, disc, need, rng):
             end_turn(scratch, p, fleet, base, short, RUNWAY_POLICY, True, srng, ev0, evn0)
             sim_turns(scratch, p, fleet, base, w, srng, sacts, sdisc, sneed, ev0, evn0, depth)
             tot[c] += sim_value(scratch, p, fleet, s)
-    best = 0
-    for c in range(1, m):
-        if tot[c] > tot[best]:
-            best = c
+    best = np.argmax(tot)  # ties: the earlier candidate (the base policy's choice first)
     if cidx[best] == CH_EXCHANGE:
         disc[:] = cdisc[best]
     return cidx[best]

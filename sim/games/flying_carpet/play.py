@@ -20,6 +20,7 @@ from sim.games.engine import (
     col_at,
     kernel,
     lookahead_streams,
+    ranked_candidates,
     seat_policies,
 )
 from sim.games.flying_carpet.layout import (
@@ -214,18 +215,7 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
     sc = np.empty(n)
     for i in range(n):
         sc[i] = row_score(state, spec, dmap, base, w, acts, i, fw, ld)
-    sc[b] = 1e300
-    cand = np.empty(K, np.int64)
-    used = np.zeros(n, np.bool_)
-    for k in range(K):
-        bi = -1
-        bv = -np.inf
-        for i in range(n):
-            if not used[i] and (bi < 0 or sc[i] > bv):
-                bi = i
-                bv = sc[i]
-        used[bi] = True
-        cand[k] = bi
+    cand = ranked_candidates(sc, b, K)
     if K == 1:
         return b
     # scratch of every simulation, allocated once per decision
@@ -252,11 +242,7 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
             apply_action(sstate, spec, row, srng, rig_dice, ev, evn)
             total[k] += simulate(sstate, spec, sdmap, base, w, srng, rig_dice, sacts, swork, sfw, stale, depth, me,
                                  ev, evn)
-    best = 0
-    for k in range(1, K):
-        if total[k] > total[best]:
-            best = k
-    return cand[best]
+    return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
 
 
 @kernel

@@ -20,6 +20,7 @@ from sim.games.engine import (
     emit,
     kernel,
     lookahead_streams,
+    ranked_candidates,
     seat_policies,
 )
 from sim.games.yukon_airways.layout import (
@@ -174,18 +175,7 @@ def rollout_choice(state, spec, w, acts, n, rng, ctx):
         fill_context(state, spec, me, ctx)
         for i in range(n):
             sc[i] = action_score(state, spec, me, w, acts, i, ctx)
-    sc[b] = 1e300
-    cand = np.empty(K, np.int64)
-    used = np.zeros(n, np.bool_)
-    for k in range(K):
-        bi = -1
-        bv = -np.inf
-        for i in range(n):
-            if not used[i] and (bi < 0 or sc[i] > bv):
-                bi = i
-                bv = sc[i]
-        used[bi] = True
-        cand[k] = bi
+    cand = ranked_candidates(sc, b, K)
     if K == 1:
         return b
     sstate = np.empty_like(state)
@@ -206,11 +196,7 @@ def rollout_choice(state, spec, w, acts, n, rng, ctx):
             redeal(sstate, spec, me, srng, tmp)
             apply_action(sstate, spec, acts[cand[k]], srng, rig_dice, ev, evn)
             total[k] += simulate(sstate, spec, base, w, srng, rig_dice, sacts, sctx, depth, me, ev, evn)
-    best = 0
-    for k in range(1, K):
-        if total[k] > total[best]:
-            best = k
-    return cand[best]
+    return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
 
 
 @kernel
