@@ -151,17 +151,19 @@ def play_run(run: CompiledRun, threads: int | None = None, on_progress: Callable
 
 
 def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
-               backend: str = "local", workers: int = 2) -> RunOutput:
+               backend: str = "local", workers: int = 2, compile_s: float | None = None) -> RunOutput:
     """Play every game of ``run`` on ``backend`` (a name of :data:`sim.backends.BACKENDS`:
     "local" = ``threads`` numba threads here, None = all cores; "dask" = ``workers`` processes;
     identical results), time it and summarise it (no files written).
 
     ``on_progress(n)`` is called as each piece of ``n`` games finishes (the CLI's progress
     bar). The kernels are compiled first (:func:`prepare`): the manifest's ``wall_s`` and
-    ``games_per_s`` are the play alone, ``compile_s`` the compile / cache load. Raises
+    ``games_per_s`` are the play alone, ``compile_s`` the compile / cache load (measured
+    here unless the caller prepared the kernels and passes its ``compile_s``). Raises
     ValueError for an unknown backend or an impossible thread count.
     """
-    compile_s = prepare(run)
+    if compile_s is None:  # a caller that compiled first (the CLI's notice) passes its time
+        compile_s = prepare(run)
     matrix, wall, nthreads = play_run(run, threads, on_progress, backend, workers)
     df = games_frame(run, matrix)
     man = manifest(run, wall, nthreads, backend, None if backend == "local" else workers)

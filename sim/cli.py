@@ -172,9 +172,10 @@ def run(
     from sim.cli_progress import prepare_kernels, progress_bar
     from sim.report import write_report
 
-    prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty())
+    compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty())
     with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
-        result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
+        result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
+                            compile_s=compile_s)
     try:
         path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
     except OutputError as e:

@@ -72,9 +72,9 @@ def _run(run: Any, threads: int | None):
     from sim.api import run_config
     from sim.cli_progress import prepare_kernels, progress_bar
 
-    prepare_kernels(run)
+    compile_s = prepare_kernels(run)
     with progress_bar(run.cfg.run_name, run.cfg.games) as on_progress:
-        return run_config(run, threads=threads, on_progress=on_progress)
+        return run_config(run, threads=threads, on_progress=on_progress, compile_s=compile_s)
 
 
 def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):

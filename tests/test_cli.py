@@ -210,3 +210,17 @@ def test_validate_rejects_an_unknown_checks_metric_naming_the_closest_without_pl
     for c in sorted((ROOT / "configs").glob("*.toml")):
         r = runner.invoke(app, ["validate", str(c)])
         assert r.exit_code == 0 and "ok:" in r.output, (c.name, r.output)
+
+
+def test_run_reports_the_compile_time_of_the_notice_not_a_second_instant_call(tmp_path, monkeypatch):
+    """issue 13 item 7: the CLI compiles before its progress bar (cli_progress.prepare_kernels);
+    the manifest's compile_s is that call's time, not the instant second call inside
+    api.run_config."""
+    import sim.api
+
+    calls = []
+    monkeypatch.setattr(sim.api, "prepare", lambda run: calls.append(1) or (7.0 if len(calls) == 1 else 0.0))
+    out = tmp_path / "rep"
+    r = runner.invoke(app, ["run", str(CFT), "--games", "48", "--out", str(out), "--threads", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "manifest.json").read_text())["compile_s"] == 7.0
