@@ -18,8 +18,14 @@ from typer.core import TyperGroup
 from typer.core import _click as click  # the click typer runs on (typer >= 0.2x vendors its own)
 
 from sim.cli_common import (  # noqa: F401
+    BackendOpt,
+    QuietOpt,
+    SeedOpt,
     SetOpt,
+    ThreadsOpt,
+    WorkersOpt,
     compile_checked,
+    play_flags_problem,
     max_threads,
     one_line,
     threads_problem,
@@ -78,8 +84,6 @@ def _root(
 
 ConfigArg = Annotated[Path, typer.Argument(help="config TOML file", show_default=False)]
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="number of playouts (overrides the config)")]
-SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="master seed (overrides the config)")]
-ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
 
 
 class Interrupted(BaseException):
@@ -136,6 +140,14 @@ def check_threads(threads: int | None) -> None:
         fail(why)
 
 
+def check_play_flags(threads: int | None, backend: str, workers: int) -> None:
+    """Exit 2 when a common play flag (``--threads``, ``--backend``, ``--workers``) is out
+    of range (:func:`sim.cli_common.play_flags_problem`)."""
+    why = play_flags_problem(threads, backend, workers)
+    if why:
+        fail(why)
+
+
 @app.command()
 def run(
     config: ConfigArg,
@@ -143,25 +155,18 @@ def run(
     seed: SeedOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="report folder (default reports/<config name>)")] = None,
     threads: ThreadsOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
-    backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
-    workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
     sets: SetOpt = None,
 ) -> None:
     """Play the config's games and write the report (html, md, json, parquet, plots)."""
     run_ = load_config(config, sets, games=games, seed=seed)
     cfg = run_.cfg
-    check_threads(threads)
-    from sim.backends import BACKENDS
-    from sim.config import excerpt
+    check_play_flags(threads, backend, workers)
     from sim.errors import OutputError
     from sim.outputs import check_folder_target, is_sim_report
 
-    if backend not in BACKENDS:
-        fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {excerpt(backend)}")
-    why = workers_problem(workers)
-    if why:
-        fail(why)
     dest = Path("reports") / cfg.run_name if out is None else out
     try:
         # the report replaces its folder: never a folder that holds something else
@@ -236,12 +241,16 @@ def replay(
     games: Annotated[Optional[int], typer.Option(
         "--games", min=1, help="games to play now to pick from when there is no run (default: the config's)")] = None,
     seed: SeedOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
     sets: SetOpt = None,
 ) -> None:
     """Print the turn-by-turn log of one game of the config (same seed, same game index:
     the same game as row N of `sim run`), opening with a summary of the game against the
-    run's averages. Pick it by index (--game) or from a run (--longest, --stalled, --where)."""
+    run's averages. Pick it by index (--game) or from a run (--longest, --stalled, --where).
+    --threads, --backend and --workers apply when the games to pick from are played now."""
     picking = longest or stalled or where is not None
     if game is not None and picking:
         fail("--game names one game; --longest, --stalled and --where pick one from a run: give one or the other")
@@ -249,6 +258,7 @@ def replay(
         fail("which game? give --game N, --longest, --stalled or --where EXPR")
     if game is not None and not 0 <= game <= 2**63 - 1:
         fail(f"--game: must be 0..2**63-1, got {game}")
+    check_play_flags(threads, backend, workers)
     run_ = load_config(config, sets, seed=seed)
     cfg = run_.cfg
     from sim.api import replay as do_replay
@@ -270,7 +280,7 @@ def replay(
             typer.echo(f"note: {why}; playing its {n:,} games now to pick from (`sim run {config}` keeps a run "
                        "to pick from; --games plays fewer)", err=True)
             with progress_bar(cfg.run_name, n, enabled=not quiet and sys.stderr.isatty()) as on_progress:
-                result = run_config(play, on_progress=on_progress)
+                result = run_config(play, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
             found = Games(result.df, None, f"{n:,} games played now")
         try:
             game, pick, _n = select(found.df, longest=longest, stalled=stalled, where=where)
@@ -405,9 +415,9 @@ def skill(
     seed: SeedOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="report folder (default reports/<config name>-skill)")] = None,
     threads: ThreadsOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
-    backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
-    workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
     sets: SetOpt = None,
 ) -> None:
     """Does skill matter? Play one seat of each policy against a field of each policy (rotated
@@ -415,17 +425,10 @@ def skill(
     write the win-rate table (skill.html, skill.md, skill.json, a heat map)."""
     run_ = load_config(config, sets=sets, seed=seed)
     cfg = run_.cfg
-    check_threads(threads)
-    from sim.backends import BACKENDS
-    from sim.config import excerpt
+    check_play_flags(threads, backend, workers)
     from sim.errors import ConfigError, OutputError
     from sim.outputs import check_folder_target, is_skill_folder
 
-    if backend not in BACKENDS:
-        fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {excerpt(backend)}")
-    why = workers_problem(workers)
-    if why:
-        fail(why)
     from sim import skill as K
 
     names = None

@@ -5,6 +5,12 @@ messages, the ranges of ``--threads`` and ``--workers``, the ``--set`` option, l
 
 Adding ``--set`` to a command is one parameter, ``sets: SetOpt = None``, passed on as
 ``compile_checked(path, sets=sets, ...)`` (or ``sim.config.load(path, sets)``).
+
+**The common flags of every command that plays games** (``run``, ``baseline``, ``check``,
+``compare``, ``sweep``, ``skill``, ``replay``) are defined here once: ``--seed``
+(:data:`SeedOpt`), ``--threads`` (:data:`ThreadsOpt`), ``--quiet`` (:data:`QuietOpt`),
+``--backend`` (:data:`BackendOpt`, default ``"local"``) and ``--workers`` (:data:`WorkersOpt`,
+default 2); :func:`play_flags_problem` says why a combination is out of range.
 """
 
 from __future__ import annotations
@@ -21,6 +27,17 @@ SetOpt = Annotated[Optional[list[str]], typer.Option(
          "(clear_for_takeoff.hand_size=8, seats[2].policy=greedy, seats[0].weights.attack=0.5) and a TOML "
          "value (7, 0.5, true, \"x\", [1,2,3]; a bare word is a string)")]
 """The ``--set KEY=VALUE`` option every command that loads a config takes."""
+
+SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="master seed (overrides the config)")]
+"""``--seed N``: play on seed N instead of the config's."""
+ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
+"""``--threads N``: numba threads of the local backend (1 .. :func:`max_threads`)."""
+QuietOpt = Annotated[bool, typer.Option("--quiet", help="no progress bar")]
+"""``--quiet``: no progress bar and no compile notice (results unchanged)."""
+BackendOpt = Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")]
+"""``--backend NAME``: a name of :data:`sim.backends.BACKENDS` (default ``"local"``)."""
+WorkersOpt = Annotated[int, typer.Option("--workers", help="dask worker processes")]
+"""``--workers N``: processes of the dask backend (default 2)."""
 
 
 def one_line(msg: str) -> str:
@@ -71,3 +88,17 @@ def workers_problem(workers: int) -> str | None:
     if not 1 <= workers <= hi:
         return f"--workers: must be 1..{hi}, got {workers}"
     return None
+
+
+def play_flags_problem(threads: int | None = None, backend: str = "local", workers: int = 2) -> str | None:
+    """Why the common play flags are out of range (``--threads``, ``--backend`` not a name of
+    :data:`sim.backends.BACKENDS`, ``--workers``), or None."""
+    from sim.backends import BACKENDS
+    from sim.config import excerpt
+
+    why = threads_problem(threads)
+    if why:
+        return why
+    if backend not in BACKENDS:
+        return f"--backend: must be one of {', '.join(BACKENDS)}, got {excerpt(backend)}"
+    return workers_problem(workers)

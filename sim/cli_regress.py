@@ -12,12 +12,13 @@ Heavy modules (numba kernels, polars, statsmodels, rich) load inside the command
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from sim.cli_common import SetOpt
+from sim.cli_common import BackendOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt
 
 BASELINE_DIR = Path("reports") / "baselines"
 COMPARE_DIR = Path("reports") / "compare"
@@ -28,16 +29,20 @@ GamesOpt = Annotated[
 ]
 CompareGamesOpt = Annotated[
     int | None,
-    typer.Option("--games", min=1, help="games for each config run (default: A's games, or the report's)"),
+    typer.Option("--games", min=1, help="games for each config side (default: A's \\[checks] games, else A's "
+                 "games; with a report folder on one side, the folder's games)"),
 ]
-ThreadsOpt = Annotated[int | None, typer.Option("--threads", min=1, help="worker threads (default: all cores)")]
 
 
 def _console(stderr: bool = False):
     from rich.console import Console
 
+    import os
+
     stream = sys.stderr if stderr else sys.stdout
-    return Console(file=stream, width=None if stream.isatty() else 160, highlight=False)
+    # a terminal's own width, or COLUMNS when set (`COLUMNS=80 sim compare ...`); else 160 (CI logs)
+    sized = stream.isatty() or os.environ.get("COLUMNS", "").strip().isdigit()
+    return Console(file=stream, width=None if sized else 160, highlight=False)
 
 
 def _fail_input(err: Exception) -> typer.Exit:
@@ -52,11 +57,22 @@ def _fail_input(err: Exception) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _check_flags(threads: int | None) -> None:
-    """Raise ConfigError-like exits for flags out of range (``--threads``)."""
-    from sim.cli_common import threads_problem
+@dataclass(frozen=True)
+class Play:
+    """The common play flags of a command (``--threads``, ``--quiet``, ``--backend``,
+    ``--workers``: :mod:`sim.cli_common`)."""
 
-    why = threads_problem(threads)
+    threads: int | None = None
+    quiet: bool = False
+    backend: str = "local"
+    workers: int = 2
+
+
+def _check_flags(play: Play) -> None:
+    """Exit 2 (one line) when a common play flag is out of range."""
+    from sim.cli_common import play_flags_problem
+
+    why = play_flags_problem(play.threads, play.backend, play.workers)
     if why:
         raise _fail_input(why)
 
@@ -66,15 +82,17 @@ def default_baseline_path(cfg: Any) -> Path:
     return BASELINE_DIR / f"{cfg.run_name}.json"
 
 
-def _run(run: Any, threads: int | None):
-    """Play a CompiledRun through :func:`sim.api.run_config` (a progress bar on a terminal);
-    returns its RunOutput."""
+def _run(run: Any, play: Play):
+    """Play a CompiledRun through :func:`sim.api.run_config` on ``play``'s backend (a
+    progress bar on a terminal unless ``--quiet``); returns its RunOutput."""
     from sim.api import run_config
     from sim.cli_progress import prepare_kernels, progress_bar
 
-    compile_s = prepare_kernels(run)
-    with progress_bar(run.cfg.run_name, run.cfg.games) as on_progress:
-        return run_config(run, threads=threads, on_progress=on_progress, compile_s=compile_s)
+    shown = not play.quiet and sys.stderr.isatty()
+    compile_s = prepare_kernels(run, enabled=shown)
+    with progress_bar(run.cfg.run_name, run.cfg.games, enabled=shown) as on_progress:
+        return run_config(run, threads=play.threads, on_progress=on_progress, backend=play.backend,
+                          workers=play.workers, compile_s=compile_s)
 
 
 def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):
@@ -98,29 +116,38 @@ def baseline(
     out: Annotated[
         Path | None, typer.Option("--out", help="baseline file to write (default: reports/baselines/<run>.json)")
     ] = None,
+    seed: SeedOpt = None,
     threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
     sets: SetOpt = None,
 ) -> None:
-    """Run CONFIG and record its metrics as the baseline `sim check` compares against.
-    A run whose records are malformed (see sim.check.files) writes nothing and exits 2."""
+    """Run CONFIG and record its metrics as the baseline `sim check` compares against (with
+    the effective config, so a failed check can list the keys that changed). A run whose
+    records are malformed (see sim.check.files) writes nothing and exits 2."""
     from sim.check import check_records, make_baseline, min_detectable_change
     from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
     from sim.outputs import check_target, is_sim_json
     from sim.report.format import fmt_number
 
-    _check_flags(threads)
+    from sim.check.configdiff import effective_config
+
+    play = Play(threads, quiet, backend, workers)
+    _check_flags(play)
     owned = is_sim_json("sim-baseline/")
     try:
-        run, checks = _load_for_run(config, games, sets)
+        run, checks = _load_for_run(config, games, sets, seed=seed)
         dest = check_target(out if out is not None else default_baseline_path(run.cfg))
         if dest.exists() and not owned(dest):
             raise OutputError(str(dest), "exists and is not a sim baseline; remove it or choose another --out")
         _check_metrics(run, checks)
     except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
-    result = _run(run, threads)
+    result = _run(run, play)
     data = make_baseline(result.summary, result.manifest)
+    data["config"] = effective_config(run.cfg)
     entry = _per_game_entry(result)
     if entry is not None:
         data["per_game"] = entry
@@ -172,18 +199,26 @@ def check(
     ] = None,
     junit: Annotated[Path | None, typer.Option("--junit", help="also write JUnit XML here (for CI)")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="also write the check as JSON here")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="play on this seed, not the config's: the games are then not the baseline's, the check "
+        "compares unpaired")] = None,
     threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
     sets: SetOpt = None,
 ) -> None:
     """Run CONFIG again and compare it with its baseline, metric by metric, and check the
-    config's balance targets. Exit 0 pass, 1 regression or missed target, 2 bad input."""
+    config's balance targets. Exit 0 pass, 1 regression or missed target, 2 bad input. A
+    failed check lists the config keys that differ from the baseline's."""
     from sim.check import check_to_json, check_to_junit, load_baseline, render_check
     from sim.config import excerpt
     from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
     from sim.outputs import check_target, is_sim_json, is_sim_junit, write_text
 
-    _check_flags(threads)
+    play = Play(threads, quiet, backend, workers)
+    _check_flags(play)
     json_owned = is_sim_json("sim-check/")
     try:
         for flag, p, owned, what in (("--json", json_out, json_owned, "sim check JSON"),
@@ -198,7 +233,7 @@ def check(
                 raise OutputError(f"{flag} {e.path}", e.reason) from None
         if json_out is not None and junit is not None and check_target(json_out) == check_target(junit):
             raise OutputError(str(junit), "--json and --junit name the same file")
-        run, checks = _load_for_run(config, games, sets)
+        run, checks = _load_for_run(config, games, sets, seed=seed)
         cfg = run.cfg
         base = load_baseline(baseline or default_baseline_path(cfg))
         if base["game"] != cfg.game:
@@ -208,9 +243,14 @@ def check(
     except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
     try:
-        report = _sequential_check(run, base, checks, threads)
+        report = _sequential_check(run, base, checks, play)
     except ConfigError as e:
         raise _fail_input(e) from None
+    if seed is not None and seed != base.get("seed"):
+        report.notes.insert(0, f"--seed {seed}: played on seed {seed}, the baseline on seed {base.get('seed')}: "
+                            "not the same games, so every metric is compared unpaired (no common random numbers)")
+    if not report.passed:
+        report.notes.append(_changed_keys_note(base, cfg))
     try:  # written before the table is shown: a failure is then the only output
         if json_out:
             write_json(check_to_json(report), json_out, json_owned)
@@ -228,7 +268,21 @@ def _looks(max_games: int, looks: int) -> list[int]:
     return sorted({max(1, max_games >> k) for k in range(looks)})
 
 
-def _sequential_check(run: Any, base: dict, checks: Any, threads: int | None):
+def _changed_keys_note(base: dict, cfg: Any) -> str:
+    """One note: the config keys whose effective values differ between the baseline and
+    ``cfg`` (``key: baseline -> now``), or why they cannot be known."""
+    from sim.check.configdiff import diff_lines, effective_config
+
+    old = base.get("config")
+    if not isinstance(old, dict):
+        return "changed config keys: baseline has no config to diff (recorded before baselines stored it)"
+    lines = diff_lines(old, effective_config(cfg))
+    if not lines:
+        return "changed config keys: none (the baseline's effective config is this one)"
+    return "changed config keys (baseline -> now): " + "; ".join(f"{k}: {a} -> {b}" for k, a, b in lines)
+
+
+def _sequential_check(run: Any, base: dict, checks: Any, play: Play):
     """Play and check ``run`` against baseline ``base``: the full games at once when config,
     seed and rules version equal the baseline's (the instant "identical" pass) or when
     ``checks.sequential`` is false; otherwise in looks of doubling game counts (the same game
@@ -243,13 +297,13 @@ def _sequential_check(run: Any, base: dict, checks: Any, threads: int | None):
     same = (base.get("config_hash") == cfg.config_hash() and base.get("seed") == cfg.seed
             and base.get("rules_version") in (None, run.game.version))
     if same or not checks.sequential or cfg.games < 2:
-        result = _run(run, threads)
+        result = _run(run, play)
         return check_summary(base, result.summary, checks, result.manifest, _per_game(result))
     looks = _looks(cfg.games, checks.looks)
     done: list[int] = []
     for k in looks:
         r = run if k == cfg.games else compile_run(cfg.with_overrides(games=k))
-        result = _run(r, threads)
+        result = _run(r, play)
         report = check_summary(base, result.summary, checks, result.manifest, _per_game(result))
         done.append(k)
         state = sequential_decision(report, checks)
@@ -311,30 +365,65 @@ def _safe_name(name: str) -> str:
     return name[:120]
 
 
+def _side_config(kind: str, x: Any, folder: Path | None, run: Any) -> tuple[dict | None, str]:
+    """The effective config of one compare side (:func:`sim.check.configdiff.effective_config`):
+    the config as played, or a report folder's ``config.toml``; (None, why) when unknown."""
+    from sim.check.configdiff import effective_config
+    from sim.errors import ConfigError
+
+    if kind == "config":
+        return effective_config(run.cfg if run is not None else x), ""
+    p = Path(folder) / "config.toml"
+    if not p.is_file():
+        return None, f"{folder} has no config.toml"
+    try:
+        from sim.config import load
+
+        return effective_config(load(p)), ""
+    except (ConfigError, OverflowError, MemoryError, ValueError):
+        return None, f"{p} is not a valid config"
+
+
 def compare(
     a: Annotated[Path, typer.Argument(help="config file or report folder (with summary.json)")],
     b: Annotated[Path, typer.Argument(help="config file or report folder to compare with A")],
     games: CompareGamesOpt = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="folder for compare.json and plots (default: reports/compare/A_vs_B)")
+        Path | None, typer.Option("--out", help="folder for compare.html, compare.md, compare.json and the plots "
+                                  "(default: reports/compare/A_vs_B)")
     ] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="the seed both config sides play (default: A's; with a report folder on one side, "
+        "the folder's)")] = None,
     threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
+    show_all: Annotated[bool, typer.Option("--all", help="show every metric on the terminal, not only the "
+                                           "headline and the significant ones (compare.md has them all)")] = False,
     sets: SetOpt = None,
     sets_b: Annotated[list[str] | None, typer.Option(
         "--set-b", metavar="KEY=VALUE",
         help="like --set, for B only: `sim compare X.toml X.toml --set-b KEY=VALUE` compares one change")] = None,
 ) -> None:
-    """Side-by-side table of every metric of A and B with its change and significance, plus
-    overlaid plots. Configs are played on the same seed (common random numbers). --set
-    applies to every config side, --set-b to B only (after --set)."""
-    from sim.check import CRN_NOTE, compare_summaries, compare_to_json, render_compare
+    """Compare A with B for people: the verdict first (did anything change significantly?),
+    the config keys that differ, then the metrics grouped by question (seats, skill, length,
+    failures, game metrics), each group with a one-line answer; compare.html (self-contained),
+    compare.md, compare.json and overlaid plots in the output folder. Config sides play the
+    same seed and games (common random numbers; headline metrics paired per game index);
+    --games defaults to A's [checks] games (e.g. 20,000), not its full games. --set applies to
+    every config side, --set-b to B only (after --set)."""
+    from sim.check import CRN_NOTE, checks_of, compare_summaries, compare_to_json
+    from sim.check.compare_view import build_view, render, render_markdown, view_to_json
     from sim.compile import compile_run
     from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
     from sim.outputs import atomic_folder, check_folder_target, is_compare_folder
     from sim.report.compare_plots import compare_plots
+    from sim.report.writer import render_html
 
-    _check_flags(threads)
+    play = Play(threads, quiet, backend, workers)
+    _check_flags(play)
     con = _console()
     try:
         from sim.overrides import parse_sets
@@ -345,17 +434,19 @@ def compare(
         if ka == "config" and kb == "config" and xa.game != xb.game:
             raise ConfigError(str(b), "game", f"{a} plays {xa.game!r}, {b} plays {xb.game!r}")
         # The side(s) to run take their seed and games count from the other side when it is a
-        # report folder, else from A: both runs then share the seed (common random numbers).
+        # report folder (so both share the deals), else from A: [checks] games, else games.
         if ka == "folder":
-            seed, n = xa.get("seed"), games or xa.get("games")
+            seed_, n = xa.get("seed"), games or xa.get("games")
         elif kb == "folder":
-            seed, n = xb.get("seed"), games or xb.get("games")
+            seed_, n = xb.get("seed"), games or xb.get("games")
         else:
-            seed, n = xa.seed, games or xa.games
+            seed_, n = xa.seed, games or checks_of(xa).games or xa.games
+        if seed is not None:
+            seed_ = seed
         runs = {}
         for key, kind, x in (("a", ka, xa), ("b", kb, xb)):
             if kind == "config":
-                runs[key] = compile_run(x.with_overrides(games=n, seed=seed))
+                runs[key] = compile_run(x.with_overrides(games=n, seed=seed_))
         if out is not None:
             check_folder_target(out, is_compare_folder, "compare")
     except (ConfigError, OutputError) as e:
@@ -372,7 +463,7 @@ def compare(
                 raise _fail_input(e) from None
             labels[key] = folder.name
         else:
-            result = _run(runs[key], threads)
+            result = _run(runs[key], play)
             summaries[key], dfs[key] = result.summary, result.df
             pgs[key] = _per_game(result)
             labels[key] = runs[key].cfg.run_name
@@ -384,16 +475,30 @@ def compare(
     except ConfigError as e:
         raise _fail_input(e) from None
     if "a" in runs or "b" in runs:
-        rep.notes = [n for n in rep.notes if n != CRN_NOTE]
-        rep.notes.insert(0, f"ran on seed {seed}, {n} games for both sides: " + CRN_NOTE)
+        rep.notes = [x for x in rep.notes if x != CRN_NOTE]
+        rep.notes.insert(0, f"ran on seed {seed_}, {n} games for both sides: " + CRN_NOTE)
+    conf_a, why_a = _side_config(ka, xa, fa, runs.get("a"))
+    conf_b, why_b = _side_config(kb, xb, fb, runs.get("b"))
+    if conf_a is not None and conf_b is not None:
+        from sim.check.configdiff import diff_lines
+
+        changes, why = diff_lines(conf_a, conf_b), ""
+    else:
+        changes, why = None, "; ".join(w for w in (why_a, why_b) if w)
+    view = build_view(rep, summaries["a"], summaries["b"], changes, why, show_all=show_all)
     folder = out or COMPARE_DIR / _safe_name(f"{labels['a']}_vs_{labels['b']}")
     try:  # written before the table is shown: a failure is then the only output
         with atomic_folder(folder, is_compare_folder, "compare") as tmp:
-            write_json(compare_to_json(rep), tmp / "compare.json")
             plots = compare_plots(summaries["a"], summaries["b"], labels["a"], labels["b"], tmp,
                                   a_df=dfs["a"], b_df=dfs["b"])
+            names = [Path(p).name for p in plots]
+            write_json({**compare_to_json(rep), **view_to_json(view)}, tmp / "compare.json")
+            (tmp / "compare.md").write_text(render_markdown(view, names), encoding="utf-8")
+            title = f"sim compare: {labels['a']} vs {labels['b']}"
+            html = render_html(render_markdown(view, names, img_prefix="plots/"), title, tmp)
+            (tmp / "compare.html").write_text(html, encoding="utf-8")
     except OutputError as e:
         raise _fail_input(e) from None
-    render_compare(rep, con)
-    con.print(f"written: {Path(folder) / 'compare.json'}" + (f" and {len(plots)} plot(s)" if plots else ""),
-              highlight=False)
+    render(view, con)
+    con.print(f"written: {Path(folder) / 'compare.html'} (and compare.md, compare.json"
+              + (f", {len(plots)} plot(s))" if plots else ")"), highlight=False, markup=False)

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli_common import SetOpt
+from sim.cli_common import BackendOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt
 
 
 def _fail(msg: str) -> typer.Exit:
@@ -29,29 +29,25 @@ def sweep(
              "combination); default: the config's \\[sweep] table")] = None,
     games: Annotated[Optional[int], typer.Option(
         "--games", min=1, help="games per point (default: \\[sweep] games, else \\[checks] games, else the config's)")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="the seed of every point (default: the config's)")] = None,
+    seed: SeedOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="sweep folder (default reports/<config name>-sweep)")] = None,
-    threads: Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
-    backend: Annotated[str, typer.Option("--backend", help="local (numba threads) or dask (worker processes)")] = "local",
-    workers: Annotated[int, typer.Option("--workers", help="dask worker processes")] = 2,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
     sets: SetOpt = None,
 ) -> None:
-    """Play the config at every point of a grid of key values, all on the same seed, and
-    write sweep.html / sweep.md (headline metrics per point, plots against the parameter),
-    sweep.parquet and each point's summary and config."""
-    from sim.backends import BACKENDS
-    from sim.cli_common import threads_problem, workers_problem
-    from sim.config import excerpt
+    """Play the config at every point of a grid of key values, all on the same seed (--seed,
+    default the config's), and write sweep.html / sweep.md (headline metrics per point, plots
+    against the parameter), sweep.parquet and each point's summary and config."""
+    from sim.cli_common import play_flags_problem
     from sim.errors import ConfigError, OutputError
     from sim.outputs import check_folder_target
     from sim.sweep import default_folder, is_sweep_folder, plan_sweep
 
-    for why in (threads_problem(threads), workers_problem(workers)):
-        if why:
-            raise _fail(why)
-    if backend not in BACKENDS:
-        raise _fail(f"--backend: must be one of {', '.join(BACKENDS)}, got {excerpt(backend)}")
+    why = play_flags_problem(threads, backend, workers)
+    if why:
+        raise _fail(why)
     try:
         plan = plan_sweep(config, param, games=games, seed=seed, sets=sets)
     except ConfigError as e:

@@ -34,7 +34,7 @@ NAME_MAX = 255 - 24
 
 REPORT_FILES = {"report.md", "report.html", "summary.json", "manifest.json", "games.parquet", "config.toml"}
 """Files of a report folder (besides ``plots/``, which holds only ``*.png``)."""
-COMPARE_FILES = {"compare.json"}
+COMPARE_FILES = {"compare.json", "compare.md", "compare.html"}
 """Files of a compare folder (besides ``*.png`` plots)."""
 SKILL_FILES = {"skill.json", "skill.md", "skill.html"}
 """Files of a skill-table folder (``sim skill``; besides ``*.png`` plots)."""
@@ -177,7 +177,7 @@ def is_sim_report(folder: Path) -> bool:
 
 def is_compare_folder(folder: Path) -> bool:
     """True when ``folder`` is a ``sim compare`` folder: its ``compare.json`` has the compare
-    format and it holds nothing but it and ``*.png`` plots."""
+    format and it holds nothing but :data:`COMPARE_FILES` and ``*.png`` plots."""
     data = _read_json(folder / "compare.json")
     if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-compare/")):
         return False

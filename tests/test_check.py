@@ -225,7 +225,7 @@ FAKE_GAME = GameDef(
 )
 
 
-def fake_run_config(run, threads=None, on_progress=None, compile_s=None):
+def fake_run_config(run, threads=None, on_progress=None, compile_s=None, backend="local", workers=2):
     """Stand-in for sim.api.run_config (takes a CompiledRun, or a RunConfig for the tests'
     own use): deterministic in (config, seed, games).
 
@@ -711,7 +711,7 @@ def test_cli_check_and_compare_exit_2_on_a_malformed_file(fake_game, tmp_path, m
 def test_cli_baseline_refuses_to_write_a_malformed_baseline(fake_game, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
-    def broken(run, threads=None, on_progress=None, compile_s=None):
+    def broken(run, threads=None, on_progress=None, compile_s=None, **kw):
         out = fake_run_config(run)
         out.summary["metrics"].append({"metric": "upgrades_mean", "by": {}, "value": 0.0001, "ci_low": -0.0001,
                                        "ci_high": 0.0003, "n": 20_000, "kind": "mean", "sd": 0.01})

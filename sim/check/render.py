@@ -1,5 +1,6 @@
 """Output of ``sim check`` and ``sim compare``: JSON documents (``sim-check/1``,
-``sim-compare/1``), JUnit XML and rich tables. Numbers are formatted by
+``sim-compare/1``), JUnit XML and rich tables (``sim compare``'s grouped view is
+:mod:`sim.check.compare_view`). Numbers are formatted by
 :mod:`sim.report.format`, the code the reports use (rates, p-values and missing values print
 the same way everywhere); JSON files are written with :func:`sim.jsonio.write_json`.
 
@@ -191,22 +192,11 @@ def compare_to_json(rep: CompareReport) -> dict:
             "notes": rep.notes, "metrics": [_row_dict(r) for r in rep.rows]}
 
 
-def render_compare(rep: CompareReport, console: Any) -> None:
-    """Print a comparison as a rich table followed by its notes."""
-    from rich.markup import escape as esc
-    from rich.table import Table
+def render_compare(rep: CompareReport, console: Any, a_summary: dict | None = None, b_summary: dict | None = None,
+                   changes: list | None = None, changes_note: str = "unknown", show_all: bool = False) -> None:
+    """Print a comparison for people (:mod:`sim.check.compare_view`): the verdict, the
+    changed config keys (``changes``, None = unknown), the metrics grouped by question with a
+    one-line answer each, fitted to ``console.width``."""
+    from sim.check.compare_view import build_view, render
 
-    t = Table(title=f"{esc(rep.a_label)} vs {esc(rep.b_label)} (Holm across tested metrics, α = {rep.alpha:g})")
-    for col, just in (("metric", "left"), (rep.a_label, "right"), (rep.b_label, "right"), ("change", "right"),
-                      ("95% interval", "right"), ("test", "left"),
-                      ("p", "right"), ("p (Holm)", "right"), ("detectable", "right"), ("", "left")):
-        t.add_column(esc(col), justify=just, overflow="fold")
-    for r in rep.rows:
-        mark = f"[bold yellow]{r.verdict}[/]" if r.verdict == "significant" else esc(r.verdict)
-        if r.note:
-            mark += f" [dim]({esc(r.note)})[/]"
-        t.add_row(esc(r.label), *_cells(r), _interval(r), _test(r), fmt_p(r.p_value, label=False),
-                  fmt_p(r.p_holm, label=False), _detectable(r), mark)
-    console.print(t)
-    for note in rep.notes:
-        console.print(f"note: {note}", markup=False, highlight=False)
+    render(build_view(rep, a_summary, b_summary, changes, changes_note, show_all), console)
