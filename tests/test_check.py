@@ -1239,3 +1239,39 @@ def test_cli_sequential_check_stops_early_on_a_large_change(fake_game, tmp_path,
     assert res.exit_code == 0, res.output
     notes = json.loads((tmp_path / "d.json").read_text())["notes"]
     assert any("looks at 2500" in n for n in notes) and any("this check detects" in n for n in notes)
+
+
+def test_cli_failed_check_lists_the_changed_config_keys(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "base.json"
+    assert invoke("baseline", write_config(tmp_path), "--out", base).exit_code == 0
+    data = json.loads(base.read_text())
+    # the baseline stores the effective config: defaults filled, every seat's policy named
+    assert data["config"]["fakegame"] == {"flr_cards": 4, "complaints_allowed": 3}
+    assert [s["policy"] for s in data["config"]["seats"]] == ["random", "random", "greedy", "greedy"]
+    assert data["config"]["games"] == 20_000 and "batch_size" not in data["config"]
+    res = invoke("check", write_config(tmp_path, flr=0), "--baseline", base, "--json", tmp_path / "c.json")
+    assert res.exit_code == 1, res.output
+    notes = json.loads((tmp_path / "c.json").read_text())["notes"]
+    assert "changed config keys (baseline -> now): fakegame.flr_cards: 4 -> 0" in notes
+    assert "fakegame.flr_cards: 4 -> 0" in " ".join(res.output.split())
+    # a baseline recorded before baselines stored their config says so
+    del data["config"]
+    base.write_text(json.dumps(data))
+    res = invoke("check", write_config(tmp_path, flr=0), "--baseline", base)
+    assert res.exit_code == 1 and "baseline has no config to diff" in " ".join(res.output.split())
+    # a passing check lists nothing
+    res = invoke("check", write_config(tmp_path), "--baseline", base)
+    assert res.exit_code == 0 and "changed config keys" not in res.output
+
+
+def test_cli_check_on_another_seed_says_it_compares_unpaired(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "base.json"
+    assert invoke("baseline", write_config(tmp_path), "--out", base).exit_code == 0
+    res = invoke("check", write_config(tmp_path), "--baseline", base, "--seed", 8, "--json", tmp_path / "c.json")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert data["now"]["seed"] == 8 and data["baseline"]["seed"] == 7 and not data["identical"]
+    assert data["notes"][0].startswith("--seed 8: played on seed 8, the baseline on seed 7")
+    assert "compared unpaired" in data["notes"][0]

@@ -62,7 +62,7 @@ def diff(a: Any, b: Any, path: str = "") -> list[tuple[str, Any, Any]]:
     """(dotted path, A value, B value) of every leaf that differs between plain values ``a``
     and ``b`` (dicts by key, in A's order then B's new keys; lists of equal length item by
     item, else as a whole); :data:`ABSENT` for a key one side lacks."""
-    if isinstance(a, dict) and isinstance(b, dict):
+    if isinstance(a, dict) and isinstance(b, dict) and (bool(a) == bool(b)):
         out = []
         for k in list(a) + [k for k in b if k not in a]:
             out += diff(a.get(k, ABSENT), b.get(k, ABSENT), _key(path, k))
@@ -92,11 +92,28 @@ def fmt_value(v: Any, most: int = 60) -> str:
         return "true" if v else "false"
     if isinstance(v, (int, float)):
         return repr(v)
-    if isinstance(v, str):
-        text = json.dumps(v, ensure_ascii=False)
-    else:
-        text = json.dumps(v, ensure_ascii=False, separators=(", ", " = ") if isinstance(v, dict) else (", ", ": "))
+    text = _toml(v)
     return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _toml(v: Any) -> str:
+    """``v`` as a TOML inline value (tables ``{ a = 1 }``, arrays ``[1, 2]``)."""
+    import re
+
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        keys = [k if re.fullmatch(r"[A-Za-z0-9_-]+", str(k)) else json.dumps(str(k)) for k in v]
+        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in zip(keys, v.values(), strict=True)) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return "(none)" if v is None else json.dumps(str(v))
 
 
 def diff_lines(a: dict, b: dict) -> list[tuple[str, str, str]]:
