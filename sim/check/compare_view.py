@@ -45,7 +45,8 @@ TEST_SHORT = {"mcnemar": "McNemar", "paired t": "paired t", "paired ratio": "rat
 TEST_LEGEND = ("tests: McNemar (yes/no per game), paired t (value per game) and ratio (a share or rate per "
                "appearance, delta method) pair the games by index, so the shared deals' luck cancels; "
                "2-prop z, Welch and z (se) are unpaired (conservative under common random numbers); "
-               "* = significant after Holm")
+               "intervals are 95 % for each metric alone, p (Holm) and * (significant) adjust for every "
+               "tested metric")
 LENGTH = ("turns_mean", "turns_p05", "turns_p50", "turns_p95", "stall_rate", "reshuffles_mean", "starved_draw_rate")
 SEAT_METRICS = ("win_rate", "first_player_advantage", "seat_spread", "seat_equality_p", "rank_share")
 GROUPS = (("seats", "Seats", "seat balance"), ("skill", "Skill", "policy win rates"),
