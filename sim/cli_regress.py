@@ -25,11 +25,11 @@ COMPARE_DIR = Path("reports") / "compare"
 
 GamesOpt = Annotated[
     int | None,
-    typer.Option("--games", min=1, help="games to play (default: \\[checks] games, else the config's games)"),
+    typer.Option("--games", min=1, help="games to play (default: [checks] games, else the config's games)"),
 ]
 CompareGamesOpt = Annotated[
     int | None,
-    typer.Option("--games", min=1, help="games for each config side (default: A's \\[checks] games, else A's "
+    typer.Option("--games", min=1, help="games for each config side (default: A's [checks] games, else A's "
                  "games; with a report folder on one side, the folder's games)"),
 ]
 

@@ -26,9 +26,9 @@ def sweep(
     param: Annotated[Optional[list[str]], typer.Option(
         "--param", metavar="KEY=V1,V2,...",
         help="a dotted config key and its values (TOML values, comma-separated; repeatable: the grid is every "
-             "combination); default: the config's \\[sweep] table")] = None,
+             "combination); default: the config's [sweep] table")] = None,
     games: Annotated[Optional[int], typer.Option(
-        "--games", min=1, help="games per point (default: \\[sweep] games, else \\[checks] games, else the config's)")] = None,
+        "--games", min=1, help="games per point (default: [sweep] games, else [checks] games, else the config's)")] = None,
     seed: SeedOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="sweep folder (default reports/<config name>-sweep)")] = None,
     threads: ThreadsOpt = None,

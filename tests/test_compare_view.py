@@ -256,3 +256,12 @@ def test_a_bad_common_flag_exits_2_before_playing(cmd, tmp_path, base_file, monk
         r = runner.invoke(app, _argv(cmd, tmp_path, base_file) + bad)
         assert r.exit_code == 2 and bad[0] in r.output, (bad, r.output)
     assert not list(tmp_path.iterdir())
+
+
+def test_compare_help_says_what_games_defaults_to():
+    r = runner.invoke(app, ["compare", "--help"], env={"COLUMNS": "80"})
+    text = " ".join(r.output.split())
+    assert r.exit_code == 0 and "--games defaults to A's [checks] games" in text
+    assert "(default: A's [checks] games, else A's games;" in text and "\\[" not in text
+    for flag in ("--seed", "--threads", "--quiet", "--backend", "--workers", "--all", "--out"):
+        assert flag in text
