@@ -1275,3 +1275,20 @@ def test_cli_check_on_another_seed_says_it_compares_unpaired(fake_game, tmp_path
     assert data["now"]["seed"] == 8 and data["baseline"]["seed"] == 7 and not data["identical"]
     assert data["notes"][0].startswith("--seed 8: played on seed 8, the baseline on seed 7")
     assert "compared unpaired" in data["notes"][0]
+
+
+def test_cli_check_fits_80_columns(fake_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    base = tmp_path / "base.json"
+    assert invoke("baseline", write_config(tmp_path), "--out", base).exit_code == 0
+    res = invoke("check", write_config(tmp_path, flr=0), "--baseline", base)
+    assert res.exit_code == 1, res.output
+    lines = res.output.splitlines()
+    assert max(len(ln) for ln in lines) <= 80, [ln for ln in lines if len(ln) > 80]
+    row = next(ln for ln in lines if ln.startswith("win seat 0 "))
+    assert "FAIL" in row and "McNemar" not in row  # the fake game has no per-game outcomes: unpaired
+    assert any(ln.startswith("  win_rate[seat=0]: FAIL: change +") and "tolerance 1.00 pp" in ln for ln in lines)
+    flat = " ".join(res.output.split())
+    assert "FAIL: regressions: win_rate[seat=0], win_rate[seat=3]" in flat
+    assert "changed config keys (baseline -> now): fakegame.flr_cards: 4 -> 0" in flat

@@ -126,8 +126,82 @@ def check_to_junit(report: CheckReport) -> str:
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
 
+NARROW = 120
+"""Console width below which ``sim check`` prints its compact tables (:func:`_narrow_table`)."""
+INFO_ROWS = 12
+"""Most information rows a compact check table shows (the smallest p-values)."""
+
+
+def box_heavy_head():
+    from rich import box
+
+    return box.HEAVY_HEAD
+
+
+def _check_label(r: MetricRow) -> str:
+    """A row's label for a narrow column: ``win seat 0``, ``win heuristic``, ``turns (mean)``,
+    ``weather_share SC`` (:func:`sim.check.compare_view.short_label`)."""
+    from sim.check.compare_view import short_label
+
+    text = short_label(r)
+    if r.metric == "win_rate" and r.by:
+        text = f"win {text}"
+    return text
+
+
+def _narrow_table(title: str, rows: list[MetricRow], report: CheckReport, console: Any) -> None:
+    """The check table for a console narrower than :data:`NARROW` (80 columns): metric,
+    baseline, now, change, 95 % interval, test (short name), p and verdict, no borders; the
+    notes of failed rows under the table. Information rows (not gated) are shown only when
+    they are notable (raw p below alpha, missing, new; at most :data:`INFO_ROWS`, the smallest
+    p first chosen); the others are counted."""
+    from rich.markup import escape as esc
+    from rich.table import Table
+    from rich.text import Text
+
+    from sim.check.compare_view import change_text, interval_text, test_text
+
+    gated = rows[0].headline
+    notable = [r for r in rows if r.verdict in ("missing", "new", "FAIL")
+               or (r.p_value is not None and r.p_value < report.alpha)]
+    shown = rows if gated else sorted(notable, key=lambda r: r.p_value if r.p_value is not None else -1.0)[:INFO_ROWS]
+    shown = shown if gated else [r for r in rows if any(r is x for x in shown)]  # in the report's order
+    console.print(Text(title, style="bold"))
+    if shown:
+        t = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), header_style="bold")
+        t.add_column("metric", overflow="fold", min_width=10)
+        for col in ("baseline", "now", "change", "95% interval"):
+            t.add_column(col, justify="right", no_wrap=True)
+        t.add_column("test", no_wrap=True)
+        t.add_column("p (Holm)" if gated else "p", justify="right", no_wrap=True)
+        t.add_column("verdict", no_wrap=True)
+        for r in shown:
+            style = _STYLE.get(r.verdict, "")
+            mark = r.verdict + ("!" if r.games_needed else "")
+            a, b, _ = _cells(r)
+            t.add_row(esc(_check_label(r)), a, b, change_text(r), interval_text(r), test_text(r),
+                      fmt_p(r.p_holm if gated else r.p_value, label=False), f"[{style}]{esc(mark)}[/]" if style
+                      else esc(mark))
+        console.print(t)
+    for r in shown:
+        if r.failed:
+            why = (f"change {change_text(r)}, tolerance {fmt_tolerance(r.tolerance, r.meta, r.a)}"
+                   if r.verdict == "FAIL" else "")
+            console.print(Text(f"  {r.label}: {r.verdict}: " + "; ".join(x for x in (why, r.note) if x)))
+    if len(shown) < len(rows):
+        more = len(notable) - len(shown)
+        console.print(Text(f"+ {len(rows) - len(shown)} more, "
+                           + (f"{more} of them with p < {report.alpha:g}" if more else
+                              f"none with p < {report.alpha:g}") + " (all in --json, or a wider terminal)",
+                           style="dim"))
+    if gated and any(r.games_needed for r in shown):
+        console.print(Text("! = this many games cannot reliably detect a change of the tolerance (see the note)",
+                           style="dim"))
+
+
 def render_check(report: CheckReport, console: Any) -> None:
-    """Print the check as rich tables (metrics, then targets) and a one-line verdict."""
+    """Print the check as rich tables (metrics, then targets) and a one-line verdict; below
+    :data:`NARROW` columns the compact tables of :func:`_narrow_table`."""
     from rich.markup import escape as esc
     from rich.table import Table
 
@@ -136,10 +210,14 @@ def render_check(report: CheckReport, console: Any) -> None:
                   f"seed {b.get('seed')} config {b.get('config_hash')} rules {b.get('rules_version') or '?'} "
                   f"rev {b.get('git_revision') or '?'}; now {n.get('games')} games seed {n.get('seed')} "
                   f"config {n.get('config_hash')} rules {n.get('rules_version') or '?'}")
+    narrow = console.width < NARROW
     for title, rows in ((f"gated headline metrics (Holm across them, α = {report.alpha:g})",
                          [r for r in report.rows if r.headline]),
                         ("information (not gated; raw p)", [r for r in report.rows if not r.headline])):
         if not rows:
+            continue
+        if narrow:
+            _narrow_table(title, rows, report, console)
             continue
         t = Table(title=title, show_lines=False)
         for col, just in (("metric", "left"), ("baseline", "right"), ("now", "right"), ("change", "right"),
@@ -157,7 +235,7 @@ def render_check(report: CheckReport, console: Any) -> None:
                       fmt_tolerance(r.tolerance, r.meta, r.a), _detectable(r) if r.headline else "", verdict)
         console.print(t)
     if report.targets:
-        tt = Table(title="targets")
+        tt = Table(title="targets", box=None if narrow else box_heavy_head(), pad_edge=not narrow)
         for col in ("target", "metric", "value", "interval", "verdict"):
             tt.add_column(col, overflow="fold")
         for x in report.targets:
