@@ -25,9 +25,9 @@ from sim.cli_common import (  # noqa: F401
     ThreadsOpt,
     WorkersOpt,
     compile_checked,
-    play_flags_problem,
     max_threads,
     one_line,
+    play_flags_problem,
     threads_problem,
     workers_problem,
 )
@@ -426,10 +426,9 @@ def skill(
     run_ = load_config(config, sets=sets, seed=seed)
     cfg = run_.cfg
     check_play_flags(threads, backend, workers)
+    from sim import skill as K
     from sim.errors import ConfigError, OutputError
     from sim.outputs import check_folder_target, is_skill_folder
-
-    from sim import skill as K
 
     names = None
     if policies is not None:

@@ -35,9 +35,9 @@ CompareGamesOpt = Annotated[
 
 
 def _console(stderr: bool = False):
-    from rich.console import Console
-
     import os
+
+    from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
     # a terminal's own width, or COLUMNS when set (`COLUMNS=80 sim compare ...`); else 160 (CI logs)
@@ -127,12 +127,11 @@ def baseline(
     the effective config, so a failed check can list the keys that changed). A run whose
     records are malformed (see sim.check.files) writes nothing and exits 2."""
     from sim.check import check_records, make_baseline, min_detectable_change
+    from sim.check.configdiff import effective_config
     from sim.errors import ConfigError, OutputError
     from sim.jsonio import write_json
     from sim.outputs import check_target, is_sim_json
     from sim.report.format import fmt_number
-
-    from sim.check.configdiff import effective_config
 
     play = Play(threads, quiet, backend, workers)
     _check_flags(play)
