@@ -18,8 +18,8 @@ Groups (in this order; a group with no row is left out):
 A group's answer names its significant changes (Holm across every tested metric of the
 comparison, as the table's p (Holm)), else the strongest one seen ("largest": smallest
 p-value) with its 95 % interval and whether its test was paired per game index. On the
-terminal a group shows its headline rows, its computed rows and any significant row; the
-others are counted and are in ``compare.md`` (``--all`` shows them all). At a console width
+terminal a group shows its headline rows, its computed rows, any significant row and every
+row of the failures group; the others are counted and are in ``compare.md`` (``--all`` shows them all). At a console width
 below 120 the table has 7 columns (metric, A, B, change, interval, test, p (Holm)), from 120
 also the raw p, the per-game correlation and the detectable change.
 
@@ -264,10 +264,12 @@ def build_view(rep: Any, a_summary: dict | None = None, b_summary: dict | None =
     ) if x is not None]
     groups = {k: Group(k, t, q) for k, t, q in GROUPS}
     for r in rows + extra:
-        computed = r in extra
-        shown = show_all or computed or r.headline or r.significant or r.verdict in ("only A", "only B")
-        groups[group_of(r, failure, rounds_metric)].rows.append(
-            ViewRow(r, short_label(r, rounds_metric), shown, computed))
+        computed = any(r is x for x in extra)
+        key = group_of(r, failure, rounds_metric)
+        # the failure modes are what their group is about: shown like headline rows
+        shown = (show_all or computed or r.headline or r.significant or key == "failures"
+                 or r.verdict in ("only A", "only B"))
+        groups[key].rows.append(ViewRow(r, short_label(r, rounds_metric), shown, computed))
     # the seat spread after the seats, the policy gap after the policies
     for g in groups.values():
         g.rows.sort(key=lambda v: (v.row.metric == "rank_share", v.row.metric == "seat_equality_p",
