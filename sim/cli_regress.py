@@ -364,23 +364,47 @@ def _safe_name(name: str) -> str:
     return name[:120]
 
 
-def _side_config(kind: str, x: Any, folder: Path | None, run: Any) -> tuple[dict | None, str]:
-    """The effective config of one compare side (:func:`sim.check.configdiff.effective_config`):
-    the config as played, or a report folder's ``config.toml``; (None, why) when unknown."""
-    from sim.check.configdiff import effective_config
+def _folder_config(folder: Path) -> tuple[Any, str]:
+    """The RunConfig of a report folder (its ``config.toml``, the config as run), or (None,
+    why) when it has none or it does not validate."""
     from sim.errors import ConfigError
 
-    if kind == "config":
-        return effective_config(run.cfg if run is not None else x), ""
     p = Path(folder) / "config.toml"
     if not p.is_file():
         return None, f"{folder} has no config.toml"
     try:
         from sim.config import load
 
-        return effective_config(load(p)), ""
+        return load(p), ""
     except (ConfigError, OverflowError, MemoryError, ValueError):
         return None, f"{p} is not a valid config"
+
+
+def _folder_per_game(folder: Path, summary: dict, df: Any) -> dict | None:
+    """Per-game headline outcomes of a report folder's games (:func:`sim.check.paired.per_game`
+    over its games.parquet with its config.toml), so a folder compares paired with a config
+    played on its seed; None when either is missing or does not fit."""
+    cfg, _ = _folder_config(folder)
+    if cfg is None or df is None or cfg.game != summary.get("game") or cfg.seed != summary.get("seed"):
+        return None
+    from sim.check.paired import per_game
+    from sim.games import get_game
+
+    try:
+        return per_game(df, cfg, get_game(cfg.game).mode, cfg.game)
+    except Exception:  # noqa: BLE001 - a frame of another shape: compared unpaired
+        return None
+
+
+def _side_config(kind: str, x: Any, folder: Path | None, run: Any) -> tuple[dict | None, str]:
+    """The effective config of one compare side (:func:`sim.check.configdiff.effective_config`):
+    the config as played, or a report folder's ``config.toml``; (None, why) when unknown."""
+    from sim.check.configdiff import effective_config
+
+    if kind == "config":
+        return effective_config(run.cfg if run is not None else x), ""
+    cfg, why = _folder_config(folder)
+    return (None, why) if cfg is None else (effective_config(cfg), "")
 
 
 def compare(
@@ -460,6 +484,7 @@ def compare(
                 summaries[key], dfs[key] = x, _read_df(folder)
             except ConfigError as e:
                 raise _fail_input(e) from None
+            pgs[key] = _folder_per_game(folder, x, dfs[key])
             labels[key] = folder.name
         else:
             result = _run(runs[key], play)

@@ -265,3 +265,19 @@ def test_compare_help_says_what_games_defaults_to():
     assert "(default: A's [checks] games, else A's games;" in text and "\\[" not in text
     for flag in ("--seed", "--threads", "--quiet", "--backend", "--workers", "--all", "--out"):
         assert flag in text
+
+
+def test_cli_compare_a_report_folder_with_its_config_is_paired(tmp_path):
+    run = tmp_path / "runA"
+    r = runner.invoke(app, ["run", str(CFT), "--games", "200", "--out", str(run), "--quiet"])
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "cmp"
+    r = runner.invoke(app, ["compare", str(run), str(CFT), "--out", str(out), "--quiet"], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    data = json.loads((out / "compare.json").read_text())
+    # the config side played the folder's seed and games: the same games, paired, no change
+    assert data["b"]["games"] == 200 and data["b"]["seed"] == data["a"]["seed"] == 20261129
+    rows = {x["label"]: x for x in data["metrics"]}
+    assert rows["win_rate[seat=0]"]["test"] == "mcnemar" and rows["turns_mean"]["test"] == "paired t"
+    assert all(x["change"] in (0, None) for x in data["metrics"])
+    assert data["changed_keys"] == [] and data["verdict"][0].startswith("verdict: no significant change")

@@ -243,7 +243,8 @@ def _answer(g: Group) -> str:
     if sig:
         head = "; ".join(describe(v) for v in sig[:2]) + ("; ..." if len(sig) > 2 else "")
         return f"{g.question}: SIGNIFICANT change in {len(sig)} of {len(tested)} ({head})"
-    top = min(tested, key=lambda v: (v.row.p_value, -abs(v.row.change or 0)))
+    pool = [v for v in tested if v.shown] or tested  # the rows the group shows answer for it
+    top = min(pool, key=lambda v: (v.row.p_value, -abs(v.row.change or 0)))
     return f"{g.question}: no significant change (largest: {describe(top)})"
 
 
