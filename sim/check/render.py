@@ -206,11 +206,19 @@ def render_check(report: CheckReport, console: Any) -> None:
     from rich.table import Table
 
     b, n = report.baseline, report.now
-    console.print(f"[bold]sim check[/bold] {report.run} ({report.game}): baseline {b.get('games')} games "
-                  f"seed {b.get('seed')} config {b.get('config_hash')} rules {b.get('rules_version') or '?'} "
-                  f"rev {b.get('git_revision') or '?'}; now {n.get('games')} games seed {n.get('seed')} "
-                  f"config {n.get('config_hash')} rules {n.get('rules_version') or '?'}")
     narrow = console.width < NARROW
+    if narrow:
+        rev = str(b.get("git_revision") or "?")
+        rev = rev[:12] + ("-dirty" if rev.endswith("-dirty") and len(rev) > 18 else "")
+        console.print(f"[bold]sim check[/bold] {esc(report.run)} ({esc(report.game)})")
+        for who, d, extra in (("baseline", b, f", rev {esc(rev)}"), ("now", n, "")):
+            console.print(f"  {who + ':':9} {d.get('games')} games, seed {d.get('seed')}, config "
+                          f"{d.get('config_hash')}, rules {d.get('rules_version') or '?'}{extra}")
+    else:
+        console.print(f"[bold]sim check[/bold] {report.run} ({report.game}): baseline {b.get('games')} games "
+                      f"seed {b.get('seed')} config {b.get('config_hash')} rules {b.get('rules_version') or '?'} "
+                      f"rev {b.get('git_revision') or '?'}; now {n.get('games')} games seed {n.get('seed')} "
+                      f"config {n.get('config_hash')} rules {n.get('rules_version') or '?'}")
     for title, rows in ((f"gated headline metrics (Holm across them, α = {report.alpha:g})",
                          [r for r in report.rows if r.headline]),
                         ("information (not gated; raw p)", [r for r in report.rows if not r.headline])):
