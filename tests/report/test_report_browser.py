@@ -97,3 +97,30 @@ def test_cooperative_report_in_the_browser(browser, make_coop, tmp_path):
     assert got["images"] and all(i["w"] > 0 for i in got["images"])
     assert 0 <= got["verdict_top"] < min(900, got["height"])
     assert "Team result: the team wins" in got["verdict_text"]
+
+
+def test_compare_html_in_the_browser(browser, tmp_path):
+    """`sim compare`'s compare.html: one file (a copy alone in its folder renders), every plot
+    embedded and decoded, the verdict on the first screen."""
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    cft = Path(__file__).resolve().parents[2] / "configs" / "clear_for_takeoff.toml"
+    out = tmp_path / "cmp"
+    r = CliRunner().invoke(app, ["compare", str(cft), str(cft), "--games", "100", "--out", str(out), "--quiet",
+                                 "--set-b", "clear_for_takeoff.deck.FLR=2"])
+    assert r.exit_code == 0, r.output
+    page = tmp_path / "alone" / "compare.html"
+    page.parent.mkdir()
+    page.write_text((out / "compare.html").read_text().replace("</body>", PROBE + "</body>"))
+    got = _probe(browser, page)
+    assert got["title"] == "sim compare: A:clear_for_takeoff vs B:clear_for_takeoff"
+    assert len(got["images"]) == len(list(out.glob("*.png"))) == 3
+    for img in got["images"]:
+        assert img["src"].startswith("data:image/png;base64"), img
+        assert img["complete"] and img["w"] > 0 and img["h"] > 0, img
+    assert 0 <= got["verdict_top"] < min(900, got["height"])
+    assert got["verdict_text"].startswith("verdict: ") and "100 games each on seed 20261129" in got["verdict_text"]
