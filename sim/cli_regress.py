@@ -363,7 +363,9 @@ def compare(
     except (OverflowError, MemoryError, ValueError) as e:  # a game set-up numpy cannot hold
         raise _fail_input(f"the game cannot be set up from these values ({type(e).__name__})") from None
 
-    summaries, dfs, labels, pgs = {}, {}, {}, {}
+    from sim.check.paired import folder_per_game
+
+    summaries, dfs, labels, pgs, why = {}, {}, {}, {}, {}
     for key, kind, x, folder in (("a", ka, xa, fa), ("b", kb, xb, fb)):
         if kind == "folder":
             try:
@@ -371,6 +373,7 @@ def compare(
             except ConfigError as e:
                 raise _fail_input(e) from None
             labels[key] = folder.name
+            pgs[key], why[key] = folder_per_game(folder, x, dfs[key])
         else:
             result = _run(runs[key], threads)
             summaries[key], dfs[key] = result.summary, result.df
@@ -380,7 +383,8 @@ def compare(
         labels = {"a": f"A:{labels['a']}", "b": f"B:{labels['b']}"}
     try:
         rep = compare_summaries(summaries["a"], summaries["b"], labels["a"], labels["b"],
-                                per_game_a=pgs.get("a"), per_game_b=pgs.get("b"))
+                                per_game_a=pgs.get("a"), per_game_b=pgs.get("b"),
+                                unpaired_why="; ".join(w for w in why.values() if w))
     except ConfigError as e:
         raise _fail_input(e) from None
     if "a" in runs or "b" in runs:

@@ -1239,3 +1239,36 @@ def test_cli_sequential_check_stops_early_on_a_large_change(fake_game, tmp_path,
     assert res.exit_code == 0, res.output
     notes = json.loads((tmp_path / "d.json").read_text())["notes"]
     assert any("looks at 2500" in n for n in notes) and any("this check detects" in n for n in notes)
+
+
+def test_cli_compare_of_report_folders_pairs_on_their_games(tmp_path, monkeypatch):
+    """Two `sim run` folders on the same seed: compare pairs them game by game through their
+    games.parquet (the figures equal a paired computation on the two frames); without one
+    games.parquet the comparison says it is unpaired and why."""
+    import polars as pl
+    from scipy.stats import ttest_rel
+
+    monkeypatch.chdir(tmp_path)
+    for name, attack in (("ra", 0.6), ("rb", 2.0)):
+        from sim.cli import app as full_app
+
+        r = CliRunner().invoke(full_app, ["run", str(REAL_CONFIG), "--games", "240", "--seed", "3", "--threads", "1",
+                                            "--set", f"seats[2].weights.attack={attack}", "--out", str(tmp_path / name),
+                                            "--quiet"])
+        assert r.exit_code == 0, r.output
+    res = invoke("compare", tmp_path / "ra", tmp_path / "rb", "--out", tmp_path / "cmp")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    rows = {r["label"]: r for r in data["metrics"]}
+    ta = pl.read_parquet(tmp_path / "ra" / "games.parquet")["turns"].to_numpy().astype(float)
+    tb = pl.read_parquet(tmp_path / "rb" / "games.parquet")["turns"].to_numpy().astype(float)
+    assert rows["turns_mean"]["test"] == "paired t"
+    assert rows["turns_mean"]["p_value"] == pytest.approx(ttest_rel(tb, ta).pvalue)
+    assert rows["win_rate[seat=0]"]["test"] == "mcnemar" and rows["win_rate[seat=0]"]["corr"] is not None
+    assert any("tested paired per game index" in n for n in data["notes"])
+    (tmp_path / "rb" / "games.parquet").unlink()
+    res = invoke("compare", tmp_path / "ra", tmp_path / "rb", "--out", tmp_path / "cmp")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    assert any(n.startswith("unpaired:") and "rb has no games.parquet" in n for n in data["notes"]), data["notes"]
+    assert {r["test"] for r in data["metrics"] if r["test"]} <= {"two-proportion z", "Welch", "unpaired z (ratio se)"}

@@ -429,13 +429,15 @@ class CompareReport:
 
 def compare_summaries(a: dict, b: dict, a_label: str = "A", b_label: str = "B", alpha: float = 0.05,
                       power: float = 0.8, per_game_a: dict | None = None,
-                      per_game_b: dict | None = None) -> CompareReport:
+                      per_game_b: dict | None = None, unpaired_why: str = "") -> CompareReport:
     """Every metric of ``a`` and ``b`` with change, raw and Holm p-value and significance.
 
     ``crn`` is set when both ran the same seed and games count (the runner's common random
     numbers). Raises :class:`ConfigError` when the two runs are of different games.
     ``per_game_*``: per-game headline outcomes (:mod:`sim.check.paired`) of the sides; with
-    the same seed the headline changes are tested paired.
+    the same seed the headline changes are tested paired (on the common game indices).
+    When no metric could be paired a note starting "unpaired:" says why (``unpaired_why``:
+    the caller's reason, e.g. a report folder without games.parquet).
     """
     if a.get("game") != b.get("game"):
         raise ConfigError(b_label, "game", f"{a_label} plays {a.get('game')!r}, {b_label} plays {b.get('game')!r}")
@@ -447,14 +449,23 @@ def compare_summaries(a: dict, b: dict, a_label: str = "A", b_label: str = "B", 
             r.verdict, r.note = "only A", f"only in {a_label}"
         elif r.verdict == "new":
             r.verdict, r.note = "only B", f"only in {b_label}"
-    crn = a.get("seed") is not None and a.get("seed") == b.get("seed") and a.get("games") == b.get("games")
+    same_seed = a.get("seed") is not None and a.get("seed") == b.get("seed")
+    crn = same_seed and a.get("games") == b.get("games")
     rep = CompareReport(a_label, b_label, alpha, rows, _meta(a), _meta(b), crn)
+    pr = [r for r in rows if r.test and r.test.startswith(("mcnemar", "paired"))]
     if crn:
         rep.notes.append(CRN_NOTE)
-        pr = [r for r in rows if r.test and r.test.startswith(("mcnemar", "paired"))]
-        if pr:
-            rep.notes.append(f"{len(pr)} metric(s) tested paired per game index (column 'test'); the per-game "
-                             "correlation the pairing found is in column 'corr' (0: pairing gains nothing)")
+    if pr:
+        m = min(a.get("games") or 0, b.get("games") or 0)
+        rep.notes.append(f"{len(pr)} metric(s) tested paired per game index"
+                         + ("" if crn else f" (the first {m} games of both)")
+                         + " (column 'test'); the per-game correlation the pairing found is in column 'corr' "
+                         "(0: pairing gains nothing)")
+    elif not same_seed:
+        rep.notes.append("unpaired: independent runs (different seeds): tests assume independence")
     else:
-        rep.notes.append("independent runs (different seeds or game counts): tests assume independence")
+        rep.notes.append("unpaired: same seed, but per-game outcomes are missing on "
+                         + ("both sides" if per_game_a is None and per_game_b is None else "one side")
+                         + (f" ({unpaired_why})" if unpaired_why else "")
+                         + ": tests assume independence (conservative under common random numbers)")
     return rep
