@@ -244,13 +244,13 @@ def _sequential_check(run: Any, base: dict, checks: Any, threads: int | None):
             and base.get("rules_version") in (None, run.game.version))
     if same or not checks.sequential or cfg.games < 2:
         result = _run(run, threads)
-        return check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+        return check_summary(base, result.summary, checks, result.manifest, _per_game(result), cfg.games)
     looks = _looks(cfg.games, checks.looks)
     done: list[int] = []
     for k in looks:
         r = run if k == cfg.games else compile_run(cfg.with_overrides(games=k))
         result = _run(r, threads)
-        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result), cfg.games)
         done.append(k)
         state = sequential_decision(report, checks)
         # the question is answered when every gated metric is decided, or one is outside (FAIL)

@@ -41,7 +41,6 @@ from sim.config import CheckConfig, Target
 from sim.errors import ConfigError
 from sim.jsonio import strict
 from sim.records import metric_key, metric_label
-from sim.stats import games_for_change
 
 IDENTICAL_MESSAGE = "identical to baseline (same config, seed and code)"
 PREDATES_RULES_NOTE = ("the baseline predates rules versions (no rules_version): compared on config, seed "
@@ -210,7 +209,8 @@ def tolerance_for(row: MetricRow, checks: CheckConfig) -> float | None:
 
 
 def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = None,
-                  manifest: dict | None = None, per_game: dict | None = None) -> CheckReport:
+                  manifest: dict | None = None, per_game: dict | None = None,
+                  max_games: int | None = None) -> CheckReport:
     """Compare a run's ``summary`` with a ``baseline`` (see the module docstring for the rule)
     and apply ``checks.targets`` to the run.
 
@@ -222,8 +222,19 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     the rest are information. ``per_game``: this run's per-game headline outcomes
     (:func:`sim.check.paired.per_game`); with the baseline's (its ``per_game`` entry) and the
     same seed, headline changes are tested paired.
+
+    **Tolerances the games can detect.** A gated metric whose tolerance (non-zero) is smaller
+    than the change the check can detect at its most games (``max_games``, default this run's:
+    :func:`sim.check.stats.detectable_at`, at ``checks.power`` and α/m, with this comparison's
+    own standard error, paired where paired) is gated at that detectable change instead: its
+    ``tolerance`` becomes the detectable change and ``tolerance_set`` keeps the configured
+    one; ``games_needed`` is then the games per run (baseline and check) that would enforce
+    the configured tolerance, and one note lists them. A check so gated detects a change of
+    every gated metric's (effective) tolerance with the stated power, and says which metrics'
+    tolerances are not the configured ones.
     """
     from sim.check.paired import decode
+    from sim.check.stats import detectable_at
 
     checks = checks or CheckConfig()
     if baseline.get("game") != summary.get("game"):
@@ -232,6 +243,8 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     base_pg = decode(baseline.get("per_game"))
     rows = compare_records(baseline, summary, checks.alpha, checks.power, base_pg, per_game, family="headline")
     m = max(sum(r.tested and r.headline for r in rows), 1)
+    played = int(summary.get("games") or 0)
+    most = max(int(max_games or 0), played)
     for r in rows:
         if r.verdict in ("missing", "new"):
             if not r.headline and r.verdict == "missing":
@@ -242,24 +255,19 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
         if not r.tested or not r.headline:
             r.verdict = "info"
             continue
-        elif r.significant and r.change is not None and abs(r.change) > r.tolerance:
+        reach = detectable_at(r, most, checks.alpha / m, checks.power) if most else None
+        if reach is None and r.detectable is not None and most == played:
+            reach = r.detectable
+        if r.tolerance and reach is not None and math.isfinite(reach) and reach > r.tolerance:
+            r.games_needed = math.ceil(most * (reach / r.tolerance) ** 2)
+            r.tolerance_set, r.tolerance = r.tolerance, reach
+        if r.significant and r.change is not None and abs(r.change) > r.tolerance:
             r.verdict = "FAIL"
             r.note = r.note or "significant and beyond tolerance"
         else:
             r.verdict = "pass"
             if r.significant:
                 r.note = "significant but within tolerance"
-        if r.tested and r._power_args[0] == "se" and r.tolerance and r.detectable and r.detectable > r.tolerance:
-            r.games_needed = math.ceil((summary.get("games") or 1) * (r.detectable / r.tolerance) ** 2)
-        elif (r.tested and is_rate(r) and r.tolerance and r.detectable
-                and r.detectable > r.tolerance and r.tolerance < 1):
-            # effective trials per game (<= 1: capped at one per game) converts trials to games
-            per_game = r._power_args[3] / summary["games"] if summary.get("games") else 1.0
-            n = games_for_change(r._power_args[1], r.tolerance, checks.alpha / m, checks.power)
-            r.games_needed = math.ceil(n / per_game)
-        elif r.tested and r.kind == "mean" and r.tolerance and r.detectable and r.detectable > r.tolerance:
-            # the detectable change scales as 1/sqrt(games)
-            r.games_needed = math.ceil((summary.get("games") or r.n_b or 1) * (r.detectable / r.tolerance) ** 2)
     now = _meta(summary)
     if manifest:
         now.setdefault("git_revision", manifest.get("git_revision"))
@@ -298,13 +306,19 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     fpa = first_player_note(summary)
     if fpa:
         report.notes.append(fpa)
-    short = [r for r in rows if r.games_needed]
-    if short:
-        worst = max(r.games_needed for r in short)
+    raised = [r for r in rows if r.headline and r.tolerance_set is not None]
+    if raised:
+        from sim.report.format import fmt_tolerance
+
+        worst = max(r.games_needed or 0 for r in raised)
+        shown = ", ".join(f"{r.label} {fmt_tolerance(r.tolerance_set, r.meta, r.a)} -> "
+                          f"{fmt_tolerance(r.tolerance, r.meta, r.a)}" for r in raised[:6])
+        more = f" and {len(raised) - 6} more" if len(raised) > 6 else ""
         report.notes.append(
-            f"{len(short)} gated metric(s) marked '!' under 'detectable' cannot reliably detect a change as "
-            f"large as their tolerance at {summary.get('games')} games ({100 * checks.power:.0f}% power, "
-            f"α/{m} per metric); about {worst:,} games per run would be needed for all of them"
+            f"tolerance = what {most:,} games can detect ({100 * checks.power:.0f}% power, α/{m}, "
+            f"{'paired' if any(r.test and r.test.startswith(('mcnemar', 'paired')) for r in raised) else 'unpaired'}) "
+            f"for {len(raised)} gated metric(s) marked '!', whose configured tolerance is smaller: {shown}{more}; "
+            f"about {worst:,} games per run (baseline and check) would enforce the configured tolerances"
         )
     return report
 
