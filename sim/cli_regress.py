@@ -133,16 +133,23 @@ def baseline(
     con.print(f"baseline written: {path} ({len(data['metrics'])} metrics, {data['games']} games, "
               f"seed {data['seed']}, config {data['config_hash']}, sim {data['package_version']}, "
               f"rev {data['git_revision'] or '?'})", highlight=False)
-    rates = [r for r in data["metrics"] if r.get("kind") == "proportion" and r.get("n")]
+    from sim.check.paired import headline_patterns, is_headline
+
+    pats = headline_patterns(str(data.get("game")))
+    gated = [r for r in data["metrics"] if is_headline(r, pats) and r.get("kind") in ("proportion", "share", "mean")]
+    rates = [r for r in gated if r.get("kind") == "proportion" and r.get("n")]
     if rates:
-        m = sum(1 for r in data["metrics"] if r.get("kind") in ("proportion", "share", "mean")) or 1
-        worst = max(rates, key=lambda r: min_detectable_change(r["value"], r["n"], r["n"], checks.alpha / m,
-                                                               checks.power))
-        d = min_detectable_change(worst["value"], worst["n"], worst["n"], checks.alpha / m, checks.power)
-        con.print(f"planning: a check at {data['games']} games detects rate changes of about "
-                  f"{100 * d:.2f} pp (worst case {worst['metric']} at {fmt_number(worst['value'], worst)}; "
-                  f"{100 * checks.power:.0f}% power, α/{m}); the tolerance is {100 * checks.tolerance:.2f} pp",
-                  highlight=False)
+        m = len(gated) or 1
+
+        def mdc(r):  # trials capped at the games: a rate per seat appearance has several a game
+            n = min(int(r["n"]), int(data["games"] or r["n"]))
+            return min_detectable_change(r["value"], n, n, checks.alpha / m, checks.power)
+
+        worst = max(rates, key=mdc)
+        con.print(f"planning: a check at {data['games']} games on another seed (unpaired) detects rate changes of "
+                  f"about {100 * mdc(worst):.2f} pp (worst case {worst['metric']} at "
+                  f"{fmt_number(worst['value'], worst)}; {100 * checks.power:.0f}% power, α/{m} over the gated "
+                  f"headline metrics); the tolerance is {100 * checks.tolerance:.2f} pp", highlight=False)
 
 
 def _per_game(result: Any) -> dict | None:

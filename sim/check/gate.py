@@ -302,7 +302,7 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     unknown = sorted(set(checks.tolerances) - known)
     if unknown:
         report.notes.append(f"checks.tolerances names metrics this run does not produce: {', '.join(unknown)}")
-    report.notes.append(detect_line(rows, summary.get("games"), checks, m))
+    report.notes.append(detect_line(rows, summary.get("games"), checks, m, most))
     fpa = first_player_note(summary)
     if fpa:
         report.notes.append(fpa)
@@ -386,9 +386,10 @@ def apply_sequential(report: CheckReport, state: dict[str, str], checks: CheckCo
         + (f"; {n_open} metric(s) undecided at the most games, decided on the fixed-sample rule" if n_open else ""))
 
 
-def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int) -> str:
+def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int, most: int | None = None) -> str:
     """One line: what the gate can detect at the games it played (worst gated rate in points,
-    worst gated mean relative to its baseline), and how (paired or unpaired)."""
+    worst gated mean relative to its baseline), and how (paired or unpaired); a sequential
+    check that stopped before its most games (``most``) says so."""
 
     gated = [r for r in rows if r.headline and r.tested and r.detectable is not None]
     if not gated:
@@ -404,7 +405,11 @@ def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int) 
         w = max(means, key=lambda r: r.detectable / abs(r.a))
         parts.append(f"mean changes of {100 * w.detectable / abs(w.a):.2f}% (worst {w.label})")
     how = f"{paired} of {len(gated)} paired on the baseline's deals" if paired else "unpaired"
-    return (f"at {games} games this check detects {' and '.join(parts) or 'nothing'} with "
+    if most and games and most > int(games):
+        games = f"{games} games (a sequential look; at most {most})"
+    else:
+        games = f"{games} games"
+    return (f"at {games} this check detects {' and '.join(parts) or 'nothing'} with "
             f"{100 * checks.power:.0f}% power at α/{m} ({len(gated)} gated headline metrics, {how})")
 
 
