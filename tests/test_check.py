@@ -1278,3 +1278,72 @@ def test_cli_compare_of_report_folders_pairs_on_their_games(tmp_path, monkeypatc
     data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
     assert any(n.startswith("unpaired:") and "rb has no games.parquet" in n for n in data["notes"]), data["notes"]
     assert {r["test"] for r in data["metrics"] if r["test"]} <= {"two-proportion z", "Welch", "unpaired z (ratio se)"}
+
+
+def test_ratio_se_is_the_delta_method_of_the_covariance_matrix():
+    """The ratio estimator's se (one run: sim.metrics.ratio; a paired change:
+    sim.stats.paired_change) equals the textbook delta method written from the sample
+    covariance matrix of the per-game (num, den): var(r) = g' S g / n with g the gradient of
+    sum(num)/sum(den) in the means."""
+    from sim.metrics import ratio
+    from sim.stats import paired_change
+
+    x = np.array([3, 0, 5, 2, 7, 1, 0, 4, 6, 2, 3, 1], float)
+    t = np.array([30, 22, 41, 25, 50, 19, 28, 36, 44, 27, 33, 21], float)
+    y = np.array([4, 1, 5, 1, 9, 1, 2, 4, 8, 2, 2, 3], float)  # the same games, another version
+    n = x.size
+    g = np.array([1 / t.mean(), -x.mean() / t.mean() ** 2])
+    se1 = np.sqrt(g @ np.cov(np.vstack([x, t])) @ g / n)
+    assert ratio("s", {}, x, t)["se"] == pytest.approx(se1, rel=1e-12)
+    g4 = np.array([-1 / t.mean(), x.mean() / t.mean() ** 2, 1 / t.mean(), -y.mean() / t.mean() ** 2])
+    se2 = np.sqrt(g4 @ np.cov(np.vstack([x, t, y, t])) @ g4 / n)
+    res = paired_change(x, t, y, t)
+    assert res["se"] == pytest.approx(se2, rel=1e-12)
+    assert res["change"] == pytest.approx(y.sum() / t.sum() - x.sum() / t.sum())
+    from scipy.stats import norm
+
+    assert res["p_value"] == pytest.approx(2 * norm.sf(abs(res["change"]) / se2))
+
+
+def test_unpaired_change_is_the_wald_z_of_two_independent_estimates():
+    from statsmodels.stats.weightstats import _zconfint_generic, _zstat_generic
+
+    from sim.stats import unpaired_change
+
+    res = unpaired_change(0.3406, 0.0021, 0.3270, 0.0024)
+    sd = np.hypot(0.0021, 0.0024)
+    z, p = _zstat_generic(0.3270, 0.3406, sd, "two-sided", 0)
+    assert res["p_value"] == pytest.approx(p) and res["se"] == pytest.approx(sd)
+    assert (res["ci_low"], res["ci_high"]) == pytest.approx(_zconfint_generic(0.3270 - 0.3406, sd, 0.05, "two-sided"))
+
+
+def test_detectable_at_the_most_games_scales_the_comparison_se():
+    """A check that looked at 2,000 of at most 8,000 games states (and gates at) the change
+    8,000 games detect: for a paired row the se measured on all 8,000 paired games, for an
+    unpaired rate the two-proportion formula with this run's trials scaled."""
+    from sim.check import compare_records
+    from sim.check.stats import detectable_at
+    from sim.stats import _z_sum, min_detectable_change
+
+    rng = np.random.default_rng(2)
+    u = rng.random(8000)
+    wa, wb = (u < 0.30).astype(float), (u < 0.31).astype(float)
+    flip = rng.random(8000) < 0.05  # some games go the other way: correlated, not identical
+    wb[flip] = 1 - wb[flip]
+
+    def summ(w):
+        return {"game": "g", "run": "r", "seed": 1, "games": w.size, "config_hash": "h", "seats": ["a", "b"],
+                "metrics": [_prop("win_rate", {"seat": 0}, int(w.sum()), w.size)]}
+
+    one = np.ones(8000)
+    full = compare_records(summ(wa), summ(wb), per_game_a={"win_rate[seat=0]": (wa, one)},
+                           per_game_b={"win_rate[seat=0]": (wb, one)})[0]
+    look = compare_records(summ(wa), summ(wb[:2000]), per_game_a={"win_rate[seat=0]": (wa, one)},
+                           per_game_b={"win_rate[seat=0]": (wb[:2000], one[:2000])})[0]
+    assert look.test == full.test == "mcnemar" and look.note == "paired on the first 2000 games"
+    assert detectable_at(look, 8000, 0.05, 0.8) == pytest.approx(full.detectable, rel=0.25)
+    assert detectable_at(full, 8000, 0.05, 0.8) == pytest.approx(_z_sum(0.05, 0.8) * full.se)
+    # unpaired (another seed): the baseline's 8,000 games stay, this run's 2,000 become 8,000
+    row = compare_records(summ(wa), {**summ(wb[:2000]), "seed": 2})[0]
+    assert row.test == "two-proportion z"
+    assert detectable_at(row, 8000, 0.05, 0.8) == pytest.approx(min_detectable_change(wa.mean(), 8000, 8000))
