@@ -316,11 +316,18 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
         more = f" and {len(raised) - 6} more" if len(raised) > 6 else ""
         report.notes.append(
             f"tolerance = what {most:,} games can detect ({100 * checks.power:.0f}% power, α/{m}, "
-            f"{'paired' if any(r.test and r.test.startswith(('mcnemar', 'paired')) for r in raised) else 'unpaired'}) "
+            f"{'paired' if any(_paired_power(r) for r in raised) else 'unpaired'}) "
             f"for {len(raised)} gated metric(s) marked '!', whose configured tolerance is smaller: {shown}{more}; "
             f"about {worst:,} games per run (baseline and check) would enforce the configured tolerances"
         )
     return report
+
+
+def _paired_power(r: MetricRow) -> bool:
+    """True when the row's detectable change comes from a paired se (a paired row whose games
+    all agree states the unpaired one: the paired spread of a real change is unknown)."""
+    a = r._power_args
+    return len(a) >= 3 and a[0] == "se" and a[2] == "paired"
 
 
 def _row_se(r: MetricRow, alpha: float) -> float | None:
@@ -395,6 +402,7 @@ def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int, 
     if not gated:
         return f"at {games} games no headline metric was tested"
     paired = sum(1 for r in gated if r.test and r.test.startswith(("mcnemar", "paired")))
+    same = sum(1 for r in gated if r.test and r.test.startswith(("mcnemar", "paired")) and not _paired_power(r))
     parts = []
     rates = [r for r in gated if is_rate(r) or r.kind == "share"]
     if rates:
@@ -405,6 +413,10 @@ def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int, 
         w = max(means, key=lambda r: r.detectable / abs(r.a))
         parts.append(f"mean changes of {100 * w.detectable / abs(w.a):.2f}% (worst {w.label})")
     how = f"{paired} of {len(gated)} paired on the baseline's deals" if paired else "unpaired"
+    if same:
+        how += (f"; {same} with every game equal to the baseline's, for which the unpaired detectable "
+                "change is stated" if same < paired else ", every game equal to the baseline's: the unpaired "
+                "detectable change is stated")
     if most and games and most > int(games):
         games = f"{games} games (a sequential look; at most {most})"
     else:
