@@ -148,7 +148,7 @@ def folder_per_game(folder, summary: dict, df) -> tuple[dict[str, tuple[np.ndarr
         return None, f"{folder.name}: game {game!r} is not registered here"
     try:
         cfg = load(folder / "config.toml")
-    except (ConfigError, OSError) as e:
+    except (ConfigError, OSError, ValueError) as e:  # ValueError: undecodable text, bad TOML
         return None, f"{folder.name}/config.toml does not load ({type(e).__name__})"
     if "game_index" not in df.columns or not np.array_equal(df["game_index"].to_numpy(), np.arange(df.height)):
         return None, f"{folder.name}/games.parquet: game indices are not 0 .. N-1"
