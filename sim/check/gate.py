@@ -11,7 +11,9 @@ either. Holm keeps the chance that an unchanged game fails at <= ``alpha`` howev
 correlate; the tolerance keeps a huge run from failing on changes too small to matter. A
 sequential check (:func:`sequential_decision`) also fails a metric whose SPRT accepts a change
 of its tolerance. A headline metric of the baseline missing from the run fails (the baseline is
-stale); a new metric is informational.
+stale); a new metric is informational. A tolerance smaller than what the check's most games can
+detect is replaced by that detectable change, and the output says so (:func:`check_summary`;
+docs/checks.md has the figures per shipped config).
 
 A run is **identical** to its baseline when config hash, seed, games and the game's rules
 version (``GameDef.version``) are equal and so is every metric value. A baseline recorded
