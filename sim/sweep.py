@@ -549,7 +549,7 @@ def _changes_md(plan: SweepPlan, changes: dict[int, dict[str, Any]], reference: 
     seeds = {p.run.cfg.seed for p in plan.points}
     lines = [f"## Change from p{ref.index:02d} ({md_escape(ref.label)})", "",
              f"Each gated headline metric of each point minus its value at p{ref.index:02d}"
-             + (" (`--reference` names another point)" if reference == 0 else " (chosen with `--reference`)")
+             + (" (`--reference pNN` chooses another)" if reference == 0 else " (chosen with `--reference`)")
              + ", with the 95 % interval of the change (per figure, not adjusted for the many figures) and "
              "ρ, the per-game correlation of the two points. "
              + ("Every point played the same seed and game indices, so each change is measured game by game "
