@@ -159,16 +159,23 @@ def baseline(
     con.print(f"baseline written: {path} ({len(data['metrics'])} metrics, {data['games']} games, "
               f"seed {data['seed']}, config {data['config_hash']}, sim {data['package_version']}, "
               f"rev {data['git_revision'] or '?'})", highlight=False)
-    rates = [r for r in data["metrics"] if r.get("kind") == "proportion" and r.get("n")]
+    from sim.check.paired import headline_patterns, is_headline
+
+    pats = headline_patterns(str(data.get("game")))
+    gated = [r for r in data["metrics"] if is_headline(r, pats) and r.get("kind") in ("proportion", "share", "mean")]
+    rates = [r for r in gated if r.get("kind") == "proportion" and r.get("n")]
     if rates:
-        m = sum(1 for r in data["metrics"] if r.get("kind") in ("proportion", "share", "mean")) or 1
-        worst = max(rates, key=lambda r: min_detectable_change(r["value"], r["n"], r["n"], checks.alpha / m,
-                                                               checks.power))
-        d = min_detectable_change(worst["value"], worst["n"], worst["n"], checks.alpha / m, checks.power)
-        con.print(f"planning: a check at {data['games']} games detects rate changes of about "
-                  f"{100 * d:.2f} pp (worst case {worst['metric']} at {fmt_number(worst['value'], worst)}; "
-                  f"{100 * checks.power:.0f}% power, α/{m}); the tolerance is {100 * checks.tolerance:.2f} pp",
-                  highlight=False)
+        m = len(gated) or 1
+
+        def mdc(r):  # trials capped at the games: a rate per seat appearance has several a game
+            n = min(int(r["n"]), int(data["games"] or r["n"]))
+            return min_detectable_change(r["value"], n, n, checks.alpha / m, checks.power)
+
+        worst = max(rates, key=mdc)
+        con.print(f"planning: a check at {data['games']} games on another seed (unpaired) detects rate changes of "
+                  f"about {100 * mdc(worst):.2f} pp (worst case {worst['metric']} at "
+                  f"{fmt_number(worst['value'], worst)}; {100 * checks.power:.0f}% power, α/{m} over the gated "
+                  f"headline metrics); the tolerance is {100 * checks.tolerance:.2f} pp", highlight=False)
 
 
 def _per_game(result: Any) -> dict | None:
@@ -297,13 +304,13 @@ def _sequential_check(run: Any, base: dict, checks: Any, play: Play):
             and base.get("rules_version") in (None, run.game.version))
     if same or not checks.sequential or cfg.games < 2:
         result = _run(run, play)
-        return check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+        return check_summary(base, result.summary, checks, result.manifest, _per_game(result), cfg.games)
     looks = _looks(cfg.games, checks.looks)
     done: list[int] = []
     for k in looks:
         r = run if k == cfg.games else compile_run(cfg.with_overrides(games=k))
         result = _run(r, play)
-        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result))
+        report = check_summary(base, result.summary, checks, result.manifest, _per_game(result), cfg.games)
         done.append(k)
         state = sequential_decision(report, checks)
         # the question is answered when every gated metric is decided, or one is outside (FAIL)
@@ -378,22 +385,6 @@ def _folder_config(folder: Path) -> tuple[Any, str]:
         return load(p), ""
     except (ConfigError, OverflowError, MemoryError, ValueError):
         return None, f"{p} is not a valid config"
-
-
-def _folder_per_game(folder: Path, summary: dict, df: Any) -> dict | None:
-    """Per-game headline outcomes of a report folder's games (:func:`sim.check.paired.per_game`
-    over its games.parquet with its config.toml), so a folder compares paired with a config
-    played on its seed; None when either is missing or does not fit."""
-    cfg, _ = _folder_config(folder)
-    if cfg is None or df is None or cfg.game != summary.get("game") or cfg.seed != summary.get("seed"):
-        return None
-    from sim.check.paired import per_game
-    from sim.games import get_game
-
-    try:
-        return per_game(df, cfg, get_game(cfg.game).mode, cfg.game)
-    except Exception:  # noqa: BLE001 - a frame of another shape: compared unpaired
-        return None
 
 
 def _side_config(kind: str, x: Any, folder: Path | None, run: Any) -> tuple[dict | None, str]:
@@ -477,15 +468,17 @@ def compare(
     except (OverflowError, MemoryError, ValueError) as e:  # a game set-up numpy cannot hold
         raise _fail_input(f"the game cannot be set up from these values ({type(e).__name__})") from None
 
-    summaries, dfs, labels, pgs = {}, {}, {}, {}
+    from sim.check.paired import folder_per_game
+
+    summaries, dfs, labels, pgs, why = {}, {}, {}, {}, {}
     for key, kind, x, folder in (("a", ka, xa, fa), ("b", kb, xb, fb)):
         if kind == "folder":
             try:
                 summaries[key], dfs[key] = x, _read_df(folder)
             except ConfigError as e:
                 raise _fail_input(e) from None
-            pgs[key] = _folder_per_game(folder, x, dfs[key])
             labels[key] = folder.name
+            pgs[key], why[key] = folder_per_game(folder, x, dfs[key])
         else:
             result = _run(runs[key], play)
             summaries[key], dfs[key] = result.summary, result.df
@@ -495,7 +488,8 @@ def compare(
         labels = {"a": f"A:{labels['a']}", "b": f"B:{labels['b']}"}
     try:
         rep = compare_summaries(summaries["a"], summaries["b"], labels["a"], labels["b"],
-                                per_game_a=pgs.get("a"), per_game_b=pgs.get("b"))
+                                per_game_a=pgs.get("a"), per_game_b=pgs.get("b"),
+                                unpaired_why="; ".join(w for w in why.values() if w))
     except ConfigError as e:
         raise _fail_input(e) from None
     if "a" in runs or "b" in runs:

@@ -35,21 +35,27 @@ def sweep(
     quiet: QuietOpt = False,
     backend: BackendOpt = "local",
     workers: WorkersOpt = 2,
+    reference: Annotated[Optional[str], typer.Option(
+        "--reference", metavar="V",
+        help="the point the changes are measured from: pNN, or a value of the swept key (one-parameter grids); "
+             "default: the first point")] = None,
     sets: SetOpt = None,
 ) -> None:
     """Play the config at every point of a grid of key values, all on the same seed (--seed,
-    default the config's), and write sweep.html / sweep.md (headline metrics per point, plots
-    against the parameter), sweep.parquet and each point's summary and config."""
+    default the config's), and write sweep.html / sweep.md (headline metrics per point, their
+    changes from the reference point paired game by game, plots against the parameter),
+    sweep.parquet and each point's summary and config."""
     from sim.cli_common import play_flags_problem
     from sim.errors import ConfigError, OutputError
     from sim.outputs import check_folder_target
-    from sim.sweep import default_folder, is_sweep_folder, plan_sweep
+    from sim.sweep import default_folder, is_sweep_folder, plan_sweep, resolve_reference
 
     why = play_flags_problem(threads, backend, workers)
     if why:
         raise _fail(why)
     try:
         plan = plan_sweep(config, param, games=games, seed=seed, sets=sets)
+        ref = resolve_reference(plan, reference)
     except ConfigError as e:
         raise _fail(str(e)) from None
     dest = out if out is not None else default_folder(plan)
@@ -64,7 +70,7 @@ def sweep(
     with progress_bar(label, plan.total_games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
         play_sweep(plan, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
     try:
-        path = write_sweep(dest, plan)
+        path = write_sweep(dest, plan, reference=ref)
     except OutputError as e:
         raise _fail(f"--out: {e}" if out is not None else str(e)) from None
     typer.echo(f"{len(plan.points)} points x {plan.games:,} games on seed {plan.seed}")

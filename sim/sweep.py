@@ -15,14 +15,22 @@ through :func:`sim.api.run_config` (any backend of :mod:`sim.backends`).
 Output folder (``reports/<run name>-sweep/`` by default), written atomically:
 
 * ``sweep.md`` / ``sweep.html``: the grid, a table of the headline metrics per point with
-  their 95 % intervals, and one plot per headline metric against the first parameter with
+  their 95 % intervals, a table of each gated headline metric's change from the reference
+  point (the first, or ``--reference``) with the interval of the change, the test and the
+  per-game correlation ρ (:func:`point_changes`: paired by game index, since every point
+  plays the same seed), one plot per headline metric against the first parameter with
   interval bands (one line per group, e.g. per seat; with two or more parameters one plot
-  per group and one line per value of the other parameters). The HTML embeds the plots as
-  data URIs (one self-contained file); the markdown links ``plots/*.png``.
+  per group and one line per value of the other parameters) and one per gated headline
+  metric of its change with the paired interval bands (``plots/change_*.png``). The HTML
+  embeds the plots as data URIs (one self-contained file); the markdown links
+  ``plots/*.png``.
 * ``sweep.parquet``: one row per point and metric record: ``point`` (int64), one column per
   parameter key (its value at the point), ``metric``, ``by`` (canonical JSON), ``label``,
   ``value``, ``ci_low``, ``ci_high``, ``n``, ``kind``.
-* ``sweep.json``: the grid, the points (values, folder, config hash) and the run facts.
+* ``sweep.json``: the grid, the points (values, folder, config hash), the run facts,
+  ``reference`` (index, folder) and ``changes`` (one entry per point and gated headline
+  metric: ``point``, ``label``, ``change``, ``ci_low``, ``ci_high``, ``se``, ``p_value``,
+  ``test``, ``corr``).
 * ``points/p<NN>/``: each point's ``summary.json``, ``manifest.json`` and ``config.toml`` (the
   config as run).
 * ``plots/*.png``.
@@ -45,7 +53,6 @@ from sim.overrides import MAX_POINTS, Override, parse_param, parse_sets
 SWEEP_FORMAT = "sim-sweep/1"
 SWEEP_FILES = {"sweep.md", "sweep.html", "sweep.json", "sweep.parquet"}
 
-# TODO(issue 11): switch to the games' headline declarations once they are on main.
 HEADLINE_COMMON = ("win_rate", "first_player_advantage", "loss_rate", "stall_rate", "turns_mean", "turns_p50")
 """Common metrics shown per point (every ``by`` group of each: win rate by seat and by
 policy ...), in this order; a metric a game does not report is skipped."""
@@ -55,7 +62,8 @@ HEADLINE_GAME = {
     "flying_carpet": ("rounds_mean", "winner_tokens_left_mean"),
     "yukon_airways": ("margin_mean", "tie_rate", "shared_win_rate"),
 }
-"""A few key numbers of each game, after the common ones."""
+"""A few descriptive numbers of each game shown per point, after the common ones and before the
+rest of the game's gated ``HEADLINE`` (:func:`sim.check.paired.headline_patterns`)."""
 MAX_GROUPS = 8
 """Most ``by`` groups of one headline metric shown (the first ones, in record order)."""
 
@@ -191,12 +199,81 @@ def headline_records(game: str, records: Sequence[dict]) -> list[tuple[str, str]
     """The headline series of a summary: ``(metric, canonical by JSON)`` in display order
     (:data:`HEADLINE_COMMON`, then :data:`HEADLINE_GAME` of ``game``; at most
     :data:`MAX_GROUPS` groups of one metric)."""
+    from sim.check.paired import game_module, matches
     from sim.records import metric_key
 
     out: list[tuple[str, str]] = []
     for name in HEADLINE_COMMON + HEADLINE_GAME.get(game, ()):
         keys = [metric_key(r) for r in records if r.get("metric") == name]
         out.extend(list(dict.fromkeys(keys))[:MAX_GROUPS])
+    mod = game_module(game)
+    for pattern in getattr(mod, "HEADLINE", ()) if mod is not None else ():
+        keys = [metric_key(r) for r in records if matches(pattern, r)]
+        out.extend([k for k in dict.fromkeys(keys) if k not in out][:MAX_GROUPS])
+    return out
+
+
+def resolve_reference(plan: SweepPlan, text: str | None) -> int:
+    """The index of the point ``--reference`` names: None -> 0 (the first point); ``pNN`` (the
+    point's folder, as the tables head it); for a one-parameter grid also one of its values
+    (TOML text, as in ``--param``). Raises ConfigError (file ``--reference``) otherwise."""
+    from sim.config import excerpt
+    from sim.overrides import parse_value
+
+    if text is None:
+        return 0
+    t = text.strip()
+    m = re.fullmatch(r"p(\d+)", t)
+    if m:
+        i = int(m.group(1))
+        if i < len(plan.points):
+            return i
+        raise ConfigError("--reference", "", f"no point {excerpt(t)}: the points are p00 .. p{len(plan.points) - 1:02d}")
+    if len(plan.params) == 1:
+        key, vals = plan.params[0]
+        try:
+            v = parse_value(t)
+        except ValueError:
+            v = t
+        for p in plan.points:
+            w = p.values[key]
+            if type(w) is type(v) and w == v or (_numeric([v, w]) and float(v) == float(w)):
+                return p.index
+        raise ConfigError("--reference", key, f"{excerpt(t)} is not a value of the grid "
+                          f"({', '.join(toml_value(x) for x in vals)}); or give a point as pNN")
+    raise ConfigError("--reference", "", f"{excerpt(t)}: with several parameters name the point as pNN "
+                      f"(p00 .. p{len(plan.points) - 1:02d}, see the table headers)")
+
+
+def point_changes(plan: SweepPlan, outputs: Sequence[Any], reference: int = 0) -> dict[int, dict[str, Any]]:
+    """The change of every gated headline metric (:func:`sim.check.paired.headline_patterns`)
+    of each point from point ``reference``: ``point index -> {label: MetricRow}`` (every
+    point but the reference), from :func:`sim.check.stats.compare_records` with the per-game
+    outcomes of both points (:func:`sim.check.paired.per_game`).
+
+    Points on the same seed (every point of a sweep, unless ``seed`` is swept) are compared
+    game by game (game g of both points dealt from the same streams): McNemar for a yes/no
+    per game, the paired t-test for a value per game, the ratio estimator's delta-method
+    variance for shares of turns; ``row.corr`` is the per-game correlation the pairing found.
+    Points on different seeds get the unpaired tests. ``row.ci_low`` / ``ci_high``: the 95 %
+    interval of the change (unadjusted for the many figures); ``row.test`` names the test.
+    """
+    from sim.check.paired import per_game
+    from sim.check.stats import compare_records
+
+    def pg(o):
+        run, df = getattr(o, "run", None), getattr(o, "df", None)
+        return None if run is None or df is None else per_game(df, run.cfg, run.game.mode, run.game.name)
+
+    pgs = [pg(o) for o in outputs]
+    ref = outputs[reference].summary
+    out: dict[int, dict[str, Any]] = {}
+    for p, o in zip(plan.points, outputs):
+        if p.index == reference:
+            continue
+        rows = compare_records(ref, o.summary, per_game_a=pgs[reference], per_game_b=pgs[p.index],
+                               family="headline")
+        out[p.index] = {r.label: r for r in rows if r.headline and r.tested}
     return out
 
 
@@ -289,9 +366,13 @@ def _f(x: Any) -> float:
 
 
 def sweep_plots(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[str, str]],
-                folder: Path) -> list[tuple[str, str]]:
+                folder: Path, changes: dict[int, dict[str, Any]] | None = None,
+                reference: int = 0) -> list[tuple[str, str]]:
     """One PNG per headline metric against the first parameter (see the module docstring);
-    returns ``[(title, file name)]``."""
+    returns ``[(title, file name)]``. With ``changes`` (:func:`point_changes`): one PNG per
+    gated headline metric of its change from point ``reference`` with the bands of the change's
+    interval (paired where the points share the seed), file ``change_<metric>.png``; the
+    reference point is drawn at 0."""
     from sim.report.format import is_percent
     from sim.report.plots import DPI, GRID, _percent_axis, _plt
 
@@ -321,9 +402,13 @@ def sweep_plots(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[s
             percent = False
             for j, (k, combo) in enumerate(lines):
                 recs = [_find(summaries[at(v, combo)]["metrics"], k) for v in vals0]
-                v = [_f(r.get("value")) if r else float("nan") for r in recs]
-                lo = [_f(r.get("ci_low")) if r else float("nan") for r in recs]
-                hi = [_f(r.get("ci_high")) if r else float("nan") for r in recs]
+                if changes is None:
+                    v = [_f(r.get("value")) if r else float("nan") for r in recs]
+                    lo = [_f(r.get("ci_low")) if r else float("nan") for r in recs]
+                    hi = [_f(r.get("ci_high")) if r else float("nan") for r in recs]
+                else:
+                    cells = [_change_cell(changes, at(x, combo), reference, _label(k)) for x in vals0]
+                    v, lo, hi = ([c[i] for c in cells] for i in range(3))
                 percent = percent or any(r is not None and is_percent(r) for r in recs)
                 if others:
                     name = ", ".join(f"{short_key(kk)}={toml_value(cv)}" for (kk, _vs), cv in zip(others, combo))
@@ -338,24 +423,88 @@ def sweep_plots(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[s
             if not numeric or (all(isinstance(v, int) for v in vals0) and len(xs) <= 20):
                 ax.set_xticks(xs, [toml_value(v) for v in vals0])
             title = _label(unit[0]) if others else metric + (f" by {', '.join(by_keys)}" if by_keys else "")
-            ax.set_title(f"{title} against {short_key(key0)} (95% interval bands)")
+            if changes is None:
+                ax.set_title(f"{title} against {short_key(key0)} (95% interval bands)")
+                ax.set_ylabel(metric + (" (%)" if percent else ""))
+            else:
+                ax.axhline(0.0, color="0.4", linewidth=0.8)
+                paired = len({p.run.cfg.seed for p in plan.points}) == 1
+                ax.set_title(f"{title}: change from p{reference:02d} (95% {'paired ' if paired else ''}interval bands)",
+                             fontsize=10)
+                ax.set_ylabel(f"change of {metric}" + (" (points)" if percent else ""))
+                if percent:
+                    from matplotlib.ticker import FuncFormatter
+
+                    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _pos: f"{100 * y:+.1f}"))
+                    percent = False
             ax.set_xlabel(key0)
-            ax.set_ylabel(metric + (" (%)" if percent else ""))
             ax.grid(**GRID)
             if len(lines) > 1:
                 ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-            name = f"{_slug(title)}.png"
+            name = f"{_slug(title)}.png" if changes is None else f"change_{_slug(title)}.png"
             fig.tight_layout()
             fig.savefig(folder / name, dpi=DPI)
             plt.close(fig)
-            figures.append((f"{title} against {key0}", name))
+            what = title if changes is None else f"change of {title} from p{reference:02d}"
+            figures.append((f"{what} against {key0}", name))
     return figures
 
 
+def _change_cell(changes: dict[int, dict[str, Any]], point: int, reference: int,
+                 label: str) -> tuple[float, float, float]:
+    """(change, ci_low, ci_high) of ``label`` at ``point`` (zeros at the reference; NaN
+    when not tested)."""
+    if point == reference:
+        return 0.0, 0.0, 0.0
+    r = changes.get(point, {}).get(label)
+    if r is None:
+        return float("nan"), float("nan"), float("nan")
+    return _f(r.change), _f(r.ci_low), _f(r.ci_high)
+
+
+TEST_NAMES = {
+    "mcnemar": "McNemar (yes/no per game, paired)",
+    "paired t": "paired t-test (a value per game)",
+    "paired ratio": "paired ratio estimator (delta-method variance of a share of summed counts)",
+    "two-proportion z": "two-proportion z (unpaired)",
+    "Welch": "Welch (unpaired means)",
+    "unpaired z (ratio se)": "unpaired z with the ratio estimator's se",
+}
+"""What each test name of a change (``MetricRow.test``) means, for the sweep report."""
+
+
+def _fmt_change_ci(r: Any) -> str:
+    """``+0.93 pp [+0.45, +1.40] ρ 0.78`` (rates in points; values in their unit, to about two
+    significant digits of the interval's width); ``0 (no game differs)`` for a paired change
+    of exactly 0 with 0 spread."""
+    import math
+
+    from sim.check.stats import is_rate
+
+    if r.change == 0 and r.se == 0:
+        return "0 (no game differs)"
+    rate = is_rate(r) or r.kind == "share"
+    scale = 100.0 if rate else 1.0
+    width = (r.ci_high - r.ci_low) * scale if r.ci_low is not None and r.ci_high is not None else 0.0
+    dec = 2 if not width > 0 else max(0, min(4, 1 - math.floor(math.log10(width))))
+
+    def f(x: float) -> str:
+        return f"{scale * x:+.{dec}f}"
+
+    text = f(r.change) + (" pp" if rate else "")
+    if r.ci_low is not None and r.ci_high is not None:
+        text += f" [{f(r.ci_low)}, {f(r.ci_high)}]"
+    if r.corr is not None and r.corr == r.corr:
+        text += f" ρ {r.corr:.2f}"
+    return text
+
+
 def render_sweep_md(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[str, str]],
-                    figures: list[tuple[str, str]], image_src: Callable[[str], str] | None = None) -> str:
+                    figures: list[tuple[str, str]], image_src: Callable[[str], str] | None = None,
+                    changes: dict[int, dict[str, Any]] | None = None, reference: int = 0) -> str:
     """The text of ``sweep.md`` (``image_src(file name)`` -> the image address; default
-    ``plots/<name>``)."""
+    ``plots/<name>``); with ``changes`` (:func:`point_changes`) a table of each gated headline
+    metric's change from point ``reference``, its interval, the test and the correlation."""
     from sim.report.format import fmt_interval, md_escape, md_table
 
     src = image_src or (lambda name: f"plots/{name}")
@@ -378,6 +527,8 @@ def render_sweep_md(plan: SweepPlan, summaries: Sequence[dict], series: list[tup
             row.append(fmt_interval(r) if r else "-")
         rows.append(row)
     lines += [md_table(headers, rows), ""]
+    if changes:
+        lines += _changes_md(plan, changes, reference)
     lines += ["## Plots", ""]
     for title, name in figures:
         lines += [f"### {md_escape(title)}", "", f"![{md_escape(title)}]({src(name)})", ""]
@@ -386,6 +537,35 @@ def render_sweep_md(plan: SweepPlan, summaries: Sequence[dict], series: list[tup
               "`sweep.json` (the grid and points), `points/p<NN>/summary.json`, `manifest.json`, `config.toml`, "
               "`plots/`.", ""]
     return "\n".join(lines)
+
+
+def _changes_md(plan: SweepPlan, changes: dict[int, dict[str, Any]], reference: int) -> list[str]:
+    """The "Change from the reference point" section of ``sweep.md``."""
+    from sim.report.format import md_escape, md_table
+
+    ref = plan.points[reference]
+    others = [p for p in plan.points if p.index in changes]
+    labels = list(dict.fromkeys(lab for p in others for lab in changes[p.index]))
+    seeds = {p.run.cfg.seed for p in plan.points}
+    lines = [f"## Change from p{ref.index:02d} ({md_escape(ref.label)})", "",
+             f"Each gated headline metric of each point minus its value at p{ref.index:02d}"
+             + (" (`--reference pNN` chooses another)" if reference == 0 else " (chosen with `--reference`)")
+             + ", with the 95 % interval of the change (per figure, not adjusted for the many figures) and "
+             "ρ, the per-game correlation of the two points. "
+             + ("Every point played the same seed and game indices, so each change is measured game by game "
+                "(the deal's luck cancels as far as ρ shows: ρ near 0, pairing gains nothing). "
+                if len(seeds) == 1 else
+                "Points on different seeds are compared with unpaired tests (no ρ). ")
+             + "The column 'test' names the test of each row:", ""]
+    used = list(dict.fromkeys(r.test for p in others for r in changes[p.index].values() if r.test))
+    lines += [f"* {md_escape(t)}: {TEST_NAMES.get(t, t)}" for t in used] + [""]
+    headers = ["metric", "test"] + [f"p{p.index:02d}: {md_escape(p.label)}" for p in others]
+    rows = []
+    for lab in labels:
+        cells = [changes[p.index].get(lab) for p in others]
+        tests = " / ".join(dict.fromkeys(c.test for c in cells if c is not None and c.test))
+        rows.append([md_escape(lab), md_escape(tests)] + [_fmt_change_ci(c) if c is not None else "-" for c in cells])
+    return lines + [md_table(headers, rows, "ll" + "r" * len(others)), ""]
 
 
 def is_sweep_folder(folder: Path) -> bool:
@@ -416,10 +596,11 @@ def default_folder(plan: SweepPlan) -> Path:
     return Path("reports") / f"{plan.name}-sweep"
 
 
-def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = None) -> Path:
+def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = None, reference: int = 0) -> Path:
     """Write the sweep folder of a played ``plan`` atomically (see the module docstring);
-    returns ``dest``. Raises OutputError for a folder that cannot be written or is not a
-    sweep sim wrote."""
+    the changes of the gated headline metrics are measured from point ``reference``
+    (:func:`point_changes`). Returns ``dest``. Raises OutputError for a folder that cannot be
+    written or is not a sweep sim wrote."""
     from sim.jsonio import write_json
     from sim.outputs import atomic_folder
     from sim.report.tomlw import config_text
@@ -443,14 +624,19 @@ def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = Non
         _write_parquet(records_frame(plan, summaries), tmp / "sweep.parquet")
         plots = tmp / "plots"
         plots.mkdir()
+        changes = point_changes(plan, outputs, reference) if len(outputs) > 1 else {}
         figures = sweep_plots(plan, summaries, series, plots)
-        md = render_sweep_md(plan, summaries, series, figures)
+        if changes:
+            labels = dict.fromkeys(lab for c in changes.values() for lab in c)
+            gated = [k for k in series if _label(k) in labels]
+            figures += sweep_plots(plan, summaries, gated, plots, changes, reference)
+        md = render_sweep_md(plan, summaries, series, figures, changes=changes, reference=reference)
         (tmp / "sweep.md").write_text(md, encoding="utf-8")
 
         def data_uri(name: str) -> str:
             return "data:image/png;base64," + base64.b64encode((plots / name).read_bytes()).decode("ascii")
 
-        html_md = render_sweep_md(plan, summaries, series, figures, data_uri)
+        html_md = render_sweep_md(plan, summaries, series, figures, data_uri, changes, reference)
         (tmp / "sweep.html").write_text(render_html(html_md, f"Sweep: {plan.name}"), encoding="utf-8")
         wall = sum(float(o.manifest.get("wall_s") or 0.0) for o in outputs)
         write_json({
@@ -460,6 +646,10 @@ def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = Non
             "points": [{"index": p.index, "folder": f"points/{p.folder}", "values": p.values,
                         "config_hash": p.run.cfg.config_hash()} for p in plan.points],
             "headline": [_label(k) for k in series],
+            "reference": {"index": reference, "folder": f"points/{plan.points[reference].folder}"},
+            "changes": [{"point": i, "label": lab, "change": r.change, "ci_low": r.ci_low, "ci_high": r.ci_high,
+                         "se": r.se, "p_value": r.p_value, "test": r.test, "corr": r.corr}
+                        for i, c in changes.items() for lab, r in c.items()],
             "wall_s": round(wall, 4), "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }, tmp / "sweep.json")
     return Path(dest)

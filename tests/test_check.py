@@ -366,7 +366,9 @@ def test_real_shift_fails_naming_the_moved_metrics():
     assert failed == {"win_rate[seat=0]", "win_rate[seat=3]", "first_player_advantage"}
     assert rep.exit_code == 1
     r = rows_by_label(rep)["win_rate[seat=0]"]
-    assert r.change == pytest.approx(0.05, abs=0.012) and r.p_holm < 1e-6 and r.tolerance == 0.01
+    assert r.change == pytest.approx(0.05, abs=0.012) and r.p_holm < 1e-6
+    # 20,000 unpaired games cannot see the configured 1 point at α/m: gated at what they can see
+    assert r.tolerance_set == 0.01 and r.tolerance == pytest.approx(r.detectable) and 0.01 < r.tolerance < 0.02
     assert rows_by_label(rep)["win_rate[seat=1]"].verdict == "pass"
 
 
@@ -388,8 +390,12 @@ def test_large_but_insignificant_change_passes():
     now = synth_summary(seed=2, games=200, win=(0.28, 0.25, 0.25, 0.22))
     rep = check_summary(base, now)
     assert rep.exit_code == 0 and all(not r.failed for r in rep.rows)
-    assert any(r.games_needed for r in rep.rows)
-    assert any("cannot reliably detect" in n for n in rep.notes)
+    # 200 games cannot detect a 1-point change: those metrics are gated at what they can detect
+    raised = [r for r in rep.rows if r.tolerance_set is not None]
+    assert raised and all(r.headline and r.tolerance > r.tolerance_set == 0.01 for r in raised if r.metric == "win_rate")
+    assert all(r.tolerance == pytest.approx(r.detectable) and r.games_needed > 200 for r in raised)
+    assert any(n.startswith("tolerance = what 200 games can detect") for n in rep.notes)
+    assert not any("cannot" in n for n in rep.notes)
 
 
 def test_means_use_relative_tolerance():
@@ -398,7 +404,9 @@ def test_means_use_relative_tolerance():
     rep = check_summary(base, now)
     rows = rows_by_label(rep)
     assert rows["complaints_mean"].verdict == "FAIL"
-    assert rows["complaints_mean"].tolerance == pytest.approx(0.02 * rows["complaints_mean"].a)
+    r = rows["complaints_mean"]
+    assert (r.tolerance_set or r.tolerance) == pytest.approx(0.02 * r.a)
+    assert r.tolerance == pytest.approx(max(0.02 * r.a, r.detectable))
     assert rows["turns_mean"].significant and rows["turns_mean"].verdict == "pass"
     rep = check_summary(base, now, CheckConfig(tolerances={"turns_mean": 0.005}))
     assert rows_by_label(rep)["turns_mean"].verdict == "FAIL"
@@ -806,7 +814,7 @@ def test_check_table_formats_through_the_report_formatter():
     line = next(ln for ln in out.splitlines() if ln.lstrip("│ ").startswith("win_rate[seat=0]"))
     assert f"{100 * w0.a:.2f}%" in line and f"{100 * w0.b:.2f}%" in line
     assert f"{100 * w0.change:+.2f} pp" in line and fmt_p(w0.p_holm, label=False) in line
-    assert "1.00 pp" in line and "FAIL" in line
+    assert f"{100 * w0.tolerance:.2f} pp" in line and "FAIL" in line
     fpa = rows["first_player_advantage"]
     assert fmt_number(fpa.a, fpa.meta) == f"{100 * fpa.a:+.2f} pp"
     # a difference of rates other than the first-player advantage is a rate too (is_percent)
@@ -1288,7 +1296,110 @@ def test_cli_check_fits_80_columns(fake_game, tmp_path, monkeypatch):
     assert max(len(ln) for ln in lines) <= 80, [ln for ln in lines if len(ln) > 80]
     row = next(ln for ln in lines if ln.startswith("win seat 0 "))
     assert "FAIL" in row and "McNemar" not in row  # the fake game has no per-game outcomes: unpaired
-    assert any(ln.startswith("  win_rate[seat=0]: FAIL: change +") and "tolerance 1.00 pp" in ln for ln in lines)
+    # the tolerance shown is the one gated: 1 point set, raised to what 2,000 games detect (gate.py)
+    assert any(ln.startswith("  win_rate[seat=0]: FAIL: change +") and "tolerance 1.56 pp" in ln for ln in lines)
     flat = " ".join(res.output.split())
     assert "FAIL: regressions: win_rate[seat=0], win_rate[seat=3]" in flat
     assert "changed config keys (baseline -> now): fakegame.flr_cards: 4 -> 0" in flat
+
+
+def test_cli_compare_of_report_folders_pairs_on_their_games(tmp_path, monkeypatch):
+    """Two `sim run` folders on the same seed: compare pairs them game by game through their
+    games.parquet (the figures equal a paired computation on the two frames); without one
+    games.parquet the comparison says it is unpaired and why."""
+    import polars as pl
+    from scipy.stats import ttest_rel
+
+    monkeypatch.chdir(tmp_path)
+    for name, attack in (("ra", 0.6), ("rb", 2.0)):
+        from sim.cli import app as full_app
+
+        r = CliRunner().invoke(full_app, ["run", str(REAL_CONFIG), "--games", "240", "--seed", "3", "--threads", "1",
+                                            "--set", f"seats[2].weights.attack={attack}", "--out", str(tmp_path / name),
+                                            "--quiet"])
+        assert r.exit_code == 0, r.output
+    res = invoke("compare", tmp_path / "ra", tmp_path / "rb", "--out", tmp_path / "cmp")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    rows = {r["label"]: r for r in data["metrics"]}
+    ta = pl.read_parquet(tmp_path / "ra" / "games.parquet")["turns"].to_numpy().astype(float)
+    tb = pl.read_parquet(tmp_path / "rb" / "games.parquet")["turns"].to_numpy().astype(float)
+    assert rows["turns_mean"]["test"] == "paired t"
+    assert rows["turns_mean"]["p_value"] == pytest.approx(ttest_rel(tb, ta).pvalue)
+    assert rows["win_rate[seat=0]"]["test"] == "mcnemar" and rows["win_rate[seat=0]"]["corr"] is not None
+    assert any("tested paired per game index" in n for n in data["notes"])
+    (tmp_path / "rb" / "games.parquet").unlink()
+    res = invoke("compare", tmp_path / "ra", tmp_path / "rb", "--out", tmp_path / "cmp")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    assert any(n.startswith("unpaired:") and "rb has no games.parquet" in n for n in data["notes"]), data["notes"]
+    assert {r["test"] for r in data["metrics"] if r["test"]} <= {"two-proportion z", "Welch", "unpaired z (ratio se)"}
+
+
+def test_ratio_se_is_the_delta_method_of_the_covariance_matrix():
+    """The ratio estimator's se (one run: sim.metrics.ratio; a paired change:
+    sim.stats.paired_change) equals the textbook delta method written from the sample
+    covariance matrix of the per-game (num, den): var(r) = g' S g / n with g the gradient of
+    sum(num)/sum(den) in the means."""
+    from sim.metrics import ratio
+    from sim.stats import paired_change
+
+    x = np.array([3, 0, 5, 2, 7, 1, 0, 4, 6, 2, 3, 1], float)
+    t = np.array([30, 22, 41, 25, 50, 19, 28, 36, 44, 27, 33, 21], float)
+    y = np.array([4, 1, 5, 1, 9, 1, 2, 4, 8, 2, 2, 3], float)  # the same games, another version
+    n = x.size
+    g = np.array([1 / t.mean(), -x.mean() / t.mean() ** 2])
+    se1 = np.sqrt(g @ np.cov(np.vstack([x, t])) @ g / n)
+    assert ratio("s", {}, x, t)["se"] == pytest.approx(se1, rel=1e-12)
+    g4 = np.array([-1 / t.mean(), x.mean() / t.mean() ** 2, 1 / t.mean(), -y.mean() / t.mean() ** 2])
+    se2 = np.sqrt(g4 @ np.cov(np.vstack([x, t, y, t])) @ g4 / n)
+    res = paired_change(x, t, y, t)
+    assert res["se"] == pytest.approx(se2, rel=1e-12)
+    assert res["change"] == pytest.approx(y.sum() / t.sum() - x.sum() / t.sum())
+    from scipy.stats import norm
+
+    assert res["p_value"] == pytest.approx(2 * norm.sf(abs(res["change"]) / se2))
+
+
+def test_unpaired_change_is_the_wald_z_of_two_independent_estimates():
+    from statsmodels.stats.weightstats import _zconfint_generic, _zstat_generic
+
+    from sim.stats import unpaired_change
+
+    res = unpaired_change(0.3406, 0.0021, 0.3270, 0.0024)
+    sd = np.hypot(0.0021, 0.0024)
+    z, p = _zstat_generic(0.3270, 0.3406, sd, "two-sided", 0)
+    assert res["p_value"] == pytest.approx(p) and res["se"] == pytest.approx(sd)
+    assert (res["ci_low"], res["ci_high"]) == pytest.approx(_zconfint_generic(0.3270 - 0.3406, sd, 0.05, "two-sided"))
+
+
+def test_detectable_at_the_most_games_scales_the_comparison_se():
+    """A check that looked at 2,000 of at most 8,000 games states (and gates at) the change
+    8,000 games detect: for a paired row the se measured on all 8,000 paired games, for an
+    unpaired rate the two-proportion formula with this run's trials scaled."""
+    from sim.check import compare_records
+    from sim.check.stats import detectable_at
+    from sim.stats import _z_sum, min_detectable_change
+
+    rng = np.random.default_rng(2)
+    u = rng.random(8000)
+    wa, wb = (u < 0.30).astype(float), (u < 0.31).astype(float)
+    flip = rng.random(8000) < 0.05  # some games go the other way: correlated, not identical
+    wb[flip] = 1 - wb[flip]
+
+    def summ(w):
+        return {"game": "g", "run": "r", "seed": 1, "games": w.size, "config_hash": "h", "seats": ["a", "b"],
+                "metrics": [_prop("win_rate", {"seat": 0}, int(w.sum()), w.size)]}
+
+    one = np.ones(8000)
+    full = compare_records(summ(wa), summ(wb), per_game_a={"win_rate[seat=0]": (wa, one)},
+                           per_game_b={"win_rate[seat=0]": (wb, one)})[0]
+    look = compare_records(summ(wa), summ(wb[:2000]), per_game_a={"win_rate[seat=0]": (wa, one)},
+                           per_game_b={"win_rate[seat=0]": (wb[:2000], one[:2000])})[0]
+    assert look.test == full.test == "mcnemar" and look.note == "paired on the first 2000 games"
+    assert detectable_at(look, 8000, 0.05, 0.8) == pytest.approx(full.detectable, rel=0.25)
+    assert detectable_at(full, 8000, 0.05, 0.8) == pytest.approx(_z_sum(0.05, 0.8) * full.se)
+    # unpaired (another seed): the baseline's 8,000 games stay, this run's 2,000 become 8,000
+    row = compare_records(summ(wa), {**summ(wb[:2000]), "seed": 2})[0]
+    assert row.test == "two-proportion z"
+    assert detectable_at(row, 8000, 0.05, 0.8) == pytest.approx(min_detectable_change(wa.mean(), 8000, 8000))

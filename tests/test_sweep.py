@@ -163,3 +163,86 @@ def test_the_dask_backend_plays_the_same_sweep(tmp_path):
         assert a["metrics"] == b["metrics"], p
         man = json.loads((outs["dask"] / "points" / p / "manifest.json").read_text())
         assert man["backend"] == "dask"
+
+
+def test_changes_from_the_reference_are_paired_by_game_index(tmp_path):
+    """Every gated headline metric of a point gets its change from the reference point, tested
+    game by game; each figure equals an independent computation on the two points' games
+    (statsmodels McNemar, scipy's paired t interval, the delta-method variance of a share from
+    the games' covariance matrix), and sweep.md names the test and the correlation."""
+    import numpy as np
+    from scipy import stats as st
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    from sim.sweep import play_sweep, point_changes, write_sweep
+
+    plan = plan_sweep(CFT, ["seats[2].weights.attack=0.6,1.5,3.0"], games=300, seed=5)
+    outs = play_sweep(plan, threads=1)
+    ch = point_changes(plan, outs, reference=1)
+    assert set(ch) == {0, 2}
+    a, b = outs[1].df, outs[2].df
+    assert a["game_index"].to_list() == b["game_index"].to_list()
+    row = ch[2]["turns_mean"]
+    ta, tb = a["turns"].to_numpy().astype(float), b["turns"].to_numpy().astype(float)
+    ref = st.ttest_rel(tb, ta)
+    lo, hi = ref.confidence_interval(0.95)
+    assert row.test == "paired t" and row.change == pytest.approx(tb.mean() - ta.mean())
+    assert (row.ci_low, row.ci_high) == pytest.approx((lo, hi)) and row.p_value == pytest.approx(ref.pvalue)
+    assert row.corr == pytest.approx(np.corrcoef(ta, tb)[0, 1])
+    row = ch[2]["win_rate[seat=0]"]
+    wa, wb = (a["winner"].to_numpy() == 0), (b["winner"].to_numpy() == 0)
+    table = [[int((~wa & ~wb).sum()), int((~wa & wb).sum())], [int((wa & ~wb).sum()), int((wa & wb).sum())]]
+    disc = table[0][1] + table[1][0]
+    assert row.test == "mcnemar" and row.change == pytest.approx(wb.mean() - wa.mean())
+    assert row.p_value == pytest.approx(mcnemar(table, exact=disc < 25, correction=False).pvalue)
+    row = ch[2]["weather_share[weather=SC]"]
+    xa, xb = a["weather_turns_sc"].to_numpy().astype(float), b["weather_turns_sc"].to_numpy().astype(float)
+    g = np.array([-1 / ta.mean(), xa.mean() / ta.mean() ** 2, 1 / tb.mean(), -xb.mean() / tb.mean() ** 2])
+    se = float(np.sqrt(g @ np.cov(np.vstack([xa, ta, xb, tb])) @ g / ta.size))
+    assert row.test == "paired ratio" and row.se == pytest.approx(se, rel=1e-9)
+    assert row.change == pytest.approx(xb.sum() / tb.sum() - xa.sum() / ta.sum())
+    # the report: the table, the tests it used, the change plots, sweep.json's figures
+    out = write_sweep(tmp_path / "sw", plan, outs, reference=1)
+    md = (out / "sweep.md").read_text()
+    assert "## Change from p01 (seats[2].weights.attack=1.5)" in md
+    assert "* mcnemar: McNemar" in md and "* paired ratio:" in md and "* paired t:" in md
+    section = md.split("## Change from p01", 1)[1]
+    line = next(x for x in section.splitlines() if x.startswith("| turns_mean |"))
+    assert "paired t" in line and "ρ " in line
+    assert (out / "plots" / "change_win_rate_by_seat.png").is_file()
+    html = (out / "sweep.html").read_text()
+    assert "Change from p01" in html
+    meta = json.loads((out / "sweep.json").read_text())
+    assert meta["reference"] == {"index": 1, "folder": "points/p01"}
+    got = {(c["point"], c["label"]): c for c in meta["changes"]}
+    assert got[(2, "turns_mean")]["ci_low"] == pytest.approx(lo) and got[(0, "turns_mean")]["test"] == "paired t"
+
+
+def test_a_swept_seed_is_compared_unpaired():
+    from sim.sweep import play_sweep, point_changes
+
+    plan = plan_sweep(CFT, ["seed=3,4"], games=80)
+    ch = point_changes(plan, play_sweep(plan, threads=1))
+    tests = {r.test for r in ch[1].values()}
+    assert tests and not any(t.startswith(("mcnemar", "paired")) for t in tests), tests
+    assert all(r.corr is None for r in ch[1].values())
+
+
+def test_reference_names_a_point():
+    from sim.sweep import resolve_reference
+
+    plan = plan_sweep(CFT, ["clear_for_takeoff.hand_size=7,8,9"], games=10)
+    assert resolve_reference(plan, None) == 0
+    assert resolve_reference(plan, "8") == 1 and resolve_reference(plan, "p02") == 2
+    for bad, words in (("p07", "no point"), ("10", "not a value of the grid")):
+        with pytest.raises(ConfigError) as e:
+            resolve_reference(plan, bad)
+        assert words in e.value.reason
+    plan = plan_sweep(CFT, ["clear_for_takeoff.hand_size=7,8", "clear_for_takeoff.exchange_max=3,4"], games=10)
+    assert resolve_reference(plan, "p03") == 3
+    with pytest.raises(ConfigError) as e:
+        resolve_reference(plan, "8")
+    assert "pNN" in e.value.reason
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7,8", "--reference", "p09",
+                            "--games", "10", "--quiet"])
+    assert r.exit_code == 2 and "--reference" in r.output and "no point" in r.output

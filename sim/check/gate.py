@@ -11,7 +11,9 @@ either. Holm keeps the chance that an unchanged game fails at <= ``alpha`` howev
 correlate; the tolerance keeps a huge run from failing on changes too small to matter. A
 sequential check (:func:`sequential_decision`) also fails a metric whose SPRT accepts a change
 of its tolerance. A headline metric of the baseline missing from the run fails (the baseline is
-stale); a new metric is informational.
+stale); a new metric is informational. A tolerance smaller than what the check's most games can
+detect is replaced by that detectable change, and the output says so (:func:`check_summary`;
+docs/checks.md has the figures per shipped config).
 
 A run is **identical** to its baseline when config hash, seed, games and the game's rules
 version (``GameDef.version``) are equal and so is every metric value. A baseline recorded
@@ -41,7 +43,6 @@ from sim.config import CheckConfig, Target
 from sim.errors import ConfigError
 from sim.jsonio import strict
 from sim.records import metric_key, metric_label
-from sim.stats import games_for_change
 
 IDENTICAL_MESSAGE = "identical to baseline (same config, seed and code)"
 PREDATES_RULES_NOTE = ("the baseline predates rules versions (no rules_version): compared on config, seed "
@@ -210,7 +211,8 @@ def tolerance_for(row: MetricRow, checks: CheckConfig) -> float | None:
 
 
 def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = None,
-                  manifest: dict | None = None, per_game: dict | None = None) -> CheckReport:
+                  manifest: dict | None = None, per_game: dict | None = None,
+                  max_games: int | None = None) -> CheckReport:
     """Compare a run's ``summary`` with a ``baseline`` (see the module docstring for the rule)
     and apply ``checks.targets`` to the run.
 
@@ -222,8 +224,19 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     the rest are information. ``per_game``: this run's per-game headline outcomes
     (:func:`sim.check.paired.per_game`); with the baseline's (its ``per_game`` entry) and the
     same seed, headline changes are tested paired.
+
+    **Tolerances the games can detect.** A gated metric whose tolerance (non-zero) is smaller
+    than the change the check can detect at its most games (``max_games``, default this run's:
+    :func:`sim.check.stats.detectable_at`, at ``checks.power`` and α/m, with this comparison's
+    own standard error, paired where paired) is gated at that detectable change instead: its
+    ``tolerance`` becomes the detectable change and ``tolerance_set`` keeps the configured
+    one; ``games_needed`` is then the games per run (baseline and check) that would enforce
+    the configured tolerance, and one note lists them. A check so gated detects a change of
+    every gated metric's (effective) tolerance with the stated power, and says which metrics'
+    tolerances are not the configured ones.
     """
     from sim.check.paired import decode
+    from sim.check.stats import detectable_at
 
     checks = checks or CheckConfig()
     if baseline.get("game") != summary.get("game"):
@@ -232,6 +245,8 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     base_pg = decode(baseline.get("per_game"))
     rows = compare_records(baseline, summary, checks.alpha, checks.power, base_pg, per_game, family="headline")
     m = max(sum(r.tested and r.headline for r in rows), 1)
+    played = int(summary.get("games") or 0)
+    most = max(int(max_games or 0), played)
     for r in rows:
         if r.verdict in ("missing", "new"):
             if not r.headline and r.verdict == "missing":
@@ -242,24 +257,19 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
         if not r.tested or not r.headline:
             r.verdict = "info"
             continue
-        elif r.significant and r.change is not None and abs(r.change) > r.tolerance:
+        reach = detectable_at(r, most, checks.alpha / m, checks.power) if most else None
+        if reach is None and r.detectable is not None and most == played:
+            reach = r.detectable
+        if r.tolerance and reach is not None and math.isfinite(reach) and reach > r.tolerance:
+            r.games_needed = math.ceil(most * (reach / r.tolerance) ** 2)
+            r.tolerance_set, r.tolerance = r.tolerance, reach
+        if r.significant and r.change is not None and abs(r.change) > r.tolerance:
             r.verdict = "FAIL"
             r.note = r.note or "significant and beyond tolerance"
         else:
             r.verdict = "pass"
             if r.significant:
                 r.note = "significant but within tolerance"
-        if r.tested and r._power_args[0] == "se" and r.tolerance and r.detectable and r.detectable > r.tolerance:
-            r.games_needed = math.ceil((summary.get("games") or 1) * (r.detectable / r.tolerance) ** 2)
-        elif (r.tested and is_rate(r) and r.tolerance and r.detectable
-                and r.detectable > r.tolerance and r.tolerance < 1):
-            # effective trials per game (<= 1: capped at one per game) converts trials to games
-            per_game = r._power_args[3] / summary["games"] if summary.get("games") else 1.0
-            n = games_for_change(r._power_args[1], r.tolerance, checks.alpha / m, checks.power)
-            r.games_needed = math.ceil(n / per_game)
-        elif r.tested and r.kind == "mean" and r.tolerance and r.detectable and r.detectable > r.tolerance:
-            # the detectable change scales as 1/sqrt(games)
-            r.games_needed = math.ceil((summary.get("games") or r.n_b or 1) * (r.detectable / r.tolerance) ** 2)
     now = _meta(summary)
     if manifest:
         now.setdefault("git_revision", manifest.get("git_revision"))
@@ -294,19 +304,32 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     unknown = sorted(set(checks.tolerances) - known)
     if unknown:
         report.notes.append(f"checks.tolerances names metrics this run does not produce: {', '.join(unknown)}")
-    report.notes.append(detect_line(rows, summary.get("games"), checks, m))
+    report.notes.append(detect_line(rows, summary.get("games"), checks, m, most))
     fpa = first_player_note(summary)
     if fpa:
         report.notes.append(fpa)
-    short = [r for r in rows if r.games_needed]
-    if short:
-        worst = max(r.games_needed for r in short)
+    raised = [r for r in rows if r.headline and r.tolerance_set is not None]
+    if raised:
+        from sim.report.format import fmt_tolerance
+
+        worst = max(r.games_needed or 0 for r in raised)
+        shown = ", ".join(f"{r.label} {fmt_tolerance(r.tolerance_set, r.meta, r.a)} -> "
+                          f"{fmt_tolerance(r.tolerance, r.meta, r.a)}" for r in raised[:6])
+        more = f" and {len(raised) - 6} more" if len(raised) > 6 else ""
         report.notes.append(
-            f"{len(short)} gated metric(s) marked '!' under 'detectable' cannot reliably detect a change as "
-            f"large as their tolerance at {summary.get('games')} games ({100 * checks.power:.0f}% power, "
-            f"α/{m} per metric); about {worst:,} games per run would be needed for all of them"
+            f"tolerance = what {most:,} games can detect ({100 * checks.power:.0f}% power, α/{m}, "
+            f"{'paired' if any(_paired_power(r) for r in raised) else 'unpaired'}) "
+            f"for {len(raised)} gated metric(s) marked '!', whose configured tolerance is smaller: {shown}{more}; "
+            f"about {worst:,} games per run (baseline and check) would enforce the configured tolerances"
         )
     return report
+
+
+def _paired_power(r: MetricRow) -> bool:
+    """True when the row's detectable change comes from a paired se (a paired row whose games
+    all agree states the unpaired one: the paired spread of a real change is unknown)."""
+    a = r._power_args
+    return len(a) >= 3 and a[0] == "se" and a[2] == "paired"
 
 
 def _row_se(r: MetricRow, alpha: float) -> float | None:
@@ -372,14 +395,16 @@ def apply_sequential(report: CheckReport, state: dict[str, str], checks: CheckCo
         + (f"; {n_open} metric(s) undecided at the most games, decided on the fixed-sample rule" if n_open else ""))
 
 
-def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int) -> str:
+def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int, most: int | None = None) -> str:
     """One line: what the gate can detect at the games it played (worst gated rate in points,
-    worst gated mean relative to its baseline), and how (paired or unpaired)."""
+    worst gated mean relative to its baseline), and how (paired or unpaired); a sequential
+    check that stopped before its most games (``most``) says so."""
 
     gated = [r for r in rows if r.headline and r.tested and r.detectable is not None]
     if not gated:
         return f"at {games} games no headline metric was tested"
     paired = sum(1 for r in gated if r.test and r.test.startswith(("mcnemar", "paired")))
+    same = sum(1 for r in gated if r.test and r.test.startswith(("mcnemar", "paired")) and not _paired_power(r))
     parts = []
     rates = [r for r in gated if is_rate(r) or r.kind == "share"]
     if rates:
@@ -390,7 +415,15 @@ def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int) 
         w = max(means, key=lambda r: r.detectable / abs(r.a))
         parts.append(f"mean changes of {100 * w.detectable / abs(w.a):.2f}% (worst {w.label})")
     how = f"{paired} of {len(gated)} paired on the baseline's deals" if paired else "unpaired"
-    return (f"at {games} games this check detects {' and '.join(parts) or 'nothing'} with "
+    if same:
+        how += (f"; {same} with every game equal to the baseline's, for which the unpaired detectable "
+                "change is stated" if same < paired else ", every game equal to the baseline's: the unpaired "
+                "detectable change is stated")
+    if most and games and most > int(games):
+        games = f"{games} games (a sequential look; at most {most})"
+    else:
+        games = f"{games} games"
+    return (f"at {games} this check detects {' and '.join(parts) or 'nothing'} with "
             f"{100 * checks.power:.0f}% power at α/{m} ({len(gated)} gated headline metrics, {how})")
 
 
@@ -429,13 +462,15 @@ class CompareReport:
 
 def compare_summaries(a: dict, b: dict, a_label: str = "A", b_label: str = "B", alpha: float = 0.05,
                       power: float = 0.8, per_game_a: dict | None = None,
-                      per_game_b: dict | None = None) -> CompareReport:
+                      per_game_b: dict | None = None, unpaired_why: str = "") -> CompareReport:
     """Every metric of ``a`` and ``b`` with change, raw and Holm p-value and significance.
 
     ``crn`` is set when both ran the same seed and games count (the runner's common random
     numbers). Raises :class:`ConfigError` when the two runs are of different games.
     ``per_game_*``: per-game headline outcomes (:mod:`sim.check.paired`) of the sides; with
-    the same seed the headline changes are tested paired.
+    the same seed the headline changes are tested paired (on the common game indices).
+    When no metric could be paired a note starting "unpaired:" says why (``unpaired_why``:
+    the caller's reason, e.g. a report folder without games.parquet).
     """
     if a.get("game") != b.get("game"):
         raise ConfigError(b_label, "game", f"{a_label} plays {a.get('game')!r}, {b_label} plays {b.get('game')!r}")
@@ -447,14 +482,23 @@ def compare_summaries(a: dict, b: dict, a_label: str = "A", b_label: str = "B", 
             r.verdict, r.note = "only A", f"only in {a_label}"
         elif r.verdict == "new":
             r.verdict, r.note = "only B", f"only in {b_label}"
-    crn = a.get("seed") is not None and a.get("seed") == b.get("seed") and a.get("games") == b.get("games")
+    same_seed = a.get("seed") is not None and a.get("seed") == b.get("seed")
+    crn = same_seed and a.get("games") == b.get("games")
     rep = CompareReport(a_label, b_label, alpha, rows, _meta(a), _meta(b), crn)
+    pr = [r for r in rows if r.test and r.test.startswith(("mcnemar", "paired"))]
     if crn:
         rep.notes.append(CRN_NOTE)
-        pr = [r for r in rows if r.test and r.test.startswith(("mcnemar", "paired"))]
-        if pr:
-            rep.notes.append(f"{len(pr)} metric(s) tested paired per game index (column 'test'); the per-game "
-                             "correlation the pairing found is in column 'corr' (0: pairing gains nothing)")
+    if pr:
+        m = min(a.get("games") or 0, b.get("games") or 0)
+        rep.notes.append(f"{len(pr)} metric(s) tested paired per game index"
+                         + ("" if crn else f" (the first {m} games of both)")
+                         + " (column 'test'); the per-game correlation the pairing found is in column 'corr' "
+                         "(0: pairing gains nothing)")
+    elif not same_seed:
+        rep.notes.append("unpaired: independent runs (different seeds): tests assume independence")
     else:
-        rep.notes.append("independent runs (different seeds or game counts): tests assume independence")
+        rep.notes.append("unpaired: same seed, but per-game outcomes are missing on "
+                         + ("both sides" if per_game_a is None and per_game_b is None else "one side")
+                         + (f" ({unpaired_why})" if unpaired_why else "")
+                         + ": tests assume independence (conservative under common random numbers)")
     return rep

@@ -126,6 +126,38 @@ def per_game(df, cfg, mode: str, game: str) -> dict[str, tuple[np.ndarray, np.nd
     return out
 
 
+def folder_per_game(folder, summary: dict, df) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]] | None, str]:
+    """Per-game headline outcomes of a report folder (``sim run --out``): :func:`per_game` of
+    its games ``df`` (``games.parquet``, None when absent) under its ``config.toml`` (the
+    config as run), in game index order.
+
+    Returns ``(outcomes, "")``, or ``(None, why)`` when the folder cannot be paired: no
+    games.parquet, a config.toml that does not load, game indices that are not 0 .. N-1, or
+    a frame per_game cannot read (the comparison is then unpaired and says why)."""
+    from pathlib import Path
+
+    from sim.config import load
+    from sim.errors import ConfigError
+    from sim.games import GAMES
+
+    folder = Path(folder)
+    if df is None:
+        return None, f"{folder.name} has no games.parquet"
+    game = str(summary.get("game"))
+    if game not in GAMES:
+        return None, f"{folder.name}: game {game!r} is not registered here"
+    try:
+        cfg = load(folder / "config.toml")
+    except (ConfigError, OSError, ValueError) as e:  # ValueError: undecodable text, bad TOML
+        return None, f"{folder.name}/config.toml does not load ({type(e).__name__})"
+    if "game_index" not in df.columns or not np.array_equal(df["game_index"].to_numpy(), np.arange(df.height)):
+        return None, f"{folder.name}/games.parquet: game indices are not 0 .. N-1"
+    try:
+        return per_game(df, cfg, str(summary.get("mode") or "competitive"), game), ""
+    except Exception as e:  # noqa: BLE001 - a frame of another version: compare unpaired, say why
+        return None, f"{folder.name}/games.parquet: no per-game outcomes ({type(e).__name__}: {e})"
+
+
 def _enc(x: np.ndarray) -> str:
     arr = x.astype("<f8")
     if np.all(x == np.round(x)):

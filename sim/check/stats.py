@@ -82,7 +82,9 @@ class MetricRow:
 
     ``change`` = b - a in the metric's units. ``p_value`` raw two-sided p (None: not tested),
     ``p_holm`` Holm-adjusted across the tested rows. ``tolerance`` is the absolute threshold
-    applied to |change| (for means: relative tolerance × |baseline mean|). ``detectable``:
+    applied to |change| (for means: relative tolerance × |baseline mean|); when ``sim check``
+    raised it to the change its games can detect, ``tolerance_set`` is the configured one
+    (:func:`sim.check.gate.check_summary`). ``detectable``:
     smallest change detectable at ``power`` and α/m (m = tested metrics), the change a lone
     moved metric needs under Holm. ``verdict``: "pass", "FAIL", "info" (not tested), "new",
     "missing" (in the baseline only: fails).
@@ -111,6 +113,7 @@ class MetricRow:
     corr: float | None = None
     headline: bool = False
     se: float | None = None
+    tolerance_set: float | None = None
     _power_args: tuple = field(default=(), repr=False)
 
     @property
@@ -188,7 +191,7 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, 
             row.test, row.se = res["test"], res["se"]
             row.corr = res["corr"] if res["corr"] == res["corr"] else None
             row.change = res["change"]
-            row._power_args = ("se", res["se"])
+            row._power_args = ("se", res["se"], "paired", m, an.size)
             if not res["se"] > 0:
                 # every game identical (an unchanged run): the paired spread of a *real* change
                 # is unknown, so the detectable change is the unpaired one (conservative)
@@ -206,7 +209,7 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, 
         res = unpaired_change(va, sa, vb, sb, alpha)
         row.p_value, row.ci_low, row.ci_high, row.se = res["p_value"], res["ci_low"], res["ci_high"], res["se"]
         row.test = "unpaired z (ratio se)"
-        row._power_args = ("se", res["se"])
+        row._power_args = ("se", res["se"], "unpaired", sa, sb, gb)
         return
     if is_rate(row):
         pa, pb = _rate(ra, _n_seats(a)), _rate(rb, _n_seats(b))
@@ -218,7 +221,7 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, 
         row.p_value = two_proportion_test(xa, ta, xb, tb)[1]
         row.ci_low, row.ci_high = two_proportion_interval(xa, ta, xb, tb, alpha)
         row.test = "two-proportion z"
-        row._power_args = ("rate", pa, ta, tb)
+        row._power_args = ("rate", pa, ta, tb, gb)
         if ca or cb:
             row.note = "n capped at games"
     elif kind == "mean":
@@ -234,9 +237,35 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, 
         row.p_value = mean_difference_test(va, sa, ta, vb, sb, tb)[1]
         row.ci_low, row.ci_high = welch_interval(va, sa, ta, vb, sb, tb, alpha)
         row.test = "Welch"
-        row._power_args = ("mean", sa, ta, sb, tb)
+        row._power_args = ("mean", sa, ta, sb, tb, gb)
         if ca or cb:
             row.note = "n capped at games"
+
+
+def detectable_at(row: MetricRow, games_b: int, alpha: float, power: float) -> float | None:
+    """The minimum change of ``row`` detectable at ``power`` and level ``alpha`` had this run
+    (side b) played ``games_b`` games against the same baseline (side a): the standard error
+    of the change rescaled to that game count. A paired row's se shrinks with the paired games
+    (``min(N_a, games_b)``, the baseline's games bound it); an unpaired row keeps the
+    baseline's own variance. None for an untested row, or one whose test does not say how its
+    se scales (then the detectable change at the played games is all that is known)."""
+    args = row._power_args
+    if not args or not games_b:
+        return None
+    z = _z_sum(alpha, power)
+    if args[0] == "se" and len(args) >= 5 and args[2] == "paired":
+        _, se, _, m, n_a = args
+        return z * se * math.sqrt(m / max(1, min(int(n_a), int(games_b))))
+    if args[0] == "se" and len(args) >= 6 and args[2] == "unpaired" and args[5]:
+        _, _, _, sa, sb, gb = args
+        return z * math.sqrt(sa * sa + sb * sb * gb / games_b)
+    if args[0] == "rate" and len(args) >= 5 and args[4]:
+        _, p, ta, tb, gb = args
+        return min_detectable_change(p, ta, max(1, round(tb * games_b / gb)), alpha, power)
+    if args[0] == "mean" and len(args) >= 6 and args[5]:
+        _, sa, ta, sb, tb, gb = args
+        return min_detectable_mean_change(sa, ta, sb, max(2, round(tb * games_b / gb)), alpha, power)
+    return None
 
 
 def _implied_zero(rec: dict, other: dict) -> dict | None:
