@@ -1051,7 +1051,6 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
         while n < 7 and npk < 15:
             bc = -1
             bs = 0.0
-            bg = 0.0
             for i in range(nwl[e]):
                 c = wl[e, i]
                 if taken[c] != 0:
@@ -1076,7 +1075,6 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 if sc > bs:
                     bs = sc
                     bc = c
-                    bg = g
             if bc < 0:
                 break
             need = seats_needed(st, bc)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import sim.games.now_boarding.layout as L
 from sim.compile import run_from_dict
 from sim.games import get_game
-import sim.games.now_boarding.layout as L
 from sim.games.now_boarding.data import PLANNER_PROGRESS_WEIGHTS
 from sim.games.now_boarding.state import GameState
 
