@@ -148,8 +148,20 @@ PLANNER_WEIGHTS = {
                    # many cubes into seats its plan leaves free (0 = off)
     "horizon": 0.0,  # move points beyond this round a plane's itinerary may reach (stops then count, but no
                      # rescue at the last cube: that passenger complains before the plane arrives)
+    "prog": 0.0,  # > 0: progress mode (PLANNER_PROGRESS_WEIGHTS): a leg is worth this per move point its
+                  # passengers come closer to their destinations (team distance); boarding and set-downs are
+                  # planned per leg, ``pick`` values the waiting passengers the free seats approach. 0 = the
+                  # version-3 planner (the default: its games and speed are unchanged)
     "offload": 1.0,  # 1 = set down a carried passenger that the rest of the plan does not bring closer to its
                      # destination (it waits with no cubes; another plane may relay it)
+}
+
+#: the planner in progress mode (issue 10; measured in RULES.md "Calibration note": 4 players deliver
+#: about 50 passengers instead of 35 and win about 2.5 % instead of 0.015 %, at about 1/3 of the
+#: version-3 planner's speed). Use on every seat as ``{ policy = "planner", weights = {...} }``
+#: (configs/now_boarding.toml shows it). Chosen by a sweep on 1,000-game samples (RULES.md).
+PLANNER_PROGRESS_WEIGHTS = {
+    "prog": 12.0, "offload": 0.0, "reset": 0.0, "pick": 5.0, "anger": 15.0, "horizon": 2.0, "crit": 300.0,
 }
 
 #: rollout (look-ahead team) weights and their defaults (issue 10 item 2; RULES.md "Policies").

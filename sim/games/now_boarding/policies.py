@@ -19,6 +19,7 @@ from sim.games.now_boarding.layout import (
     C_PLACE,
     C_VIPK,
     C_WHERE,
+    DIST,
     INF,
     K_AIRIN,
     K_ANGER_LIMIT,
@@ -64,12 +65,14 @@ from sim.games.now_boarding.layout import (
     PW_HORIZON,
     PW_OFFLOAD,
     PW_PICK,
+    PW_PROG,
     PW_RESET,
     PW_SEAT1,
     PW_SEAT2,
     PW_SPEED1,
     PW_SPEED2,
     S_NACTIVE,
+    S_STAGE,
     S_TSEAT,
     S_TSPEED,
     STRAT_BALANCED,
@@ -820,8 +823,11 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
 @kernel
 def plan_round(st, spec, w):
     """The planner's team decision for this flight phase: every plane's stops (PLN_*), the
-    passengers each boards (C_ASSIGN) and the heading after its last stop. Deterministic in
-    the open board; uses no random draw."""
+    passengers each boards (C_ASSIGN), the set-downs (C_DROPAT) and the heading after its last
+    stop; with ``prog`` > 0 each plane's itinerary comes from ``plan_plane2`` (progress mode; in
+    the final round, RB "Salir de la aeronave", progress and anger below the last cube are worth
+    1/20: only deliveries and rescues count),
+    else from ``plan_plane``. Deterministic in the open board; uses no random draw."""
     n = spec[K_NP]
     last = spec[K_ANGER_LIMIT] - 1
     wl = np.empty((NA, NCARD), np.int64)
@@ -849,6 +855,16 @@ def plan_round(st, spec, w):
         if st[C_ANGER + c] == last - 1:
             crl[ncl] = c
             ncl += 1
+    prog = w[PW_PROG] > 0
+    TD = np.empty((NA, NA), np.int64)
+    wv = w.copy()
+    if prog:
+        _team_dist(st, spec, TD)
+        if st[S_STAGE] == 3:
+            # the final round: only deliveries count at the end (RB "Salir de la aeronave"), and a
+            # cube short of the last one files no complaint any more
+            wv[PW_PROG] = w[PW_PROG] * 0.05
+            wv[PW_ANGER] = w[PW_ANGER] * 0.05
     done = np.zeros(MAXP, np.int64)
     stops = np.empty((MAXP, PLN_MAXS + 1), np.int64)
     pks = np.empty((MAXP, 16), np.int64)
@@ -866,7 +882,11 @@ def plan_round(st, spec, w):
             if done[p] == 1:
                 continue
             if dirty[p] == 1:
-                g, _v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
+                if prog:
+                    g, _v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p],
+                                        heads[p])
+                else:
+                    g, _v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
                 gain[p] = g
                 dirty[p] = 0
             if gain[p] > bg:
@@ -876,6 +896,8 @@ def plan_round(st, spec, w):
             break
         p = bp
         done[p] = 1
+        tk_air = 0
+        ncov = False
         ns = 0
         e = st[pb(p) + P_AIR]
         for i in range(PLN_MAXS + 1):
@@ -897,6 +919,7 @@ def plan_round(st, spec, w):
                 st[C_DROPAT + c % 100] = c // 100
                 continue
             taken[c] = 1
+            tk_air |= 1 << st[C_WHERE + c]
             st[C_ASSIGN + c] = p + 1
         # mark next-round-critical passengers this plane covers from its end
         h = heads[p, 0]
@@ -924,11 +947,365 @@ def plan_round(st, spec, w):
                 alt = rem + airport_dist(st, p, h, x)
                 dx = dx + m if dx + m < alt else alt
             if dx <= reach:
+                if covered[c] == 0:
+                    ncov = True
                 covered[c] = 1
-        # the others re-plan when this plane took or covered what they planned on
+        # the others re-plan when this plane took or covered what they planned on (progress
+        # mode: only a plane whose plan boards a card now taken, or ends where one was taken)
         for q in range(n):
             if done[q] == 0:
-                dirty[q] = 1
+                if not prog or ncov:
+                    dirty[q] = 1
+                    continue
+                last_s = heads[q, 0]
+                for i in range(PLN_MAXS + 1):
+                    if stops[q, i] >= 0:
+                        if last_s < 0:
+                            last_s = stops[q, i]
+                        elif heads[q, 0] < 0:
+                            last_s = stops[q, i]
+                if last_s >= 0 and (tk_air >> last_s) & 1:
+                    dirty[q] = 1
+                    continue
+                for j in range(16):
+                    c = pks[q, j]
+                    if c < 0:
+                        break
+                    if c < 100 and taken[c] != 0:
+                        dirty[q] = 1
+                        break
+
+
+# ---------------------------------------------------------------- planner, progress mode (prog > 0)
+#
+# Version 4 of the planner: the value of an itinerary is the work it does. Every leg (stop to
+# stop) is worth ``prog`` per move point its passengers come closer to their destinations, on
+# the team distance (the shortest trip by any plane, so a passenger set down where another
+# plane's colour route starts has come closer). Boarding is decided per leg: at an airport the
+# plane sets down the carried passengers the next leg takes away from their destinations (RB
+# "Dejar pasajeros": they wait there with no cubes) and boards the waiting passengers the leg
+# brings closer, the passengers at their last cube (rescue), and the angry ones (``anger`` per
+# cube removed: RB "Recoger pasajeros"), best first, swapping a carried passenger for a better
+# one when the plane is full. The last leg may end short of its airport (the heading).
+
+
+@kernel
+def _team_dist(st, spec, TD):
+    """TD[u, v] int64[NA, NA]: the fewest move points from u to v by any plane (mode 0, the
+    weather on the board now)."""
+    n = spec[K_NP]
+    for u in range(NA):
+        for v in range(NA):
+            best = INF
+            for p in range(n):
+                x = st[DIST + (p * 2) * NA * NA + u * NA + v]
+                if x < best:
+                    best = x
+            TD[u, v] = best
+
+
+@kernel
+def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
+         L_abf, L_abp, L_npk, L_pk, cap):
+    """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
+    (a partial leg, the heading, when cost > the move points left: the plane flies them toward
+    s). At L_loc[d] (an airport) first the set-downs and boarding for this leg, then the leg's
+    progress; at s (full leg) the deliveries. Returns True for a full leg."""
+    q = d
+    e = L_loc[q]
+    d1 = d + 1
+    full = cost <= L_mp[q]
+    m = cost if full else L_mp[q]
+    rem = cost - m
+    v = L_val[q]
+    ld = L_load[q]
+    n = 0
+    npk = L_npk[q]
+    for i in range(npk):
+        L_pk[d1, i] = L_pk[q, i]
+    wp = w[PW_PROG]
+    # carried passengers: keep, or set down at e when the leg takes them away
+    for i in range(L_nab[q]):
+        c = L_abf[q, i]
+        dd = spec[K_CDEST + c]
+        if e >= 0:
+            t0 = TD[e, dd]
+        else:
+            t0 = plane_dist(st, spec, p, dd)
+        t1 = rem + TD[s, dd]
+        if t0 + m < t1:
+            t1 = t0 + m
+        g = t0 - t1
+        if (e >= 0 and g < 0 and L_abp[q, i] != e and st[C_VIPK + c] == 0 and npk < 15):
+            L_pk[d1, npk] = c + 100 * (e + 1)
+            npk += 1
+            ld -= seats_needed(st, c)
+            continue
+        L_abf[d1, n] = c
+        L_abp[d1, n] = L_abp[q, i]
+        n += 1
+        v += wp * g
+    # boarding at e for this leg, best first
+    if e >= 0:
+        inround = L_mp[q] >= w[PW_HORIZON]
+        while n < 7 and npk < 15:
+            bc = -1
+            bs = 0.0
+            for i in range(nwl[e]):
+                c = wl[e, i]
+                if taken[c] != 0:
+                    continue
+                dup = False
+                for j in range(npk):
+                    if L_pk[d1, j] == c or L_pk[d1, j] % 100 == c:
+                        dup = True
+                        break
+                if dup:
+                    continue
+                dd = spec[K_CDEST + c]
+                t0 = TD[e, dd]
+                t1 = rem + TD[s, dd]
+                if t0 + m < t1:
+                    t1 = t0 + m
+                g = wp * (t0 - t1)
+                a = st[C_ANGER + c]
+                sc = g + w[PW_ANGER] * a
+                if a >= last and inround:
+                    sc += w[PW_CRIT]
+                if sc > bs:
+                    bs = sc
+                    bc = c
+            if bc < 0:
+                break
+            need = seats_needed(st, bc)
+            if ld + need > cap:
+                # swap: set down the carried passenger worth least on this leg (not boarded here)
+                if need != 1:
+                    break
+                wi = -1
+                wk = 1e18
+                for i in range(n):
+                    x = L_abf[d1, i]
+                    if L_abp[d1, i] == e or st[C_VIPK + x] != 0:
+                        continue
+                    dd = spec[K_CDEST + x]
+                    t1 = rem + TD[s, dd]
+                    if TD[e, dd] + m < t1:
+                        t1 = TD[e, dd] + m
+                    kv = wp * (TD[e, dd] - t1)
+                    if kv < wk:
+                        wk = kv
+                        wi = i
+                if wi < 0 or wk + w[PW_PICK] >= bs:
+                    break
+                x = L_abf[d1, wi]
+                L_pk[d1, npk] = x + 100 * (e + 1)
+                npk += 1
+                n -= 1
+                L_abf[d1, wi] = L_abf[d1, n]
+                L_abp[d1, wi] = L_abp[d1, n]
+                ld -= 1
+                v -= wk
+                if npk >= 15:
+                    break
+            L_pk[d1, npk] = bc
+            npk += 1
+            L_abf[d1, n] = bc
+            L_abp[d1, n] = e
+            n += 1
+            ld += need
+            v += bs
+    # the leg: arrive at s and deliver
+    if full:
+        L_loc[d1] = s
+        L_mp[d1] = L_mp[q] - cost
+        k = 0
+        for i in range(n):
+            c = L_abf[d1, i]
+            if spec[K_CDEST + c] == s:
+                v += w[PW_DELIVER] + w[PW_FARE] * spec[K_CFARE + c]
+                ld -= seats_needed(st, c)
+            else:
+                L_abf[d1, k] = c
+                L_abp[d1, k] = L_abp[d1, i]
+                k += 1
+        n = k
+    else:
+        L_loc[d1] = e
+        L_mp[d1] = 0
+    L_nab[d1] = n
+    L_npk[d1] = npk
+    L_load[d1] = ld
+    L_val[d1] = v
+    return full
+
+
+@kernel
+def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
+    """Airports worth a leg from progress-mode level d at airport ``e`` (-1: on a route):
+    ``wmask``, a destination aboard, or the destination of a passenger waiting at e (boarded
+    for the leg)."""
+    m = wmask
+    for i in range(L_nab[d]):
+        m |= 1 << spec[K_CDEST + L_abf[d, i]]
+    if e >= 0:
+        for i in range(nwl[e]):
+            c = wl[e, i]
+            if taken[c] == 0:
+                m |= 1 << spec[K_CDEST + c]
+    return m
+
+
+@kernel
+def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d):
+    """``cover`` per passenger at its next-to-last cube (not taken, not covered, not boarded in
+    this plan) within next round's speed of the plane's end: at ``e`` (-1 = its current spot),
+    having flown ``m`` more points toward ``h`` (-1 none)."""
+    reach = st[pb(p) + P_SPEED]
+    rem = 0
+    if h >= 0:
+        deh = _dfrom(st, spec, p, e, h)
+        rem = deh - m if deh > m else 0
+    v = 0.0
+    for i in range(ncl):
+        c = crl[i]
+        if taken[c] != 0 or covered[c] != 0:
+            continue
+        mine = False
+        for j in range(npk):
+            if L_pk[d, j] == c:
+                mine = True
+                break
+        if mine:
+            continue
+        x = st[C_WHERE + c]
+        dx = _dfrom(st, spec, p, e, x)
+        if h >= 0:
+            alt = rem + airport_dist(st, p, h, x)
+            dx = dx + m if dx + m < alt else alt
+        if dx <= reach:
+            v += w[PW_COVER]
+    return v
+
+
+@kernel
+def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h):
+    """Progress-mode itinerary of plane p (see the section comment): depth-first over up to
+    PLN_MAXS full legs, each level ending either there or with a partial leg (heading). Writes the
+    stops into best_stops[PLN_MAXS+1] (-1 ends; the start airport is not a stop), the boardings
+    (card) and set-downs (card + 100·(airport+1)) into best_pk[16], the heading into best_h[0].
+    Returns (gain over the best plan that stays put, its value)."""
+    b = pb(p)
+    last = spec[K_ANGER_LIMIT] - 1
+    cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+    D = PLN_MAXS + 3
+    L_loc = np.empty(D, np.int64)
+    L_mp = np.empty(D, np.int64)
+    L_val = np.empty(D, np.float64)
+    L_load = np.empty(D, np.int64)
+    L_nab = np.empty(D, np.int64)
+    L_abf = np.empty((D, 8), np.int64)
+    L_abp = np.empty((D, 8), np.int64)
+    L_npk = np.empty(D, np.int64)
+    L_pk = np.empty((D, 16), np.int64)
+    here = st[b + P_AIR]
+    L_loc[0] = here
+    L_mp[0] = st[b + P_SPLEFT] + int(w[PW_HORIZON])
+    L_val[0] = 0.0
+    L_load[0] = st[b + P_LOAD]
+    n = 0
+    for i in range(st[S_NACTIVE]):
+        c = st[ACTIVE + i]
+        if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and n < 8:
+            L_abf[0, n] = c
+            L_abp[0, n] = st[C_PICK + c]
+            n += 1
+    L_nab[0] = n
+    L_npk[0] = 0
+    for i in range(PLN_MAXS + 1):
+        best_stops[i] = -1
+    for i in range(16):
+        best_pk[i] = -1
+    best_h[0] = -1
+    wmask = 0
+    for a in range(NA):
+        for i in range(nwl[a]):
+            if taken[wl[a, i]] == 0:
+                wmask |= 1 << a
+                break
+    hbase = wmask
+    for i in range(ncl):
+        if taken[crl[i]] == 0 and covered[crl[i]] == 0:
+            hbase |= 1 << st[C_WHERE + crl[i]]
+    # staying put: the cards aboard where they are
+    base = _cover_value(st, spec, w, p, here, 0, -1, ncl, crl, taken, covered, 0, L_pk, 0)
+    best = base
+    stops = np.empty(D, np.int64)
+    it = np.zeros(D, np.int64)
+    msk = np.zeros(D, np.int64)
+    d = 0
+    L_vis = np.zeros(D, np.int64)
+    msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken)
+    while d >= 0:
+        s = it[d]
+        if s >= NA or d >= PLN_MAXS:
+            d -= 1
+            continue
+        it[d] = s + 1
+        if (msk[d] >> s) & 1 == 0 or spec[K_AIRIN + s] == 0 or s == L_loc[d] or L_mp[d] <= 0 or (L_vis[d] >> s) & 1:
+            continue
+        cost = _dfrom(st, spec, p, L_loc[d], s)
+        if cost >= INF or cost <= 0:
+            continue
+        full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load,
+                    L_nab, L_abf, L_abp, L_npk, L_pk, cap)
+        d1 = d + 1
+        # approach: the waiting passengers at s the free seats can take next round (``pick`` each,
+        # by the share of the way flown)
+        free = cap - L_load[d1]
+        nw = 0
+        for i in range(nwl[s]):
+            c = wl[s, i]
+            if taken[c] != 0:
+                continue
+            mine = False
+            for j in range(L_npk[d1]):
+                if L_pk[d1, j] == c:
+                    mine = True
+                    break
+            if not mine:
+                nw += 1
+        if nw > free:
+            nw = free
+        appr = w[PW_PICK] * nw if nw > 0 else 0.0
+        if full:
+            v = L_val[d1] + appr + _cover_value(st, spec, w, p, s, 0, -1, ncl, crl, taken, covered, L_npk[d1],
+                                                L_pk, d1)
+        else:
+            v = L_val[d1] + appr * L_mp[d] / cost + _cover_value(st, spec, w, p, L_loc[d], L_mp[d], s, ncl, crl,
+                                                                   taken, covered, L_npk[d1], L_pk, d1)
+        if v > best:
+            best = v
+            for i in range(PLN_MAXS + 1):
+                best_stops[i] = -1
+            k = 0
+            for i in range(1, d + 1):
+                best_stops[k] = stops[i]
+                k += 1
+            if full:
+                best_stops[k] = s
+                best_h[0] = -1
+            else:
+                best_h[0] = s
+            for j in range(16):
+                best_pk[j] = L_pk[d1, j] if j < L_npk[d1] else -1
+        if full:
+            stops[d1] = s
+            L_vis[d1] = L_vis[d] | (1 << s)
+            d = d1
+            it[d] = 0
+            msk[d] = _level_mask2(spec, L_nab, L_abf, d, hbase, s, wl, nwl, taken)
+    return best - base, best
 
 
 @kernel
