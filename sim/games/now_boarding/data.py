@@ -151,7 +151,7 @@ PLANNER_WEIGHTS = {
     "prog": 0.0,  # > 0: progress mode (PLANNER_PROGRESS_WEIGHTS): a leg is worth this per move point its
                   # passengers come closer to their destinations (team distance); boarding and set-downs are
                   # planned per leg, ``pick`` values the waiting passengers the free seats approach. 0 = the
-                  # version-3 planner (the default: its games and speed are unchanged)
+                  # version-3 planner (PLANNER_V3_WEIGHTS)
     "offload": 1.0,  # 1 = set down a carried passenger that the rest of the plan does not bring closer to its
                      # destination (it waits with no cubes; another plane may relay it)
 }
@@ -163,6 +163,15 @@ PLANNER_WEIGHTS = {
 PLANNER_PROGRESS_WEIGHTS = {
     "prog": 12.0, "offload": 0.0, "reset": 0.0, "pick": 5.0, "anger": 15.0, "horizon": 2.0, "crit": 300.0,
 }
+
+#: the version-3 planner (plane by plane, stops valued by deliveries and pickups, prog = 0): the
+#: default before rules version 4; select it with these weights on every seat.
+PLANNER_V3_WEIGHTS = dict(PLANNER_WEIGHTS)
+
+# Rules version 4: the planner plays in progress mode by default (issue 10: players who play
+# sensibly come before speed: 4 players deliver about 50 passengers instead of 35). Same keys, same
+# order (the kernel's weight indices, layout.PW_*), progress values.
+PLANNER_WEIGHTS = {**PLANNER_WEIGHTS, **PLANNER_PROGRESS_WEIGHTS}
 
 #: rollout (look-ahead team) weights and their defaults (issue 10 item 2; RULES.md "Policies").
 #: ``rollouts``: simulations per candidate purchase; ``depth``: rounds per simulation (0 = to

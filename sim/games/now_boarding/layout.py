@@ -265,8 +265,9 @@ POLICIES = (
     PolicyDef("planner", POL_PLANNER, "team planner: each round plans every plane's stops within its move points "
               "as one team decision (rescues at the last anger cube, pickups that reset anger, deliveries, "
               "coverage of next round's angriest passengers); speed, then seats, then routes; sees only the "
-              "open board; weight prog > 0: progress mode (legs valued by the distance their passengers come "
-              "closer, boarding and set-downs planned per leg)", dict(PLANNER_WEIGHTS)),
+              "open board; by default (rules version 4) in progress mode, prog > 0: legs valued by the distance "
+              "their passengers come closer, boarding and set-downs planned per leg; prog = 0 with "
+              "data.PLANNER_V3_WEIGHTS: the version-3 search", dict(PLANNER_WEIGHTS)),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead team: flies as its base policy; each plane's "
               "maintenance purchase is chosen among up to 8 affordable baskets (the base's own first) by "
               "simulating the rest of the game with the base policy `rollouts` times per candidate (common random "

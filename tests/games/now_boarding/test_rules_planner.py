@@ -5,12 +5,14 @@ set down at any airport, it waits there for another plane: a relay)."""
 
 from __future__ import annotations
 
+from sim.games.now_boarding.data import PLANNER_V3_WEIGHTS
 from sim.games.now_boarding.state import GameState
 
 
 def planner(weights=None) -> GameState:
-    """4 planner planes, the board and weather cleared, every plane parked at SEA with 2 seats."""
-    seat = {"policy": "planner", "weights": weights or {}}
+    """4 planner planes in the version-3 mode (PLANNER_V3_WEIGHTS, prog = 0: these behaviours are
+    that mode's), the board and weather cleared, every plane parked at SEA with 2 seats."""
+    seat = {"policy": "planner", "weights": {**PLANNER_V3_WEIGHTS, **(weights or {})}}
     g = GameState(raw={"game": "now_boarding", "seed": 0, "seats": [seat] * 4, "now_boarding": {}})
     g.clear()
     g.set_weather([])

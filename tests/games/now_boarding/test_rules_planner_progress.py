@@ -12,7 +12,7 @@ import pytest
 import sim.games.now_boarding.layout as L
 from sim.compile import run_from_dict
 from sim.games import get_game
-from sim.games.now_boarding.data import PLANNER_PROGRESS_WEIGHTS
+from sim.games.now_boarding.data import PLANNER_PROGRESS_WEIGHTS, PLANNER_V3_WEIGHTS
 from sim.games.now_boarding.state import GameState
 
 G = get_game("now_boarding")
@@ -117,5 +117,8 @@ def test_progress_planner_delivers_more_than_the_version_3_planner_on_the_same_d
         G.play_batch(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(11), np.int64(0),
                      np.int64(400), out)
         return out[:, G.column_names(4).index(name)]
-    assert col(dict(PLANNER_PROGRESS_WEIGHTS), "delivered").mean() > col(None, "delivered").mean() + 6.0
-    assert col(dict(PLANNER_PROGRESS_WEIGHTS), "turns").mean() > col(None, "turns").mean() + 0.8
+    v3 = dict(PLANNER_V3_WEIGHTS)
+    assert col(dict(PLANNER_PROGRESS_WEIGHTS), "delivered").mean() > col(v3, "delivered").mean() + 6.0
+    assert col(dict(PLANNER_PROGRESS_WEIGHTS), "turns").mean() > col(v3, "turns").mean() + 0.8
+    # rules version 4: the default planner is progress mode (the same games as its weights)
+    assert np.array_equal(col(None, "delivered"), col(dict(PLANNER_PROGRESS_WEIGHTS), "delivered"))
