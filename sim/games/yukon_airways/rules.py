@@ -781,26 +781,27 @@ def fuel_in_cheapest(state, spec, s, k):
 
 
 @leaf_kernel
-def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
-    """RB Flugphase b + d, Appendix: True when seat ``s``'s flight to ``dest`` can still be
-    paid after the seat gives up ``cards`` cards (``fuel_out`` of them with the fuel symbol) and
-    adds symbol ``sym`` (-1: none) to its day's collection: with some number of fuel-symbol
-    cards still tucked (only when ``tuck_fuel``: a played fuel ticket or face-down cards on this
-    flight), each completed fuel set filling the tank, the short part is within the
-    cards-as-fuel dial and the cards left (the tank pays first). RULES.md S7."""
+def flight_numbers(state, spec, s):
+    """What ``payable_after`` reads of seat ``s`` that does not depend on the destination nor on
+    the cards given up: (tank fuel, fuel symbols collected today, set size, cards in hand,
+    fuel-symbol cards in hand, the cards-as-fuel dial). Read once per decision by
+    ``legal_actions``, which asks ``payable_with`` for many destinations and cards."""
     p = spec[0]
-    fuel = state[se(p, s, SE_FUEL)]
-    col = state[se(p, s, SE_SYM + SYM_FUEL)]
-    th = set_size(state, spec, s)
+    return (state[se(p, s, SE_FUEL)], state[se(p, s, SE_SYM + SYM_FUEL)], set_size(state, spec, s),
+            hand_total(state, spec, s), fuel_cards(state, spec, s), dial_value(state, spec, s, D_CARDS_FUEL))
+
+
+@leaf_kernel
+def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_out, tuck_fuel):
+    """``payable_after`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``) and the
+    flight's fuel ``cost`` (``fuel_cost``); the other arguments as there."""
     if sym == SYM_FUEL:
         col += 1
         if col >= th:
             col = 0
             fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
-    tot = hand_total(state, spec, s) - cards
-    fc = fuel_cards(state, spec, s) - fuel_out if tuck_fuel else 0
-    cost = fuel_cost(state, spec, s, dest)
-    dial = dial_value(state, spec, s, D_CARDS_FUEL)
+    tot = hand - cards
+    fc = fcards - fuel_out if tuck_fuel else 0
     for k in range(fc + 1):
         if k > 0:
             col += 1
@@ -816,6 +817,20 @@ def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
 
 
 @leaf_kernel
+def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
+    """RB Flugphase b + d, Appendix: True when seat ``s``'s flight to ``dest`` can still be
+    paid after the seat gives up ``cards`` cards (``fuel_out`` of them with the fuel symbol) and
+    adds symbol ``sym`` (-1: none) to its day's collection: with some number of fuel-symbol
+    cards still tucked (only when ``tuck_fuel``: a played fuel ticket or face-down cards on this
+    flight), each completed fuel set filling the tank, the short part is within the
+    cards-as-fuel dial and the cards left (the tank pays first). RULES.md S7.
+    (``flight_numbers`` + ``payable_with``.)"""
+    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
+    return payable_with(spec[0], fuel, col, th, hand, fcards, dial, fuel_cost(state, spec, s, dest), sym, cards,
+                        fuel_out, tuck_fuel)
+
+
+@leaf_kernel
 def wild_size(state, spec, s):
     """Face-down cards that carry one passenger: three, two with switch two_card_wild."""
     p = spec[0]
@@ -826,23 +841,33 @@ def wild_size(state, spec, s):
 
 
 @leaf_kernel
+def can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
+    """``can_fly`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``), its
+    ``wild_size`` ``w`` and the fuel cards ``wfuel`` among its ``w`` cheapest
+    (``fuel_in_cheapest``): the same test, the seat read once for every destination."""
+    p = spec[0]
+    if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
+        return False
+    cost = fuel_cost(state, spec, s, dest)
+    for y in range(NSYM):
+        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
+                payable_with(p, fuel, col, th, hand, fcards, dial, cost, y if p[P_TICKET_SYM] == 1 else -1, 1,
+                             1 if y == SYM_FUEL else 0, y == SYM_FUEL):
+            return True
+    return hand >= w and payable_with(p, fuel, col, th, hand, fcards, dial, cost, -1, w, wfuel, True)
+
+
+@leaf_kernel
 def can_fly(state, spec, s, dest):
     """RB Flugphase: seat ``s`` (a die aboard) may fly to ``dest`` (a destination other than
     where it is) when a first passenger can be loaded and the flight still paid (tank, fuel
     sets, then cards up to the cards-as-fuel dial; ``payable_after``): a ticket naming
     ``dest`` or the face-down cards; exactly the first loading actions ``legal_actions``
-    offers at step ``load``."""
-    p = spec[0]
-    if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
-        return False
-    for y in range(NSYM):
-        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
-                payable_after(state, spec, s, dest, y if p[P_TICKET_SYM] == 1 else -1, 1,
-                              1 if y == SYM_FUEL else 0, y == SYM_FUEL):
-            return True
+    offers at step ``load``. (``can_fly_with`` on the seat's ``flight_numbers``.)"""
+    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
     w = wild_size(state, spec, s)
-    return hand_total(state, spec, s) >= w and \
-        payable_after(state, spec, s, dest, -1, w, fuel_in_cheapest(state, spec, s, w), True)
+    return can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w,
+                        fuel_in_cheapest(state, spec, s, w))
 
 
 @leaf_kernel
@@ -1186,23 +1211,29 @@ def legal_actions(state, spec, acts):
     elif st == ST_DEST:
         n = put(acts, n, K_PASS, 0, 0)
         if aboard(state, spec, s) > 0:
+            fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
+            w = wild_size(state, spec, s)
+            wfuel = fuel_in_cheapest(state, spec, s, w)
             for dest in range(p[P_L]):
-                if can_fly(state, spec, s, dest):
+                if can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
                     n = put(acts, n, K_FLY, dest, 0)
     elif st == ST_LOAD:
         dest = state[H_DEST]
-        tot = hand_total(state, spec, s)
+        # payable_after(state, spec, s, dest, ...) with the seat and the flight read once
+        fuel, col, th, tot, fcards, dial = flight_numbers(state, spec, s)
+        cost = fuel_cost(state, spec, s, dest)
         tuck_fuel = (state[H_FL_SYMS] >> SYM_FUEL) & 1 == 1 or state[H_FL_WILD] > 0
-        if state[H_FL_DICE] > 0 and payable_after(state, spec, s, dest, -1, 0, 0, False):
+        if state[H_FL_DICE] > 0 and payable_with(p, fuel, col, th, tot, fcards, dial, cost, -1, 0, 0, False):
             n = put(acts, n, K_GO, 0, 0)
         tick_ok = 0  # bit y: a ticket naming dest with symbol y can be played
         for y in range(NSYM):
             if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
-                    payable_after(state, spec, s, dest, y if p[P_TICKET_SYM] == 1 else -1, 1,
-                                  1 if y == SYM_FUEL else 0, tuck_fuel or y == SYM_FUEL):
+                    payable_with(p, fuel, col, th, tot, fcards, dial, cost, y if p[P_TICKET_SYM] == 1 else -1, 1,
+                                 1 if y == SYM_FUEL else 0, tuck_fuel or y == SYM_FUEL):
                 tick_ok |= 1 << y
         w = wild_size(state, spec, s)
-        wild_ok = tot >= w and payable_after(state, spec, s, dest, -1, w, fuel_in_cheapest(state, spec, s, w), True)
+        wild_ok = tot >= w and payable_with(p, fuel, col, th, tot, fcards, dial, cost, -1, w,
+                                            fuel_in_cheapest(state, spec, s, w), True)
         for c in range(NCOL):
             if aboard_colour(state, spec, s, c) == 0:
                 continue
@@ -1217,7 +1248,8 @@ def legal_actions(state, spec, acts):
             tuck_ok = 0  # bit y: a card with symbol y may be tucked
             for y in range(NSYM):
                 if ((state[H_FL_SYMS] >> y) & 1 == 1 or state[H_FL_WILD] > 0) and \
-                        payable_after(state, spec, s, dest, y, 1, 1 if y == SYM_FUEL else 0, tuck_fuel):
+                        payable_with(p, fuel, col, th, tot, fcards, dial, cost, y, 1, 1 if y == SYM_FUEL else 0,
+                                     tuck_fuel):
                     tuck_ok |= 1 << y
             for t in range(p[P_NT]):
                 if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
