@@ -1,46 +1,96 @@
-"""`make bench`: games per second of each game's default config, with 1 and 2 threads, for
-every seat on `greedy` and for the config's shipped seats (its mix of policies), and, for a game
-with a look-ahead policy (``PolicyDef.lookahead``, e.g. ``rollout``), one seat of it at its
-default budget with its base policy in the other seats (the whole team for a cooperative game)
-on ``max(50, --games // 2000)`` games. Kernels are compiled (or loaded) before timing; each
-figure is the best of ``--repeats`` runs of ``--games`` games. Writes ``reports/bench/bench.json`` (atomically) and prints a table."""
+"""`make bench`: the whole speed story of every game's default config (``configs/<game>.toml``),
+written to ``reports/bench/bench.json`` and as tables into README.md between the markers
+``<!-- bench:start -->`` and ``<!-- bench:end -->``. A target, not a test: nothing fails on a
+slow figure; the tables say which targets are met.
+
+* **Speed**: games per second and ns per turn (per thread) with 1 and 2 numba threads, for every
+  seat on ``greedy``, for the config's shipped seats (its mix of policies) and, for a game with a
+  look-ahead policy (``PolicyDef.lookahead``, e.g. ``rollout``), one seat of it at its default
+  budget with its base policy in the other seats (the whole team for a cooperative game) on
+  ``max(50, --games // 2000)`` games. Kernels are compiled (or loaded) before timing; each figure
+  is the best of ``--repeats`` runs of ``--games`` games; the 2-thread scaling is their ratio.
+* **Start**: cold compile time (``sim run <config> --games 100 --quiet`` in a subprocess with an
+  empty temporary ``SIM_CACHE_DIR``, so numba compiles every kernel the run needs) and warm start
+  time (the same command again, the cache now filled).
+* **C yardstick**: ns per call of Clear for Takeoff's ``rules.legal_plays`` in numba and in a
+  plain C port built with ``gcc -O2`` (:mod:`sim.bench_c`), on the same states.
+* **Memory**: peak resident memory (``ru_maxrss`` of the child, from ``os.wait4``) and wall time
+  of ``sim run <config> --games N --quiet`` in a subprocess for each N of ``--memory-games``
+  (default 1,000,000; ``--memory-games 1000000,10000000`` adds the 10 M run, which takes many
+  minutes per game and is therefore not in the routine bench; ``--memory-games ''`` skips it).
+
+``--quick`` (for the plumbing test) times only the greedy and shipped seats with one repeat and
+skips the start, C and memory measurements unless asked for explicitly.
+"""
 
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
-
-from sim.compile import compile_run
-from sim.config import load
-from sim.games import available, get_game
-from sim.jsonio import write_json
-from sim.runner import run_games, set_threads
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+BENCH_JSON = ROOT / "reports" / "bench" / "bench.json"
+README = ROOT / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+TARGET_PER_MIN = 1_000_000
+"""Games a minute every default config must reach with greedy players on 2 threads (issue 12)."""
+START_GAMES = 100
+"""Games of the start-time runs: ``sim run --games 1`` fails in the report's plots (an axis of
+one value), so the cold / warm start runs play 100 games (well under a second once compiled)."""
+TARGET_SCALING = 1.9
+TARGET_C_RATIO = 1.3
 
 
-def bench(games: int, repeats: int = 3) -> list[dict]:
-    """Rows ``{"game", "seats", "threads", "games_per_s", "games_per_min", "turns_per_game",
-    "ns_per_turn"}`` for every registered game with a default config."""
-    rows = []
+def load_avg() -> float:
+    """The 1-minute load average (the machine is shared: every figure is stated beside it)."""
+    return round(os.getloadavg()[0], 2)
+
+
+def default_configs(names: list[str] | None = None) -> list[tuple[str, Path]]:
+    """``(game, configs/<game>.toml)`` of every registered game with a default config, or of
+    the games in ``names``."""
+    from sim.games import available
+
+    out = []
     for name in available():
         path = ROOT / "configs" / f"{name}.toml"
-        if not path.is_file():
-            continue
+        if path.is_file() and (not names or name in names):
+            out.append((name, path))
+    return out
+
+
+def speed(games: int, repeats: int = 3, names: list[str] | None = None, lookahead: bool = True) -> list[dict]:
+    """Rows ``{"game", "seats", "policies", "threads", "games", "games_per_s", "games_per_min",
+    "turns_per_game", "ns_per_turn", "scaling", "load"}`` (``ns_per_turn`` per thread;
+    ``scaling`` on the 2-thread row: its games/s over the 1-thread row's)."""
+    from sim.compile import compile_run
+    from sim.config import load
+    from sim.games import get_game
+    from sim.runner import run_games, set_threads
+
+    rows = []
+    for name, path in default_configs(names):
         base = load(path)
         gdef = get_game(name)
         mixes = {"greedy": (["greedy"] * base.n_seats, games), "shipped": (None, games)}
-        for p in gdef.policies:
-            if p.lookahead:  # one look-ahead seat against its base policy (a team plays it whole)
-                others = p.name if gdef.mode == "cooperative" else p.base
-                mixes[p.name] = ([p.name] + [others] * (base.n_seats - 1), max(50, games // 2000))
+        if lookahead:
+            for p in gdef.policies:
+                if p.lookahead:  # one look-ahead seat against its base policy (a team plays it whole)
+                    others = p.name if gdef.mode == "cooperative" else p.base
+                    mixes[p.name] = ([p.name] + [others] * (base.n_seats - 1), max(50, games // 2000))
         for label, (seats, n_games) in mixes.items():
             cfg = base.with_overrides(games=n_games, **({"seats": seats} if seats else {}))
             run = compile_run(cfg)
             out = run_games(run, count=min(64, n_games))  # compile / load
+            one = None
             for threads in (1, 2):
                 set_threads(threads)
                 best = float("inf")
@@ -51,24 +101,190 @@ def bench(games: int, repeats: int = 3) -> list[dict]:
                 turns = float(out[:, 0].mean())
                 gps = n_games / best
                 row = {"game": name, "seats": label, "policies": sorted({s.policy for s in cfg.seats}),
-                       "threads": threads, "games_per_s": round(gps, 1), "games_per_min": round(gps * 60),
-                       "turns_per_game": round(turns, 2), "ns_per_turn": round(1e9 * best * threads / (n_games * turns), 1),
-                       "games": n_games}
+                       "threads": threads, "games": n_games, "games_per_s": round(gps, 1),
+                       "games_per_min": round(gps * 60), "turns_per_game": round(turns, 2),
+                       "ns_per_turn": round(1e9 * best * threads / (n_games * turns), 1),
+                       "scaling": round(gps / one, 3) if one else None, "load": load_avg()}
+                one = one or gps
                 rows.append(row)
                 print(f"{name:18s} {label:8s} {threads} thread(s): {gps:10,.0f} games/s  {gps * 60 / 1e6:6.2f} M/min  "
-                      f"{turns:6.1f} turns/game  {row['ns_per_turn']:7.1f} ns/turn/thread", flush=True)
+                      f"{turns:6.1f} turns/game  {row['ns_per_turn']:8.1f} ns/turn/thread  load {row['load']}",
+                      flush=True)
     set_threads(None)
     return rows
 
 
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=50_000)
+def _sim_run(config: Path, games: int, out: Path, env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Run ``sim run <config> --games N --quiet --out <out>`` in a subprocess; returns
+    ``(wall seconds, peak resident memory in GiB, exit code)`` (``ru_maxrss`` of that child)."""
+    cmd = [sys.executable, "-m", "sim.cli", "run", str(config), "--games", str(games), "--quiet", "--out", str(out)]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        err = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err}")
+    if proc.stderr:
+        proc.stderr.close()
+    return wall, usage.ru_maxrss / 2**20, proc.returncode  # ru_maxrss is in KiB on Linux
+
+
+def start_times(names: list[str] | None = None) -> list[dict]:
+    """Rows ``{"game", "cold_s", "warm_s", "load"}``: ``sim run <config> --games 100 --quiet`` with
+    an empty temporary cache (``SIM_CACHE_DIR``: numba compiles the run's kernels), then again
+    with that cache filled."""
+    rows = []
+    for name, path in default_configs(names):
+        with tempfile.TemporaryDirectory(prefix="sim-bench-cache-") as tmp:
+            env = dict(os.environ, SIM_CACHE_DIR=str(Path(tmp) / "cache"))
+            env.pop("NUMBA_CACHE_DIR", None)
+            cold, _, _ = _sim_run(path, START_GAMES, Path(tmp) / "out", env)
+            warm, _, _ = _sim_run(path, START_GAMES, Path(tmp) / "out", env)
+        rows.append({"game": name, "cold_s": round(cold, 1), "warm_s": round(warm, 2), "load": load_avg()})
+        print(f"{name:18s} cold start {cold:7.1f} s   warm start {warm:6.2f} s   load {rows[-1]['load']}", flush=True)
+    return rows
+
+
+def memory(counts: list[int], names: list[str] | None = None) -> list[dict]:
+    """Rows ``{"game", "games", "peak_gib", "wall_s", "load"}``: ``sim run <config> --games N
+    --quiet`` in a subprocess for each N of ``counts`` (kernels from the normal cache)."""
+    rows = []
+    for name, path in default_configs(names):
+        for n in counts:
+            with tempfile.TemporaryDirectory(prefix="sim-bench-mem-") as tmp:
+                wall, peak, _ = _sim_run(path, n, Path(tmp) / "out")
+            rows.append({"game": name, "games": n, "peak_gib": round(peak, 3), "wall_s": round(wall, 1), "load": load_avg()})
+            print(f"{name:18s} {n:>11,} games: peak {peak:6.2f} GiB  wall {wall:7.1f} s  load {rows[-1]['load']}",
+                  flush=True)
+    return rows
+
+
+def c_yardstick() -> dict:
+    """:func:`sim.bench_c.measure` (numba vs C ns per call), or ``{"skipped": reason}``."""
+    import sim.bench_c as bc
+
+    if not bc.available():
+        return {"skipped": "no gcc on the path"}
+    res = bc.measure()
+    res["load"] = load_avg()
+    print(f"C yardstick {res['function']}: numba {res['numba_ns']} ns/call, C {res['c_ns']} ns/call, "
+          f"ratio {res['ratio']} ({res['states']} states)  load {res['load']}", flush=True)
+    return res
+
+
+# ---- the README tables -----------------------------------------------------------------------
+def _title(game: str) -> str:
+    try:
+        from sim.games import get_game
+
+        return get_game(game).title
+    except Exception:  # noqa: BLE001 - an unknown name in a hand-made result
+        return game
+
+
+def render_markdown(result: dict[str, Any]) -> str:
+    """The README section (between the markers) for a bench ``result`` (the bench.json dict)."""
+    lines = [f"Measured by `make bench` on {result['date']} ({result['machine']['cpus']} cores, "
+             f"{result['machine']['platform']}); best of {result['repeats']} runs of {result['games']:,} games "
+             f"(look-ahead lines: fewer games); the machine is shared, so each figure carries the 1-minute load "
+             f"average it was taken at. ns per turn is per thread.", ""]
+    rows = result.get("speed", [])
+    if rows:
+        lines += ["| game | seats | 1 thread | 2 threads | scaling | games per minute (2 threads) | turns per game "
+                  "| ns per turn (1 thread) | load |", "|---|---|---|---|---|---|---|---|---|"]
+        by = {}
+        for r in rows:
+            by.setdefault((r["game"], r["seats"]), {})[r["threads"]] = r
+        for (game, seats), d in by.items():
+            r1, r2 = d.get(1), d.get(2)
+            if not r1 or not r2:
+                continue
+            lines.append(f"| {_title(game)} | {seats} | {r1['games_per_s']:,.0f} /s | {r2['games_per_s']:,.0f} /s | "
+                         f"{r2['scaling']:.2f}x | {r2['games_per_min'] / 1e6:.2f} M | {r2['turns_per_game']:.0f} | "
+                         f"{r1['ns_per_turn']:,.0f} | {r1['load']:.1f} / {r2['load']:.1f} |")
+        greedy = [d[2] for (g, s), d in by.items() if s == "greedy" and 2 in d]
+        miss = [r for r in greedy if r["games_per_min"] < TARGET_PER_MIN]
+        bad_scale = [r for (g, s), d in by.items() if s in ("greedy", "shipped") and 2 in d
+                     for r in [d[2]] if r["scaling"] is not None and r["scaling"] < TARGET_SCALING]
+        lines += ["", f"Target {TARGET_PER_MIN / 1e6:.0f} M greedy games a minute on 2 threads: "
+                  + ("met by every game." if not miss else "missed by " + ", ".join(
+                      f"{_title(r['game'])} ({r['games_per_min'] / 1e6:.2f} M, {100 * (1 - r['games_per_min'] / TARGET_PER_MIN):.0f} % short)"
+                      for r in miss) + ".")
+                  + f" Target 2-thread scaling {TARGET_SCALING}x: "
+                  + ("met." if not bad_scale else "missed by " + ", ".join(
+                      f"{_title(r['game'])} {r['seats']} ({r['scaling']:.2f}x)" for r in bad_scale) + ".")]
+    st = result.get("start", [])
+    if st:
+        lines += ["", f"| game | cold compile (`sim run --games {START_GAMES}`, empty cache) | warm start (cache filled) | load |",
+                  "|---|---|---|---|"]
+        lines += [f"| {_title(r['game'])} | {r['cold_s']:.0f} s | {r['warm_s']:.1f} s | {r['load']:.1f} |" for r in st]
+    c = result.get("c_yardstick")
+    if c and "skipped" not in c:
+        verdict = "within" if c["ratio"] <= TARGET_C_RATIO else "outside"
+        lines += ["", f"C yardstick (`sim/bench_c/`): `{c['function']}` on {c['states']:,} turn-start states: "
+                  f"numba {c['numba_ns']:.0f} ns per call, plain C (`gcc -O2`) {c['c_ns']:.0f} ns per call: "
+                  f"{c['ratio']:.2f}x, {verdict} the {TARGET_C_RATIO}x target (load {c['load']:.1f})."]
+    elif c:
+        lines += ["", f"C yardstick skipped: {c['skipped']}."]
+    mem = result.get("memory", [])
+    if mem:
+        lines += ["", "| game | `sim run --games N --quiet` | peak memory | wall | load |", "|---|---|---|---|---|"]
+        lines += [f"| {_title(r['game'])} | {r['games']:,} | {r['peak_gib']:.2f} GiB | {r['wall_s']:.0f} s | "
+                  f"{r['load']:.1f} |" for r in mem]
+    return "\n".join(lines)
+
+
+def replace_section(text: str, section: str) -> str:
+    """``text`` with everything between the bench markers replaced by ``section``. Raises
+    ValueError when the markers are missing or out of order."""
+    a, b = text.find(START), text.find(END)
+    if a < 0 or b < a:
+        raise ValueError(f"README has no {START} ... {END} markers")
+    return text[: a + len(START)] + "\n" + section.strip() + "\n" + text[b:]
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=50_000, help="games per speed figure")
     ap.add_argument("--repeats", type=int, default=3)
-    a = ap.parse_args()
-    rows = bench(a.games, a.repeats)
-    out = ROOT / "reports" / "bench" / "bench.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_json({"games": a.games, "repeats": a.repeats, "machine": {"platform": platform.platform(),
-                "cpus": os.cpu_count()}, "rows": rows}, out)
-    print(f"written: {out}")
+    ap.add_argument("--game", action="append", help="only this game (repeatable)")
+    ap.add_argument("--quick", action="store_true", help="greedy and shipped seats, one repeat, nothing else")
+    ap.add_argument("--memory-games", default=None, help="comma-separated game counts (default 1000000; '' = none)")
+    ap.add_argument("--start", action=argparse.BooleanOptionalAction, default=None, help="cold / warm start times")
+    ap.add_argument("--c", action=argparse.BooleanOptionalAction, default=None, help="the C yardstick")
+    ap.add_argument("--out", type=Path, default=BENCH_JSON)
+    ap.add_argument("--readme", type=Path, default=README, help="README to update ('-': none)")
+    a = ap.parse_args(argv)
+    quick = a.quick
+    repeats = 1 if quick else a.repeats
+    mem_arg = a.memory_games if a.memory_games is not None else ("" if quick else "1000000")
+    mem_counts = [int(x.replace("_", "")) for x in mem_arg.split(",") if x.strip()]
+    do_start = a.start if a.start is not None else not quick
+    do_c = a.c if a.c is not None else not quick
+    result: dict[str, Any] = {"date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                              "games": a.games, "repeats": repeats,
+                              "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
+                              "load_start": load_avg()}
+    result["speed"] = speed(a.games, repeats, a.game, lookahead=not quick)
+    if do_c:
+        result["c_yardstick"] = c_yardstick()
+    if do_start:
+        result["start"] = start_times(a.game)
+    if mem_counts:
+        result["memory"] = memory(mem_counts, a.game)
+    result["load_end"] = load_avg()
+    from sim.jsonio import write_json
+
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    write_json(result, a.out)
+    print(f"written: {a.out}")
+    if str(a.readme) != "-":
+        a.readme.write_text(replace_section(a.readme.read_text(), render_markdown(result)))
+        print(f"written: {a.readme} (between {START} and {END})")
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -33,7 +33,7 @@ def _mix(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_streams(rng, seed, game_index):
     """Fill ``rng`` (uint64[2]) with the two stream states of game ``game_index``.
 
@@ -65,7 +65,7 @@ def randint(rng, stream, n):
     return np.int64(uniform(rng, stream) * n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(arr, start, stop, rng, stream):
     """Fisher-Yates shuffle of ``arr[start:stop]`` in place (any int array)."""
     for i in range(stop - 1, start, -1):

@@ -3,7 +3,9 @@ events, result columns and chance rigging work the same way in every game.
 
 * **Kernel flags**: every ``@njit`` function of a game is decorated ``@kernel`` (cached,
   numpy error model), tiny accessors ``@inline_kernel``, and the batch ``@batch_kernel``
-  (parallel over games): one set of flags for every game.
+  (parallel over games): one set of flags for every game. A function that allocates
+  nothing and returns no array (most rules and policies) is ``@leaf_kernel``: the same
+  flags without reference counting, the fast path of the turn loop.
 * **Seats** (``perms`` of the contract in :mod:`sim.games.base`): game ``g`` seats config
   entry ``perms[g % P, s]`` at seat ``s``; :func:`seat_policies` gives the policy id and
   weights of every seat of game ``g``.
@@ -46,6 +48,13 @@ inline_kernel = njit(inline="always", **KERNEL_FLAGS)
 """Decorator of tiny accessors (offset arithmetic) that numba should inline."""
 batch_kernel = njit(parallel=True, **KERNEL_FLAGS)
 """Decorator of ``play_batch`` (``prange`` over games)."""
+leaf_kernel = njit(_nrt=False, **KERNEL_FLAGS)
+"""Decorator of a kernel function that allocates nothing and returns no array, and calls only
+such functions (the per-turn rules and policies): compiled without numba's reference counting,
+so a call costs no atomic increments / decrements of its array arguments' counts (they were
+about a third of a turn's time, and shared counts cost the 2-thread scaling). numba refuses
+to compile an allocation in such a function; ``tests/test_kernels.py`` checks that none
+returns an array."""
 
 EV_W = 8
 EV_TURN, EV_SEAT, EV_CODE, EV_A, EV_B, EV_C, EV_D, EV_E = range(EV_W)
@@ -61,7 +70,7 @@ W_LA_EXTRA = W_LA_BASE + 3
 
 
 # ---- look-ahead ----------------------------------------------------------------------------
-@kernel
+@leaf_kernel
 def lookahead_streams(rng, sub):
     """Seed ``sub`` (uint64[2]) for one simulation from the *policy* stream of ``rng``
     (uint64[2]; advances ``rng[POLICY]`` twice, never the chance stream): ``sub[0]`` is the
@@ -121,7 +130,7 @@ def event_buffer(rows: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((rows, EV_W), np.int32), np.zeros(1, np.int64)
 
 
-@kernel
+@leaf_kernel
 def emit(ev, evn, turn, seat, code, a, b, c, d, e):
     """Append the event ``[turn, seat, code, a, b, c, d, e]`` when the buffer has room."""
     n = evn[0]
@@ -160,13 +169,13 @@ def make_rig(deck=None, dice=None) -> tuple[np.ndarray, np.ndarray]:
     return rd, rs
 
 
-@kernel
+@leaf_kernel
 def rigged(rig_deck):
     """True when a preset draw order is given."""
     return rig_deck.shape[0] > 0
 
 
-@kernel
+@leaf_kernel
 def shuffle_or_rig(arr, start, stop, rng, stream, rig_deck):
     """Shuffle ``arr[start:stop]`` with ``stream``, or, when ``rig_deck`` is given, copy it
     there instead (the caller validates that it holds the same cards)."""
@@ -177,7 +186,7 @@ def shuffle_or_rig(arr, start, stop, rng, stream, rig_deck):
         shuffle(arr, start, stop, rng, stream)
 
 
-@kernel
+@leaf_kernel
 def roll(rng, stream, sides, rig_dice):
     """A die face 1..``sides``: the next scripted face while ``rig_dice`` has one, else a
     roll of ``stream``."""

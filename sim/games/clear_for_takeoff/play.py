@@ -107,6 +107,7 @@ from sim.games.engine import (
     col_at,
     emit,
     kernel,
+    leaf_kernel,
     lookahead_streams,
     ranked_candidates,
     seat_policies,
@@ -114,7 +115,7 @@ from sim.games.engine import (
 from sim.rng import seed_streams
 
 
-@kernel
+@leaf_kernel
 def start_game(p, deck_cards, fleet, seed, g, rig_deck, state, rng):
     """Seed game ``g``'s streams of ``seed`` into ``rng`` (uint64[2]) and deal it into
     ``state`` (``rules.setup``; ``rig_deck`` int32[0] shuffles)."""
@@ -122,7 +123,7 @@ def start_game(p, deck_cards, fleet, seed, g, rig_deck, state, rng):
     setup(state, p, deck_cards, fleet, rng, rig_deck)
 
 
-@kernel
+@leaf_kernel
 def begin_turn(state, p):
     """Head of the current seat's turn: note where its aircraft stand (RB Independent
     aircraft movement) and count the turn under the weather in force."""
@@ -130,7 +131,7 @@ def begin_turn(state, p):
     state[p[P_OFF_WT] + state[H_WEATHER] - SC] += 1
 
 
-@kernel
+@leaf_kernel
 def end_turn(state, p, fleet, pid, short, vip_runway, draw, rng, ev, evn):
     """Tail of the current seat's turn, after its play or exchange: the face-down draw back
     to the hand size (RB; skipped when ``draw`` is False), a starved draw counted when the
@@ -155,7 +156,7 @@ def end_turn(state, p, fleet, pid, short, vip_runway, draw, rng, ev, evn):
     return short
 
 
-@kernel
+@leaf_kernel
 def stop_at_cap(state, ev, evn):
     """The turn cap stops the game (RULES.md End of the game): ``H_STALL`` = 1 and an
     E_STALL event whose ``a`` is 1 when a winner had already finished (the row then says
@@ -164,7 +165,7 @@ def stop_at_cap(state, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_CUR], E_STALL, 1 if state[H_WINNER] >= 0 else 0, 0, 0, 0, 0)
 
 
-@kernel
+@leaf_kernel
 def apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn):
     """Carry out the current seat's ``choice`` (``decide``): play ``acts[choice]``, exchange
     the cards of ``disc`` (CH_EXCHANGE) or pass (CH_PASS). Returns the cards an exchange
@@ -178,7 +179,7 @@ def apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn):
     return 0
 
 
-@kernel
+@leaf_kernel
 def plain_policy(pid, w):
     """The plain policy a seat's side choices (the VIP2 runway) use: its own, or the base
     policy of a look-ahead seat."""
@@ -187,7 +188,7 @@ def plain_policy(pid, w):
     return pid
 
 
-@kernel
+@leaf_kernel
 def sim_turns(state, p, fleet, base, w, rng, acts, disc, need, ev, evn, limit):
     """Play on from the start of a turn with policy ``base`` (weights ``w``) in every seat,
     as ``playout`` plays a turn, until the first airline finishes (``H_WINNER`` set), the
@@ -210,7 +211,7 @@ def sim_turns(state, p, fleet, base, w, rng, acts, disc, need, ev, evn, limit):
     return t
 
 
-@kernel
+@leaf_kernel
 def progress(state, p, fleet, s):
     """Seat ``s``'s share of its race run, in [0, 1]: the cost-weighted progress of its
     aircraft (``policies.units`` of 5, each aircraft weighted by its movement cost)."""
@@ -227,7 +228,7 @@ def progress(state, p, fleet, s):
     return done / tot if tot > 0 else 1.0
 
 
-@kernel
+@leaf_kernel
 def sim_value(state, p, fleet, s):
     """Score of a finished simulation for seat ``s`` (RULES.md Policies, ``rollout``): 1 when
     ``s`` finished first; when another airline did, 0.1 x ``progress`` (< 0.1, never worth a
@@ -250,7 +251,7 @@ def sim_value(state, p, fleet, s):
     return 0.45 * (1.0 + own - other) + 0.1 * own
 
 
-@kernel
+@leaf_kernel
 def _same_disc(a, b):
     for c in range(NCT):
         if a[c] != b[c]:
@@ -387,7 +388,12 @@ def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, ev
                 snaps[t, :] = state
         emit(ev, evn, state[H_TURN], state[H_CUR], E_TURN, 0, 0, 0, 0, 0)
         n = legal_plays(state, p, fleet, acts)
-        choice = decide(state, p, fleet, pids[s], W[s], acts, n, disc, need, rng)
+        # ``decide``, spelt out: it allocates (rollout) and so counts references; the plain
+        # policies' path here does not
+        if pids[s] == POL_ROLLOUT:
+            choice = rollout_choice(state, p, fleet, W[s], acts, n, disc, need, rng)
+        else:
+            choice = select(state, p, fleet, pids[s], W[s], acts, n, disc, need, rng)
         short = apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn)
         end_turn(state, p, fleet, plain_policy(pids[s], W[s]), short, RUNWAY_POLICY, True, rng, ev, evn)
         if check:
@@ -399,7 +405,7 @@ def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, ev
     return 0
 
 
-@kernel
+@leaf_kernel
 def write_row(state, spec, row):
     """Write the result columns (``layout.COLUMNS``, per-seat columns for S seats) of a
     finished game into ``row`` (int32[C])."""

@@ -79,11 +79,11 @@ from sim.games.clear_for_takeoff.rules import (
     takeoff_blocked,
     to_slot,
 )
-from sim.games.engine import kernel
+from sim.games.engine import leaf_kernel
 from sim.rng import POLICY, randint
 
 
-@kernel
+@leaf_kernel
 def units(p, slot):
     """Progress in steps: hangar 0, A 1, B/C 2, VIP1 2, VIP2 2.5, D 3, takeoff 4, airborne 5."""
     if slot == POS_AIRBORNE:
@@ -103,7 +103,7 @@ def units(p, slot):
     return 1.0
 
 
-@kernel
+@leaf_kernel
 def card_needs(state, p, fleet, s, need):
     """Fill ``need`` (int32[NCT]) with how many of each card the seat's fleet still uses
     (movement cards by remaining steps at base cost; an aircraft in the hangar counts half
@@ -136,7 +136,7 @@ def card_needs(state, p, fleet, s, need):
     need[SC] = 1
 
 
-@kernel
+@leaf_kernel
 def choose_exchange(state, p, fleet, s, keep_attacks, disc, need, force):
     """Fill ``disc`` (int32[NCT]) with up to exchange-max cards the seat cannot use; with
     ``force`` at least one card (the most surplus). Returns the number of cards chosen."""
@@ -176,7 +176,7 @@ def choose_exchange(state, p, fleet, s, keep_attacks, disc, need, force):
     return n
 
 
-@kernel
+@leaf_kernel
 def random_exchange(state, p, s, disc, rng):
     """Discard a uniform 1..min(exchange max, hand) cards chosen one by one at random."""
     disc[:] = 0
@@ -196,7 +196,7 @@ def random_exchange(state, p, s, disc, rng):
     return k
 
 
-@kernel
+@leaf_kernel
 def _unblock_gain(state, p, fleet, s, new_weather, opp_weight):
     """Own aircraft (minus ``opp_weight`` x opponents') on a takeoff position that would
     take off under ``new_weather`` but not under the weather now."""
@@ -219,7 +219,7 @@ def _unblock_gain(state, p, fleet, s, new_weather, opp_weight):
     return gain
 
 
-@kernel
+@leaf_kernel
 def airborne_share(state, p, fleet, o):
     K = p[P_K]
     n = 0
@@ -232,7 +232,7 @@ def airborne_share(state, p, fleet, o):
     return a / max(n, 1)
 
 
-@kernel
+@leaf_kernel
 def score_play(state, p, fleet, kind, gid, arg, lc, pid, w):
     """Score of the legal play (kind, gid, arg, lc) for greedy (POL_GREEDY) or
     heuristic (POL_HEURISTIC); higher is better; a negative greedy score means 'do not play'."""
@@ -284,7 +284,7 @@ def score_play(state, p, fleet, kind, gid, arg, lc, pid, w):
     return w[W_PROGRESS] + w[W_LEAD] * u - w[W_WILD_COST] * lc / (p[P_MOVE1 + size - 1] + 1.0) - runway + 0.2 * fit
 
 
-@kernel
+@leaf_kernel
 def choose_runway(state, p, pid, rng):
     """Runway for an aircraft leaving VIP2: random picks either open sequence; the others
     take the shorter sequence, avoiding one held by FG / a closed runway."""
@@ -300,7 +300,7 @@ def choose_runway(state, p, pid, rng):
     return 0 if v0 <= v1 else 1
 
 
-@kernel
+@leaf_kernel
 def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
     """The current seat's choice: an index into ``acts[:n]`` (a play), CH_EXCHANGE (an
     exchange, ``disc`` int32[NCT] filled with the cards to discard) or CH_PASS (empty hand

@@ -117,7 +117,7 @@ from sim.games.clear_for_takeoff.layout import (
     WIDE,
     XW,
 )
-from sim.games.engine import emit, inline_kernel, kernel, rigged, shuffle_or_rig
+from sim.games.engine import emit, inline_kernel, kernel, leaf_kernel, rigged, shuffle_or_rig
 from sim.rng import CHANCE, shuffle
 
 
@@ -150,7 +150,7 @@ def to_slot(p, r):
     return p[P_TO0] + r
 
 
-@kernel
+@leaf_kernel
 def hand_total(state, p, s):
     t = 0
     base = p[P_OFF_HAND] + s * NCT
@@ -159,14 +159,14 @@ def hand_total(state, p, s):
     return t
 
 
-@kernel
+@leaf_kernel
 def runway_frozen(state, r):
     """RB Weather cards: FG holds both D sequences, 31L/31R CLOSED holds that runway's."""
     w = state[H_WEATHER]
     return w == FG or (w == C31L and r == 0) or (w == C31R and r == 1)
 
 
-@kernel
+@leaf_kernel
 def stage_of(p, slot):
     """Preparation stage of a slot (higher = closer to takeoff); hangar 0.
 
@@ -188,7 +188,7 @@ def stage_of(p, slot):
     return 20
 
 
-@kernel
+@leaf_kernel
 def set_pos(state, p, gid, slot):
     """Move aircraft ``gid`` to ``slot`` (or hangar/airborne), keeping ``occ`` in step."""
     K = p[P_K]
@@ -202,12 +202,12 @@ def set_pos(state, p, gid, slot):
         state[p[P_OFF_OCC] + slot] = gid
 
 
-@kernel
+@leaf_kernel
 def occ(state, p, slot):
     return state[p[P_OFF_OCC] + slot]
 
 
-@kernel
+@leaf_kernel
 def d_back(state, p, r):
     """Index where an aircraft joining runway r's D sequence goes: behind the last one."""
     Q = p[P_Q]
@@ -217,7 +217,7 @@ def d_back(state, p, r):
     return 0
 
 
-@kernel
+@leaf_kernel
 def compact(state, p, r):
     """RB Position D: 'When the sequence moves, so does your aircraft, even if it's not your
     turn.' Close gaps in runway r's D sequence unless FG / a closed runway holds it."""
@@ -236,12 +236,12 @@ def compact(state, p, r):
 # =======================================================================================
 # set-up (RB "Setting up the game")
 # =======================================================================================
-@kernel
+@leaf_kernel
 def state_size(p):
     return p[P_OFF_WT] + NWEATHER
 
 
-@kernel
+@leaf_kernel
 def setup(state, p, deck_cards, fleet, rng, rig_deck):
     """Deal a new game into ``state`` (int32[state_size]).
 
@@ -287,7 +287,7 @@ def setup(state, p, deck_cards, fleet, rng, rig_deck):
     state[H_CUR] = 0
 
 
-@kernel
+@leaf_kernel
 def note_turn_start(state, p):
     """RB Independent aircraft movement applies to where the current seat's aircraft stood
     at the start of its turn: record those positions."""
@@ -300,7 +300,7 @@ def note_turn_start(state, p):
 # =======================================================================================
 # the deck (RB "Deck notes")
 # =======================================================================================
-@kernel
+@leaf_kernel
 def reshuffle(state, p, rng, ev, evn):
     """RB Deck notes: 'If the card deck runs out of cards, reshuffle the discard pile to
     create a new card deck' (the caller checked the deck is empty and the pile is not)."""
@@ -316,7 +316,7 @@ def reshuffle(state, p, rng, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_CUR], E_RESHUFFLE, m, 0, 0, 0, 0)
 
 
-@kernel
+@leaf_kernel
 def draw_card(state, p, rng, ev, evn):
     """Top card of the deck, reshuffling the discard pile in when the deck is empty.
 
@@ -338,14 +338,14 @@ def draw_card(state, p, rng, ev, evn):
     return c
 
 
-@kernel
+@leaf_kernel
 def discard(state, p, c, n):
     for _ in range(n):
         state[p[P_OFF_DISC] + state[H_DISC_N]] = c
         state[H_DISC_N] += 1
 
 
-@kernel
+@leaf_kernel
 def set_weather(state, p, c):
     """RB Weather cards: the new card lies face up, the previous Weather card is discarded,
     effects apply at once. A sequence that was held moves up when its hold ends."""
@@ -360,7 +360,7 @@ def set_weather(state, p, c):
 # =======================================================================================
 # costs and targets
 # =======================================================================================
-@kernel
+@leaf_kernel
 def move_cost(state, p, size):
     """RB Movement cards: 1 / 2 / 3 cards by size (config ``move_cards``); RB SNOW: one
     additional card."""
@@ -370,7 +370,7 @@ def move_cost(state, p, size):
     return c
 
 
-@kernel
+@leaf_kernel
 def snow_extra_card(state, p, s, card, base, lcb):
     """RULES.md D17 ``snow_extra = "any"``: the card type paying SNOW's additional movement
     card once the step's own ``base`` cards are paid (``base - lcb`` real ``card`` cards and
@@ -392,7 +392,7 @@ def snow_extra_card(state, p, s, card, base, lcb):
     return -1
 
 
-@kernel
+@leaf_kernel
 def step_payment(state, p, s, card, size):
     """LC cards a placement or advance of an aircraft of ``size`` with ``card`` cards uses
     (real cards first, RULES.md D7), or -1 when the seat cannot pay. SNOW adds a card
@@ -410,7 +410,7 @@ def step_payment(state, p, s, card, size):
     return lcb + (1 if x == LC else 0)
 
 
-@kernel
+@leaf_kernel
 def can_join(state, p, r):
     """True when an aircraft may join runway r's D sequence: a D place is free (RB 'If every
     part of position D is occupied, you may not play a D card'), and, with
@@ -421,7 +421,7 @@ def can_join(state, p, r):
     return p[P_JOINHELD] == 1 or not runway_frozen(state, r)
 
 
-@kernel
+@leaf_kernel
 def remove_to_hangar(state, p, gid):
     """An aircraft hit by FLR / DLY goes back to its hangar (RB Failure and Delay cards)."""
     K = p[P_K]
@@ -434,13 +434,13 @@ def remove_to_hangar(state, p, gid):
         compact(state, p, (slot - p[P_D0]) // p[P_Q])
 
 
-@kernel
+@leaf_kernel
 def dly_target_ok(p, slot):
     """RB DLY: an aircraft on A, B, C, VIP1 or VIP2."""
     return slot >= 0 and slot <= p[P_VIP2]
 
 
-@kernel
+@leaf_kernel
 def most_prepared(state, p, fleet, s, dly_only):
     """RB Exchanging: the drawer's most prepared aircraft (ties: the largest; then the
     lowest fleet index stands for the left-hand player's choice, RULES.md D3).
@@ -464,14 +464,14 @@ def most_prepared(state, p, fleet, s, dly_only):
 # =======================================================================================
 # legal plays (RB "Playing cards")
 # =======================================================================================
-@kernel
+@leaf_kernel
 def max_actions(p):
     S = p[P_S]
     K = p[P_K]
     return K * (p[P_NST] + 6) + NWEATHER + 2 * S * K + 4
 
 
-@kernel
+@leaf_kernel
 def _add(acts, n, kind, gid, arg, lc):
     acts[n, 0] = kind
     acts[n, 1] = gid
@@ -480,7 +480,7 @@ def _add(acts, n, kind, gid, arg, lc):
     return n + 1
 
 
-@kernel
+@leaf_kernel
 def _pay(state, p, s, card, need):
     """LC cards needed on top of the real ``card`` cards held, or -1 if unaffordable
     (RB Lucky Captain: LC replaces any movement card; real cards are used first)."""
@@ -493,7 +493,7 @@ def _pay(state, p, s, card, need):
     return -1
 
 
-@kernel
+@leaf_kernel
 def legal_plays(state, p, fleet, acts):
     """Fill ``acts`` (int32[max_actions, 4]) with the current seat's legal plays; returns
     how many. An exchange is always possible with a non-empty hand and is not listed.
@@ -578,7 +578,7 @@ def legal_plays(state, p, fleet, acts):
     return n
 
 
-@kernel
+@leaf_kernel
 def stand_ab(p, st):
     """True when stand ``st`` is an A-B stand (A-B stands come first, then A-C stands)."""
     return st < p[P_NST] - p[P_NAC]
@@ -587,7 +587,7 @@ def stand_ab(p, st):
 # =======================================================================================
 # applying a play or an exchange
 # =======================================================================================
-@kernel
+@leaf_kernel
 def _spend(state, p, s, card, need, lc):
     state[hand_at(p, s, card)] -= need - lc
     discard(state, p, card, need - lc)
@@ -596,7 +596,7 @@ def _spend(state, p, s, card, need, lc):
         discard(state, p, LC, lc)
 
 
-@kernel
+@leaf_kernel
 def spend_step(state, p, s, card, size, lc):
     """Pay a placement or advance found legal by ``step_payment`` (``lc`` = its LC count):
     the cards go to the discard pile. Returns the number of cards paid, plus 256 x (card type
@@ -614,7 +614,7 @@ def spend_step(state, p, s, card, size, lc):
     return base + 1 + 256 * (x + 1)
 
 
-@kernel
+@leaf_kernel
 def join_d(state, p, gid, r):
     """Put ``gid`` behind the last aircraft of runway r's D sequence (RB Position D); with
     the 'direct_to_takeoff' reading an empty sequence sends it to the takeoff position."""
@@ -626,7 +626,7 @@ def join_d(state, p, gid, r):
     compact(state, p, r)
 
 
-@kernel
+@leaf_kernel
 def apply_play(state, p, fleet, act, ev, evn):
     """Apply one legal play ``act`` (int32[4]) for the current seat; cards go to the
     discard pile (RB Playing cards)."""
@@ -686,7 +686,7 @@ def apply_play(state, p, fleet, act, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, kind, gid, from_slot, to, (paid - need) + lc * 16 + need)
 
 
-@kernel
+@leaf_kernel
 def resolve_face_up(state, p, fleet, c, ev, evn):
     """RB Exchanging: a Weather card drawn face up resolves at once; FLR / DLY hit the
     drawer's most prepared aircraft (DLY: on A, B, C, VIP1 or VIP2 only), else discarded.
@@ -710,7 +710,7 @@ def resolve_face_up(state, p, fleet, c, ev, evn):
     return False
 
 
-@kernel
+@leaf_kernel
 def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
     """RB Exchanging cards: discard 1-4 cards face up (``disc_counts`` int32[NCT]), then
     draw face up until as many cards are kept; weather / FLR / DLY drawn are resolved and
@@ -744,7 +744,7 @@ def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
     return 0
 
 
-@kernel
+@leaf_kernel
 def draw_face_down(state, p, rng, ev, evn):
     """RB 'draw cards from the deck, face-down' back to the hand size; every card kept.
     Returns how many cards short (starved draw)."""
@@ -763,7 +763,7 @@ def draw_face_down(state, p, rng, ev, evn):
 # =======================================================================================
 # end of turn: independent aircraft movement (RB "Independent aircraft movement")
 # =======================================================================================
-@kernel
+@leaf_kernel
 def takeoff_blocked(state, p, fleet, gid):
     """Reason code the weather in force stops ``gid`` taking off: 0 none, else the
     weather card type. FG / closed runway hold (the aircraft stays); SN / XW / ICE send it
@@ -786,7 +786,7 @@ def takeoff_blocked(state, p, fleet, gid):
     return 0
 
 
-@kernel
+@leaf_kernel
 def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
     """Independent movement of the current seat's aircraft, each from where it stood at
     the start of the turn: takeoff position -> airborne (weather permitting), front of D
@@ -865,7 +865,7 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
         emit(ev, evn, state[H_TURN], state[H_CUR], E_AUTO, g, v1, v2, 0, 0)
 
 
-@kernel
+@leaf_kernel
 def all_airborne(state, p, s):
     K = p[P_K]
     for k in range(K):
@@ -875,7 +875,7 @@ def all_airborne(state, p, s):
     return True
 
 
-@kernel
+@leaf_kernel
 def finish_turn(state, p, ev, evn):
     """Record a finish (RB Welcome: the first airline with every aircraft airborne wins;
     play continues until one airline remains), then pass the turn clockwise to the next

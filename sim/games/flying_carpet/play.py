@@ -19,6 +19,7 @@ from sim.games.engine import (
     capped,
     col_at,
     kernel,
+    leaf_kernel,
     lookahead_streams,
     ranked_candidates,
     seat_policies,
@@ -116,7 +117,7 @@ carpet is ahead of (placed before them, or nearer the finish by the policy map):
 without a win, so no progress outweighs a win."""
 
 
-@kernel
+@leaf_kernel
 def sim_score(state, spec, dmap, me):
     """Score of a simulated race (finished, stalled or cut at its depth) for seat ``me``:
     1 when ``me`` won (rank 1) + PROGRESS_SHARE x (opponents behind + half the ties) / (S - 1),
@@ -326,7 +327,7 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
     return 0
 
 
-@kernel
+@leaf_kernel
 def write_row(state, spec, row):
     """Write the result columns (``layout.COLUMNS``, per-seat columns for S seats) of a
     finished race into ``row`` (int32[C])."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import inline_kernel, kernel
+from sim.games.engine import inline_kernel, kernel, leaf_kernel
 from sim.games.flying_carpet.layout import (
     A_A,
     A_C,
@@ -218,7 +218,7 @@ def greedy_score(state, spec, dist, row):
     return v
 
 
-@kernel
+@leaf_kernel
 def prepare(state, spec, dist, pid, w, acts, n, fw):
     """What ``row_score`` needs of the whole row set: for ``heuristic`` ``fw[j]`` (j < HAND)
     the best card score of hand slot j (an empty slot: the best of all - 3) and ``fw[HAND]``
@@ -252,7 +252,7 @@ def prepare(state, spec, dist, pid, w, acts, n, fw):
     return leader(state, spec, dist, state[H_CUR])
 
 
-@kernel
+@leaf_kernel
 def row_score(state, spec, dist, pid, w, acts, i, fw, ld):
     """Score of row ``i`` of ``acts`` under policy ``pid`` (higher is better; ``fw``, ``ld``:
     ``prepare``'s output). Die "swap": minus the distance of the carpet swapped with;
@@ -307,7 +307,7 @@ def row_score(state, spec, dist, pid, w, acts, i, fw, ld):
     return v
 
 
-@kernel
+@leaf_kernel
 def select(state, spec, dist, pid, w, acts, n, rng, fw):
     """Index of the row (of ``acts[:n]``, n >= 1) the policy ``pid`` plays; ``dist`` the
     ``policy_map``; ``w`` its weights float64[N_WEIGHTS]; ``fw`` float64 scratch of at least
@@ -328,7 +328,7 @@ def select(state, spec, dist, pid, w, acts, n, rng, fw):
     return best
 
 
-@kernel
+@leaf_kernel
 def choose_cloud(state, spec, dist, pid, w, rng, work):
     """Die "move_clouds": (piece, anchor) of the cloud move the policy makes, or (-1, -1) to
     keep the clouds. Every proposal is checked with ``rules.cloud_move_ok``."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import emit, inline_kernel, kernel, roll, shuffle_or_rig
+from sim.games.engine import emit, inline_kernel, kernel, leaf_kernel, roll, shuffle_or_rig
 from sim.games.flying_carpet.layout import (
     A_A,
     A_B,
@@ -257,14 +257,14 @@ def setup(state, spec, rng, rig_deck, rig_dice):
     state[H_PHASE] = PH_END
 
 
-@kernel
+@leaf_kernel
 def start_race(state, spec, ev, evn):
     """RB "Rules of Play": the first player (seat 0) begins; call once after ``setup``."""
     begin_turn(state, spec[0], 0, ev, evn)
 
 
 # ---- drawing (RB "Rules of Play": draw back to four; reshuffle when the stack is used up) ---
-@kernel
+@leaf_kernel
 def draw_card(state, p, s, slot, rng, ev, evn):
     """Draw the top wind card into seat ``s``'s hand slot ``slot``. RB "Rules of Play": when
     the face-down stack is used up, the discard pile is shuffled (CHANCE stream) into a new
@@ -292,7 +292,7 @@ def draw_card(state, p, s, slot, rng, ev, evn):
     return 0
 
 
-@kernel
+@leaf_kernel
 def redeal(state, spec, seat, rng, tmp):
     """Re-deal what seat ``seat`` cannot see (for a look-ahead simulation; not a rule of
     play): RB "Cards and tokens" / "Rules of Play": the hands are held face down and the
@@ -336,7 +336,7 @@ def redeal(state, spec, seat, rng, tmp):
         k += 1
 
 
-@kernel
+@leaf_kernel
 def discard_from_hand(state, p, s, slot):
     """Lay seat ``s``'s card in ``slot`` face up on the discard pile; returns its id."""
     h = p[P_OFF_HAND] + s * p[P_HAND] + slot
@@ -646,7 +646,7 @@ def straight_free(state, p, x0, y0, dx, dy):
     return True
 
 
-@kernel
+@leaf_kernel
 def hop_targets(state, spec, acts):
     """RB "The Special Die", sixth face: the cells the carpet may move to, at most four spaces
     away, turning a corner once (one leg along a row, one along a column, either first), the
@@ -678,7 +678,7 @@ def hop_targets(state, spec, acts):
     return n
 
 
-@kernel
+@leaf_kernel
 def free_reach(state, p, src, work):
     """Mark in ``work[0:NCELL]`` (1 = reached) the free cells connected to ``src`` by steps to
     the four neighbours; ``work[NCELL:2 * NCELL]`` is the queue."""
@@ -707,7 +707,7 @@ def free_reach(state, p, src, work):
                 qt += 1
 
 
-@kernel
+@leaf_kernel
 def place_piece(state, spec, piece, anchor, value):
     """Write ``value`` on every cell of ``piece`` at ``anchor`` (callers check the board)."""
     p, pcells, pinfo = spec[0], spec[2], spec[3]
@@ -718,7 +718,7 @@ def place_piece(state, spec, piece, anchor, value):
         state[p[P_OFF_SCEN] + c] = value
 
 
-@kernel
+@leaf_kernel
 def cloud_move_ok(state, spec, piece, anchor, work):
     """True when cloud ``piece`` may be moved to ``anchor`` (RB "The Special Die", second
     face): every cell on the board and in the sky (D2), on no other scenery, no platform or
@@ -758,7 +758,7 @@ def cloud_move_ok(state, spec, piece, anchor, work):
     return ok
 
 
-@kernel
+@leaf_kernel
 def cloud_moves(state, spec, acts, work):
     """Every way to carry out the second die face: K_KEEP first (the player "may" move the
     clouds; D11: one cloud per roll), then each cloud to each anchor ``cloud_move_ok``
@@ -774,7 +774,7 @@ def cloud_moves(state, spec, acts, work):
     return n
 
 
-@kernel
+@leaf_kernel
 def swap_targets(state, spec, acts):
     """RB "The Special Die", fifth face: one row per other flying carpet (swap places with
     any fellow player of his choice). Returns the count."""
@@ -807,7 +807,7 @@ def legal_actions(state, spec, acts, work):
 
 
 # ---- carrying out an action ---------------------------------------------------------------
-@kernel
+@leaf_kernel
 def finish(state, p, s, ev, evn):
     """RB "End of the Game": the carpet landed exactly on the finish platform; it takes the
     next place (the first is the winner)."""
@@ -819,7 +819,7 @@ def finish(state, p, s, ev, evn):
     emit(ev, evn, state[H_TURN], s, E_FINISH, s, state[H_NFIN], 0, 0, 0)
 
 
-@kernel
+@leaf_kernel
 def block(state, p, s, v, by, ev, evn):
     """Carpet ``v`` must skip its next turn (RB "Blockade": blocking; D10: not cumulative)."""
     k = p[P_OFF_SKIP] + v
@@ -831,7 +831,7 @@ def block(state, p, s, v, by, ev, evn):
     emit(ev, evn, state[H_TURN], s, E_BLOCK, v, state[p[P_OFF_POS] + v], by, 0, 0)
 
 
-@kernel
+@leaf_kernel
 def land_on_carpets(state, spec, s, end, choice, ev, evn):
     """RB "Blockade / Intermediate Landing": seat ``s`` ended its move on ``end`` where other
     carpets hover (D8: all of them, a stack is one). LAND_BLOCK: they skip their next turn.
@@ -859,7 +859,7 @@ def land_on_carpets(state, spec, s, end, choice, ev, evn):
                 finish(state, p, v, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def roll_die(state, spec, s, rng, rig_dice, ev, evn):
     """RB "The Special Die": a carpet that ended its move on a free star rolls the die and
     carries out the face: skip the next turn; move the clouds (PH_CLOUDS); another turn at
@@ -909,7 +909,7 @@ def roll_die(state, spec, s, rng, rig_dice, ev, evn):
         state[H_PHASE] = PH_HOP
 
 
-@kernel
+@leaf_kernel
 def apply_action(state, spec, act, rng, rig_dice, ev, evn):
     """Carry out one legal row ``act`` (int32[ACT_W], from ``legal_actions`` of this state)
     for the seat to move, then set the phase (PH_END, or a die decision).
@@ -1017,7 +1017,7 @@ def default_action(state, spec, acts, work):
 
 
 # ---- turn order (RB "Rules of Play"; "End of the Game") --------------------------------------
-@kernel
+@leaf_kernel
 def begin_turn(state, p, s, ev, evn):
     """Seat ``s`` begins a turn: PH_SKIP when it must skip it (blocked, or the die), else
     PH_MOVE."""
@@ -1029,7 +1029,7 @@ def begin_turn(state, p, s, ev, evn):
          state[p[P_OFF_SKIP] + s], 0, 0)
 
 
-@kernel
+@leaf_kernel
 def game_over(state, p):
     """RB "End of the Game": the first carpet home wins and the race ends (D16;
     ``play_for_placings``: play on until one carpet is left, which takes the last place)."""
@@ -1040,7 +1040,7 @@ def game_over(state, p):
     return state[H_NFIN] >= p[P_S] - 1
 
 
-@kernel
+@leaf_kernel
 def end_turn(state, spec, ev, evn):
     """End the current turn: count it, test the end of the game, and begin the next turn:
     the same seat again after the die's "another turn", else the next seat still flying
@@ -1073,7 +1073,7 @@ def end_turn(state, spec, ev, evn):
     begin_turn(state, p, nxt, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def mark_stall(state, ev, evn):
     """The turn cap ended the race (a recorded outcome, never an endless game)."""
     state[H_STALL] = 1

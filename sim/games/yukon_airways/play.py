@@ -19,6 +19,7 @@ from sim.games.engine import (
     col_at,
     emit,
     kernel,
+    leaf_kernel,
     lookahead_streams,
     ranked_candidates,
     seat_policies,
@@ -102,7 +103,7 @@ PROGRESS_SHARE = 0.5
 money (ties half): at most 0.5 without a win, so no progress outweighs a win."""
 
 
-@kernel
+@leaf_kernel
 def sim_score(state, spec, me):
     """Score of a simulated game (over, stalled or cut at its depth) for seat ``me``: 1 when
     ``me`` is the winner (``H_WINNER``; a shared win counts as none) + PROGRESS_SHARE x
@@ -124,7 +125,7 @@ def sim_score(state, spec, me):
     return v
 
 
-@kernel
+@leaf_kernel
 def simulate(state, spec, base, w, rng, rig_dice, acts, ctx, depth, me, ev, evn):
     """Play the game in ``state`` on, every seat playing policy ``base`` with the weight row
     ``w``, until it is over, the turn cap, or ``depth`` days after the current one (0 = no
@@ -245,7 +246,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, sna
     return 0
 
 
-@kernel
+@leaf_kernel
 def write_row(state, spec, row):
     """Write the result columns (``layout.COLUMNS``) of a finished game into ``row`` (int32[C])."""
     p = spec[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import emit, inline_kernel, kernel, roll, shuffle_or_rig
+from sim.games.engine import emit, inline_kernel, kernel, leaf_kernel, roll, shuffle_or_rig
 from sim.games.yukon_airways.layout import (
     D_BONUS_FUEL,
     D_CARDS_FUEL,
@@ -257,7 +257,7 @@ def cockpit_at(p, s, l, c):
     return p[P_OFF_COCKPIT] + (s * p[P_L] + l) * NCOLG + c
 
 
-@kernel
+@leaf_kernel
 def dial_value(state, spec, s, d):
     """Value of seat ``s``'s dial ``d`` (D_*) at its current step (RB Appendix Anzeigen)."""
     p = spec[0]
@@ -265,13 +265,13 @@ def dial_value(state, spec, s, d):
     return dials[d, 1 + state[se(p, s, SE_DIAL + d)]]
 
 
-@kernel
+@leaf_kernel
 def switch_on(state, spec, s, j):
     """1 when seat ``s``'s switch ``j`` (SW_*) is on (RB Appendix Schalter)."""
     return state[se(spec[0], s, SE_SW + j)]
 
 
-@kernel
+@leaf_kernel
 def hand_total(state, spec, s):
     """Ticket cards in seat ``s``'s hand."""
     p = spec[0]
@@ -281,7 +281,7 @@ def hand_total(state, spec, s):
     return n
 
 
-@kernel
+@leaf_kernel
 def aboard(state, spec, s):
     """Dice aboard seat ``s``'s plane."""
     p = spec[0]
@@ -292,7 +292,7 @@ def aboard(state, spec, s):
     return n
 
 
-@kernel
+@leaf_kernel
 def aboard_colour(state, spec, s, c):
     """Dice of colour ``c`` aboard seat ``s``'s plane."""
     p = spec[0]
@@ -304,7 +304,7 @@ def aboard_colour(state, spec, s, c):
     return n
 
 
-@kernel
+@leaf_kernel
 def dock_colour(state, spec, k, c):
     """Dice of colour ``c`` on dock ``k`` (0-based)."""
     p = spec[0]
@@ -316,7 +316,7 @@ def dock_colour(state, spec, k, c):
     return n
 
 
-@kernel
+@leaf_kernel
 def fuel_cost(state, spec, s, dest):
     """Fuel of a flight of seat ``s`` from where its plane is to ``dest``: the summed signs of
     the cheapest route (RB Flugphase d)."""
@@ -324,7 +324,7 @@ def fuel_cost(state, spec, s, dest):
 
 
 # ---- money, cards, improvements -----------------------------------------------------------------
-@kernel
+@leaf_kernel
 def pay(state, spec, s, amount, source):
     """The bank pays seat ``s`` ``amount`` dollars, booked under ``source`` (SE_M_*)."""
     p = spec[0]
@@ -333,7 +333,7 @@ def pay(state, spec, s, amount, source):
     state[H_MONEY_IN] += amount
 
 
-@kernel
+@leaf_kernel
 def charge(state, spec, s, amount):
     """Seat ``s`` pays the bank ``amount`` dollars (die moves, dock 6)."""
     p = spec[0]
@@ -342,7 +342,7 @@ def charge(state, spec, s, amount):
     state[H_MONEY_OUT] += amount
 
 
-@kernel
+@leaf_kernel
 def add_fuel(state, spec, s, n):
     """Move seat ``s``'s fuel needle ``n`` to the right, no further than the tank (RN 4.1)."""
     p = spec[0]
@@ -350,7 +350,7 @@ def add_fuel(state, spec, s, n):
     state[o] = min(state[o] + n, p[P_FUELMAX])
 
 
-@kernel
+@leaf_kernel
 def redeal(state, spec, seat, rng, tmp):
     """Re-deal what seat ``seat`` cannot see (for a look-ahead simulation; not a rule of
     play). RB Vorbereitung: the tickets are dealt face down and "kept secret from the other
@@ -393,7 +393,7 @@ def redeal(state, spec, seat, rng, tmp):
         k += 1
 
 
-@kernel
+@leaf_kernel
 def draw_card(state, spec, s, rng, ev, evn):
     """Seat ``s`` draws the top ticket card (RB Wartungsphase c, Steg 2, order cards); an
     empty draw pile is refilled by shuffling the discard pile. Returns 1, or 0 when both
@@ -418,7 +418,7 @@ def draw_card(state, spec, s, rng, ev, evn):
     return 1
 
 
-@kernel
+@leaf_kernel
 def draw_cards(state, spec, s, k, rng, ev, evn):
     """Seat ``s`` draws ``k`` cards; counts one starved draw when the piles run dry."""
     got = 0
@@ -431,7 +431,7 @@ def draw_cards(state, spec, s, k, rng, ev, evn):
         emit(ev, evn, state[H_TURN], s, E_DRAW, got, hand_total(state, spec, s), 0, 0, 0)
 
 
-@kernel
+@leaf_kernel
 def discard_card(state, spec, t):
     """Put one card of type ``t`` on the discard pile."""
     p = spec[0]
@@ -439,7 +439,7 @@ def discard_card(state, spec, t):
     state[H_DISC_N] += 1
 
 
-@kernel
+@leaf_kernel
 def give_up_cards(state, spec, s, k, to_table):
     """Seat ``s`` gives up ``k`` cards of its hand (face-down tickets to the table, or cards
     burnt as fuel to the discard pile): the cards of the cheapest locations first (``corder``;
@@ -460,7 +460,7 @@ def give_up_cards(state, spec, s, k, to_table):
         i += 1
 
 
-@kernel
+@leaf_kernel
 def improvable(state, spec, s, kind):
     """True when seat ``s`` can take improvement ``kind``: a dark dial below its last step or
     a switch still off (RB Flugphase e; Appendix)."""
@@ -474,7 +474,7 @@ def improvable(state, spec, s, kind):
     return state[se(p, s, SE_SW + j)] == 0
 
 
-@kernel
+@leaf_kernel
 def any_improvable(state, spec, s):
     """True when seat ``s`` has an improvement left to take."""
     for k in range(NIMP):
@@ -483,7 +483,7 @@ def any_improvable(state, spec, s):
     return False
 
 
-@kernel
+@leaf_kernel
 def improve(state, spec, s, kind, counted):
     """Seat ``s`` takes improvement ``kind`` (a dial one step right, or a switch on); counted
     in the statistics unless it is the seaplane card's starting improvement."""
@@ -497,7 +497,7 @@ def improve(state, spec, s, kind, counted):
 
 
 # ---- set-up (RB Vorbereitung) --------------------------------------------------------------------
-@kernel
+@leaf_kernel
 def roll_die_to_dock(state, spec, d, rng, rig_dice, ev, evn):
     """Roll die ``d`` and lay it on the dock of its face (RB Vorbereitung, Wartungsphase a)."""
     p = spec[0]
@@ -586,7 +586,7 @@ def setup(state, spec, rng, rig_deck, rig_dice, ev, evn):
 
 
 # ---- phase 1: boarding (RB Boardingphase) --------------------------------------------------------
-@kernel
+@leaf_kernel
 def begin_round(state, spec, ev, evn):
     """A new day: clear the docks and the round counters, the first seat of the turn order
     starts its boarding turn (RB Spielablauf, Boardingphase)."""
@@ -610,7 +610,7 @@ def begin_round(state, spec, ev, evn):
     start_boarding_turn(state, spec, 0)
 
 
-@kernel
+@leaf_kernel
 def start_turn(state, spec, pos, step):
     """The seat at turn-order position ``pos`` takes a turn, beginning at ``step`` (ST_*)."""
     p = spec[0]
@@ -620,13 +620,13 @@ def start_turn(state, spec, pos, step):
     state[H_TURN] += 1
 
 
-@kernel
+@leaf_kernel
 def start_boarding_turn(state, spec, pos):
     """The seat at turn-order position ``pos`` boards: it places its marker first."""
     start_turn(state, spec, pos, ST_PLACE)
 
 
-@kernel
+@leaf_kernel
 def can_take(state, spec, s):
     """True when seat ``s`` can still take a die (RB Boardingphase c): a free seat on its
     plane, colours left to take and a die of an untaken colour on its dock."""
@@ -640,7 +640,7 @@ def can_take(state, spec, s):
     return False
 
 
-@kernel
+@leaf_kernel
 def place_marker(state, spec, s, k, ev, evn):
     """RB Boardingphase a+b: the marker goes to dock ``k`` (under markers already there: a
     later arrival), then the dock's ability (RB Appendix Stege): 1 none; 2 draw a ticket;
@@ -659,7 +659,7 @@ def place_marker(state, spec, s, k, ev, evn):
     return k
 
 
-@kernel
+@leaf_kernel
 def dock_ability(state, spec, s, k, rng, ev, evn):
     """RB Appendix Stege, the automatic abilities of dock ``k`` (0-based) for seat ``s``;
     returns the next step (ST_BUY for dock 6 when the seat can pay and improve)."""
@@ -689,7 +689,7 @@ def order_key(state, p, s):
     return state[se(p, s, SE_DOCK)] * 64 + state[se(p, s, SE_ARRIVE)]
 
 
-@kernel
+@leaf_kernel
 def finish_boarding_turn(state, spec, s, ev, evn):
     """RB Boardingphase d: refuel (+1 per free barrel space, i.e. free seat, plus the bonus
     fuel dial; the tank caps it), then the next seat boards; after the last one the new turn
@@ -721,13 +721,13 @@ def finish_boarding_turn(state, spec, s, ev, evn):
 
 
 # ---- phase 2: flights (RB Flugphase) -------------------------------------------------------------
-@kernel
+@leaf_kernel
 def start_flight_turn(state, spec, pos):
     """The seat at turn-order position ``pos`` (one that has not passed) chooses a flight."""
     start_turn(state, spec, pos, ST_DEST)
 
 
-@kernel
+@leaf_kernel
 def next_flyer(state, spec, rng, rig_dice, ev, evn):
     """RB Flugphase: turns go round the turn order, again and again, until every seat has
     made its last flight; then the maintenance (RB Wartungsphase)."""
@@ -742,7 +742,7 @@ def next_flyer(state, spec, rng, rig_dice, ev, evn):
     maintenance(state, spec, rng, rig_dice, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def set_size(state, spec, s):
     """Alike symbols that make a set: three, two with switch pair_bonus (RB Flugphase b)."""
     p = spec[0]
@@ -752,7 +752,7 @@ def set_size(state, spec, s):
     return t
 
 
-@kernel
+@leaf_kernel
 def fuel_cards(state, spec, s):
     """Cards with the fuel symbol in seat ``s``'s hand."""
     p = spec[0]
@@ -762,7 +762,7 @@ def fuel_cards(state, spec, s):
     return n
 
 
-@kernel
+@leaf_kernel
 def fuel_in_cheapest(state, spec, s, k):
     """Fuel-symbol cards among the ``k`` cards ``give_up_cards`` would take from seat ``s``."""
     p = spec[0]
@@ -780,27 +780,28 @@ def fuel_in_cheapest(state, spec, s, k):
     return n
 
 
-@kernel
-def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
-    """RB Flugphase b + d, Appendix: True when seat ``s``'s flight to ``dest`` can still be
-    paid after the seat gives up ``cards`` cards (``fuel_out`` of them with the fuel symbol) and
-    adds symbol ``sym`` (-1: none) to its day's collection: with some number of fuel-symbol
-    cards still tucked (only when ``tuck_fuel``: a played fuel ticket or face-down cards on this
-    flight), each completed fuel set filling the tank, the short part is within the
-    cards-as-fuel dial and the cards left (the tank pays first). RULES.md S7."""
+@leaf_kernel
+def flight_numbers(state, spec, s):
+    """What ``payable_after`` reads of seat ``s`` that does not depend on the destination nor on
+    the cards given up: (tank fuel, fuel symbols collected today, set size, cards in hand,
+    fuel-symbol cards in hand, the cards-as-fuel dial). Read once per decision by
+    ``legal_actions``, which asks ``payable_with`` for many destinations and cards."""
     p = spec[0]
-    fuel = state[se(p, s, SE_FUEL)]
-    col = state[se(p, s, SE_SYM + SYM_FUEL)]
-    th = set_size(state, spec, s)
+    return (state[se(p, s, SE_FUEL)], state[se(p, s, SE_SYM + SYM_FUEL)], set_size(state, spec, s),
+            hand_total(state, spec, s), fuel_cards(state, spec, s), dial_value(state, spec, s, D_CARDS_FUEL))
+
+
+@leaf_kernel
+def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_out, tuck_fuel):
+    """``payable_after`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``) and the
+    flight's fuel ``cost`` (``fuel_cost``); the other arguments as there."""
     if sym == SYM_FUEL:
         col += 1
         if col >= th:
             col = 0
             fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
-    tot = hand_total(state, spec, s) - cards
-    fc = fuel_cards(state, spec, s) - fuel_out if tuck_fuel else 0
-    cost = fuel_cost(state, spec, s, dest)
-    dial = dial_value(state, spec, s, D_CARDS_FUEL)
+    tot = hand - cards
+    fc = fcards - fuel_out if tuck_fuel else 0
     for k in range(fc + 1):
         if k > 0:
             col += 1
@@ -815,7 +816,21 @@ def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
     return False
 
 
-@kernel
+@leaf_kernel
+def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
+    """RB Flugphase b + d, Appendix: True when seat ``s``'s flight to ``dest`` can still be
+    paid after the seat gives up ``cards`` cards (``fuel_out`` of them with the fuel symbol) and
+    adds symbol ``sym`` (-1: none) to its day's collection: with some number of fuel-symbol
+    cards still tucked (only when ``tuck_fuel``: a played fuel ticket or face-down cards on this
+    flight), each completed fuel set filling the tank, the short part is within the
+    cards-as-fuel dial and the cards left (the tank pays first). RULES.md S7.
+    (``flight_numbers`` + ``payable_with``.)"""
+    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
+    return payable_with(spec[0], fuel, col, th, hand, fcards, dial, fuel_cost(state, spec, s, dest), sym, cards,
+                        fuel_out, tuck_fuel)
+
+
+@leaf_kernel
 def wild_size(state, spec, s):
     """Face-down cards that carry one passenger: three, two with switch two_card_wild."""
     p = spec[0]
@@ -825,27 +840,37 @@ def wild_size(state, spec, s):
     return w
 
 
-@kernel
+@leaf_kernel
+def can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
+    """``can_fly`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``), its
+    ``wild_size`` ``w`` and the fuel cards ``wfuel`` among its ``w`` cheapest
+    (``fuel_in_cheapest``): the same test, the seat read once for every destination."""
+    p = spec[0]
+    if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
+        return False
+    cost = fuel_cost(state, spec, s, dest)
+    for y in range(NSYM):
+        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
+                payable_with(p, fuel, col, th, hand, fcards, dial, cost, y if p[P_TICKET_SYM] == 1 else -1, 1,
+                             1 if y == SYM_FUEL else 0, y == SYM_FUEL):
+            return True
+    return hand >= w and payable_with(p, fuel, col, th, hand, fcards, dial, cost, -1, w, wfuel, True)
+
+
+@leaf_kernel
 def can_fly(state, spec, s, dest):
     """RB Flugphase: seat ``s`` (a die aboard) may fly to ``dest`` (a destination other than
     where it is) when a first passenger can be loaded and the flight still paid (tank, fuel
     sets, then cards up to the cards-as-fuel dial; ``payable_after``): a ticket naming
     ``dest`` or the face-down cards; exactly the first loading actions ``legal_actions``
-    offers at step ``load``."""
-    p = spec[0]
-    if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
-        return False
-    for y in range(NSYM):
-        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
-                payable_after(state, spec, s, dest, y if p[P_TICKET_SYM] == 1 else -1, 1,
-                              1 if y == SYM_FUEL else 0, y == SYM_FUEL):
-            return True
+    offers at step ``load``. (``can_fly_with`` on the seat's ``flight_numbers``.)"""
+    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
     w = wild_size(state, spec, s)
-    return hand_total(state, spec, s) >= w and \
-        payable_after(state, spec, s, dest, -1, w, fuel_in_cheapest(state, spec, s, w), True)
+    return can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w,
+                        fuel_in_cheapest(state, spec, s, w))
 
 
-@kernel
+@leaf_kernel
 def add_symbol(state, spec, s, sym, ev, evn):
     """RB Flugphase b: one more ``sym`` symbol in seat ``s``'s collection this round; three
     alike (two with switch pair_bonus) give that symbol's bonus (money, fuel or an
@@ -877,7 +902,7 @@ def flight_colour_count(state, c):
     return (state[H_FL_COLS] >> (4 * c)) & 15
 
 
-@kernel
+@leaf_kernel
 def load_die(state, spec, s, c):
     """One die of colour ``c`` from seat ``s``'s plane onto a ticket of this flight."""
     p = spec[0]
@@ -892,7 +917,7 @@ def load_die(state, spec, s, c):
     return -1
 
 
-@kernel
+@leaf_kernel
 def reward_order(state, spec, s, row, times, rng, ev, evn):
     """Pay seat ``s`` order card ``row``'s reward ``times`` times (RB Flugphase f,
     Einkommensphase c)."""
@@ -907,7 +932,7 @@ def reward_order(state, spec, s, row, times, rng, ev, evn):
     emit(ev, evn, state[H_TURN], s, E_ORDER_CARD, row, amount, orders[row, OF_REWARD], 0, 0)
 
 
-@kernel
+@leaf_kernel
 def resolve_flight(state, spec, s, rng, ev, evn):
     """RB Flugphase c-f for seat ``s``'s loaded flight: pay the fuel (tank first, the short
     part with ticket cards, up to the dial; Appendix), fly to the destination, take a
@@ -966,7 +991,7 @@ def resolve_flight(state, spec, s, rng, ev, evn):
                 reward_order(state, spec, s, row, k, rng, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def income(state, spec, s, rng, ev, evn):
     """RB Einkommensphase, after seat ``s``'s last flight of the round: a) the highest
     location value visited this round; b) $1 per die on its tickets, plus the far bonus per
@@ -1003,7 +1028,7 @@ def income(state, spec, s, rng, ev, evn):
 
 
 # ---- phase 4: maintenance (RB Wartungsphase) ------------------------------------------------------
-@kernel
+@leaf_kernel
 def maintenance(state, spec, rng, rig_dice, ev, evn):
     """RB Wartungsphase: a) the dice on tickets are rolled onto their docks (with
     unflown_dice = roll also the dice still aboard, D6); b) the played tickets are discarded;
@@ -1032,7 +1057,7 @@ def maintenance(state, spec, rng, rig_dice, ev, evn):
     next_discarder(state, spec, -1, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def next_discarder(state, spec, after, ev, evn):
     """RB Wartungsphase d: the next seat in turn order after position ``after`` whose hand is
     over its hand limit discards; when none is left, planes return and the next day begins."""
@@ -1053,7 +1078,7 @@ def next_discarder(state, spec, after, ev, evn):
 
 
 # ---- game end (RB Spielende) ----------------------------------------------------------------------
-@kernel
+@leaf_kernel
 def end_game(state, spec, ev, evn):
     """RB Spielende: the Christmas dial's money, the marker_money switch ($ per marker of the
     colour one holds most of, ASSUMPTION RN 10.8), the visited-locations table (distinct
@@ -1117,7 +1142,7 @@ def end_game(state, spec, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_WINNER], E_END, top, ntop, state[H_SHARED], 0, 0)
 
 
-@kernel
+@leaf_kernel
 def ahead(state, spec, a, b):
     """True when seat ``a`` finishes ahead of seat ``b``: more money, or (tie_break = fuel)
     equal money and more fuel left (D12)."""
@@ -1132,7 +1157,7 @@ def ahead(state, spec, a, b):
 
 
 # ---- legal actions ----------------------------------------------------------------------------
-@kernel
+@leaf_kernel
 def put(acts, n, kind, a, b):
     """Append the action (kind, a, b) to ``acts`` at row ``n``; returns n + 1."""
     acts[n, 0] = kind
@@ -1141,7 +1166,7 @@ def put(acts, n, kind, a, b):
     return n + 1
 
 
-@kernel
+@leaf_kernel
 def legal_actions(state, spec, acts):
     """Fill ``acts`` (int32[MAX_ACTS, ACT_W]) with the actions legal for the seat to decide
     (``H_ACTOR``) at step ``H_STEP``; returns their number. The first row is the option that
@@ -1186,23 +1211,29 @@ def legal_actions(state, spec, acts):
     elif st == ST_DEST:
         n = put(acts, n, K_PASS, 0, 0)
         if aboard(state, spec, s) > 0:
+            fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
+            w = wild_size(state, spec, s)
+            wfuel = fuel_in_cheapest(state, spec, s, w)
             for dest in range(p[P_L]):
-                if can_fly(state, spec, s, dest):
+                if can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
                     n = put(acts, n, K_FLY, dest, 0)
     elif st == ST_LOAD:
         dest = state[H_DEST]
-        tot = hand_total(state, spec, s)
+        # payable_after(state, spec, s, dest, ...) with the seat and the flight read once
+        fuel, col, th, tot, fcards, dial = flight_numbers(state, spec, s)
+        cost = fuel_cost(state, spec, s, dest)
         tuck_fuel = (state[H_FL_SYMS] >> SYM_FUEL) & 1 == 1 or state[H_FL_WILD] > 0
-        if state[H_FL_DICE] > 0 and payable_after(state, spec, s, dest, -1, 0, 0, False):
+        if state[H_FL_DICE] > 0 and payable_with(p, fuel, col, th, tot, fcards, dial, cost, -1, 0, 0, False):
             n = put(acts, n, K_GO, 0, 0)
         tick_ok = 0  # bit y: a ticket naming dest with symbol y can be played
         for y in range(NSYM):
             if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
-                    payable_after(state, spec, s, dest, y if p[P_TICKET_SYM] == 1 else -1, 1,
-                                  1 if y == SYM_FUEL else 0, tuck_fuel or y == SYM_FUEL):
+                    payable_with(p, fuel, col, th, tot, fcards, dial, cost, y if p[P_TICKET_SYM] == 1 else -1, 1,
+                                 1 if y == SYM_FUEL else 0, tuck_fuel or y == SYM_FUEL):
                 tick_ok |= 1 << y
         w = wild_size(state, spec, s)
-        wild_ok = tot >= w and payable_after(state, spec, s, dest, -1, w, fuel_in_cheapest(state, spec, s, w), True)
+        wild_ok = tot >= w and payable_with(p, fuel, col, th, tot, fcards, dial, cost, -1, w,
+                                            fuel_in_cheapest(state, spec, s, w), True)
         for c in range(NCOL):
             if aboard_colour(state, spec, s, c) == 0:
                 continue
@@ -1217,7 +1248,8 @@ def legal_actions(state, spec, acts):
             tuck_ok = 0  # bit y: a card with symbol y may be tucked
             for y in range(NSYM):
                 if ((state[H_FL_SYMS] >> y) & 1 == 1 or state[H_FL_WILD] > 0) and \
-                        payable_after(state, spec, s, dest, y, 1, 1 if y == SYM_FUEL else 0, tuck_fuel):
+                        payable_with(p, fuel, col, th, tot, fcards, dial, cost, y, 1, 1 if y == SYM_FUEL else 0,
+                                     tuck_fuel):
                     tuck_ok |= 1 << y
             for t in range(p[P_NT]):
                 if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
@@ -1235,7 +1267,7 @@ def legal_actions(state, spec, acts):
 
 
 # ---- apply ------------------------------------------------------------------------------------
-@kernel
+@leaf_kernel
 def after_moves(state, spec, s, ev, evn):
     """End of the moves: take dice when a die can be taken, else refuel (RB Boardingphase c, d)."""
     if can_take(state, spec, s):
@@ -1244,7 +1276,7 @@ def after_moves(state, spec, s, ev, evn):
         finish_boarding_turn(state, spec, s, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def after_flight(state, spec, s, rng, rig_dice, ev, evn):
     """After a flight: the improvements it earned (a decision each), else the next turn."""
     if state[H_PENDING] > 0 and any_improvable(state, spec, s):
@@ -1254,7 +1286,7 @@ def after_flight(state, spec, s, rng, rig_dice, ev, evn):
         next_flyer(state, spec, rng, rig_dice, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def apply_action(state, spec, act, rng, rig_dice, ev, evn):
     """Apply the legal action ``act`` (int32[ACT_W]) of the seat to decide and run the
     automation that follows, up to the next decision (see ``legal_actions`` for the rules)."""
