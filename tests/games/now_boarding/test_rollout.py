@@ -52,7 +52,7 @@ def test_rollout_weights_row_carries_the_base_and_the_budget():
     w = run.entry_weights[0]
     assert run.entry_policy[0] == L.POL_ROLLOUT
     assert (w[W_LA_BASE], w[W_LA_ROLLOUTS], w[W_LA_DEPTH]) == (L.POL_PLANNER, 5, 2)
-    assert w[L.PW_CRIT] == 100.0
+    assert w[L.PW_CRIT] == 300.0  # the planner's default (progress mode, data.PLANNER_WEIGHTS)
     assert rollout_run(base="greedy").entry_weights[0][W_LA_BASE] == L.POL_GREEDY
     with pytest.raises(ConfigError, match=r"seats\[0\]\.base"):
         rollout_run(base="oracle")
