@@ -67,16 +67,14 @@ def default_baseline_path(cfg: Any) -> Path:
 
 
 def _run(run: Any, threads: int | None):
-    """Play a CompiledRun through :func:`sim.api.run_config` (a progress bar on a terminal;
-    no rows written, the frame kept); returns its RunOutput."""
+    """Play a CompiledRun through :func:`sim.api.run_config` (a progress bar on a terminal);
+    returns its RunOutput."""
     from sim.api import run_config
     from sim.cli_progress import prepare_kernels, progress_bar
 
     compile_s = prepare_kernels(run)
     with progress_bar(run.cfg.run_name, run.cfg.games) as on_progress:
-        # no games.parquet; the whole frame kept (paired per-game outcomes, compare plots) as before
-        return run_config(run, threads=threads, on_progress=on_progress, compile_s=compile_s, write_rows=False,
-                          keep_frame=True)
+        return run_config(run, threads=threads, on_progress=on_progress, compile_s=compile_s)
 
 
 def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):
