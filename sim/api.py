@@ -64,13 +64,17 @@ class GameRows:
         streamed by polars (never the whole table in memory)."""
         import polars as pl
 
-        scans = [pl.scan_parquet(p) for p in self.parts]
+        files = list(self.parts)
         if self.longest is not None and self.longest.height:
-            scans.append(self.longest.lazy())
-        if not scans:
+            extra = Path(self.folder) / "longest.parquet"
+            if not extra.exists():
+                self.longest.write_parquet(extra, compression="zstd")
+            files.append(str(extra))
+        if not files:
             raise ValueError("no rows to write")
-        lf = pl.concat(scans, how="vertical_relaxed")
-        lf.sink_parquet(path, compression="zstd")
+        # one scan over the part files: polars streams it (a concat with an in-memory frame
+        # would collect every row first)
+        pl.scan_parquet(files).sink_parquet(path, compression="zstd")
 
     def frame(self):
         """Every row held, as one polars frame (reads the parts)."""

@@ -88,27 +88,31 @@ class Tally:
     def of_frame(cls, df: pl.DataFrame, spec: Sequence[Hist | Moments]) -> "Tally":
         """The tally of the games of frame ``df`` (columns of :func:`sim.api.games_frame`)
         for ``spec``. Raises polars errors for an expression over a missing column."""
-        hists: dict[str, pl.DataFrame] = {}
-        moments: dict[str, dict[str, int]] = {}
+        lazy = df.lazy()
+        queries: list[pl.LazyFrame] = []
+        names: list[str] = []
         sums: list[pl.Expr] = []
-        mnames: list[str] = []
         for src in spec:
             if isinstance(src, Hist):
-                base = df if src.where is None else df.filter(src.where)
+                base = lazy if src.where is None else lazy.filter(src.where)
                 keys = src.keys
-                frames = [base.select([e.alias(k) for k, e in part.items()]) for part in src.parts]
-                frames = [_plain(f) for f in frames]
+                frames = [_plain(base.select([e.alias(k) for k, e in part.items()])) for part in src.parts]
                 pooled = frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical_relaxed")
-                h = pooled.group_by(keys).len(name=COUNT).with_columns(pl.col(COUNT).cast(pl.Int64))
-                hists[src.name] = h.sort(keys)
+                queries.append(pooled.group_by(keys).len(name=COUNT).with_columns(pl.col(COUNT).cast(pl.Int64))
+                               .sort(keys))
+                names.append(src.name)
             else:
-                mnames.append(src.name)
                 for i, (x, t) in enumerate(src.parts):
                     x64, t64 = x.cast(pl.Int64), t.cast(pl.Int64)
                     p = f"{src.name}\x00{i}\x00"
                     sums += [x64.sum().alias(p + "x"), t64.sum().alias(p + "t"), (x64 * x64).sum().alias(p + "xx"),
                              (t64 * t64).sum().alias(p + "tt"), (x64 * t64).sum().alias(p + "xt")]
-        row = df.select(sums).row(0, named=True) if sums else {}
+        if sums:
+            queries.append(lazy.select(sums))
+        got = pl.collect_all(queries)  # one pass, the sources in parallel
+        hists = dict(zip(names, got[:len(names)]))
+        row = got[-1].row(0, named=True) if sums else {}
+        moments: dict[str, dict[str, int]] = {}
         for src in spec:
             if isinstance(src, Moments):
                 m = dict.fromkeys(_MOMENT_KEYS, 0)
@@ -156,11 +160,11 @@ class Tally:
         return sum(h.height for h in self.hists.values()) + len(self.moments)
 
 
-def _plain(df: pl.DataFrame) -> pl.DataFrame:
-    """Categorical / Enum key columns as strings (chunks' dictionaries differ), integers as
-    int64 (one dtype whatever the expression), booleans as int8."""
+def _plain(df: pl.LazyFrame) -> pl.LazyFrame:
+    """Categorical / Enum key columns as strings (chunks' dictionaries differ), integers and
+    booleans as int64 (one dtype whatever the expression)."""
     out = []
-    for name, dt in df.schema.items():
+    for name, dt in df.collect_schema().items():
         if dt in (pl.Categorical,) or isinstance(dt, (pl.Categorical, pl.Enum)):
             out.append(pl.col(name).cast(pl.String))
         elif dt == pl.Boolean:
