@@ -318,7 +318,7 @@ class RunConfig(Strict):
     name: str | None = Field(None, description="run name: report folder reports/<name>; default the file stem; "
                              "a plain file name (letters, digits, -, _, .)")
     games: int = Field(10_000, gt=0, le=MAX_INT64,
-                       description="number of playouts (1 .. 2**63-1, and the results must fit in memory)")
+                       description="number of playouts (1 .. 2**63-1; streamed: memory does not grow with it)")
     seed: int = Field(0, ge=0, lt=2**63, description="master seed; game g uses streams of (seed, g)")
     rotate_seats: bool = Field(False, description="play every seating permutation of the seat entries equally often")
     turn_cap: int = Field(2000, gt=0, le=MAX_TURN_CAP,
