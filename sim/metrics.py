@@ -1,4 +1,6 @@
-"""Metrics shared by every game, computed with polars from the games frame.
+"""Metrics shared by every game, computed from the run's :class:`sim.tally.Tally` (joint
+histograms folded chunk by chunk; :func:`common_tally_spec`), or from a games frame tallied
+first.
 
 Each metric is a record ``{"metric", "by", "value", "ci_low", "ci_high", "n", "kind"}``
 (means add ``"sd"``): the format of ``summary.json`` that reports and ``sim check`` read.

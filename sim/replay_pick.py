@@ -112,8 +112,8 @@ def games_phrase(folder: Path, rows: int) -> str:
     except (OSError, ValueError, AttributeError):
         info = {}
     if isinstance(info, dict) and info.get("sampled"):
-        return (f"{rows:,} sampled games in {folder}/ (a sample of the run's {int(info.get('games', 0)):,}: every "
-                f"{int(info.get('every', 0)):,}th game index, every stalled game and the longest games)")
+        return (f"{rows:,} sampled games in {folder}/ (a sample of the run's {int(info.get('games', 0)):,}: the games "
+                f"whose index is a multiple of {int(info.get('every', 0)):,}, every stalled game and the longest games)")
     return f"{rows:,} games in {folder}/"
 
 

@@ -412,9 +412,9 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
                 md_table(["Manifest", ""], mrows, align="ll"), ""]
     rows = manifest.get("rows") if isinstance(manifest.get("rows"), dict) else {}
     if rows.get("sampled"):
-        what = (f"a sample of {fmt_count(rows.get('rows'))} of the {fmt_count(rows.get('games'))} games: every "
-                f"{fmt_count(rows.get('every'))}th game index, every stalled game and the {fmt_count(rows.get('longest'))} "
-                "longest (`[report] rows` / `--rows`); every metric above counts every game")
+        what = (f"a sample of {fmt_count(rows.get('rows'))} of the {fmt_count(rows.get('games'))} games: the games "
+                f"whose index is a multiple of {fmt_count(rows.get('every'))}, every stalled game and the "
+                f"{fmt_count(rows.get('longest'))} longest (`[report] rows` / `--rows`); every metric above counts every game")
     else:
         what = "one row per game"
     out += ["Files: `summary.json` (every metric with its interval, and the metric catalogue), `games.parquet` "
