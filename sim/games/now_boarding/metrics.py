@@ -128,15 +128,29 @@ ROUND_COLUMNS = tuple(c.name for c in COLUMNS if c.name.startswith("upgrades_r")
 _MEANS = ("delivered", "left_over", "fares", "spent", "wasted")
 
 
-def _timeline_hist():
-    """(round, still running in it, upgrades bought in its maintenance), pooled over rounds."""
+def _timeline_hist(columns=ROUND_COLUMNS):
+    """(round, still running in it, upgrades bought in its maintenance), pooled over the
+    rounds of the ``upgrades_r<r>`` ``columns``."""
     import polars as pl
 
     from sim.tally import Hist
 
     c = pl.col
     return Hist("upgrades_round", tuple({"round": pl.lit(int(rc[10:])), "alive": c("turns") >= int(rc[10:]),
-                                         "u": c(rc)} for rc in ROUND_COLUMNS))
+                                         "u": c(rc)} for rc in columns))
+
+
+def _timeline_tally(data):
+    """``data`` when it is a tally, else the timeline tally of the games frame ``data`` (its
+    ``upgrades_r<r>`` columns), or None without them."""
+    from sim.tally import Tally
+
+    if data is None or isinstance(data, Tally):
+        return data
+    cols = sorted((c for c in data.columns if c.startswith("upgrades_r")), key=lambda c: int(c[10:]))
+    if not cols or "turns" not in data.columns:
+        return None
+    return Tally.of_frame(data, [_timeline_hist(tuple(cols))])
 
 
 def tally_spec(cfg) -> list:
@@ -226,12 +240,13 @@ def metrics(tally, cfg) -> list[dict]:
 def upgrade_timeline(tally):
     """Upgrades bought per round over the games still running in it: ``(rounds, means, lows,
     highs, games)`` lists (round r counts the games with ``turns >= r``, i.e. that played
-    round r; 95 % normal intervals), from the tally's ``upgrades_round`` histogram, or None
-    without it. The record ``upgrades_by_round_mean`` averages over all games instead (a
+    round r; 95 % normal intervals), from the tally's ``upgrades_round`` histogram (or a
+    games frame's ``upgrades_r<r>`` columns), or None without it. The record ``upgrades_by_round_mean`` averages over all games instead (a
     game over counts 0)."""
     from sim.tally import mean_record
 
-    if tally is None or "upgrades_round" not in getattr(tally, "hists", {}) or tally.games == 0:
+    tally = _timeline_tally(tally)
+    if tally is None or "upgrades_round" not in tally.hists or tally.games == 0:
         return None
     h = tally.hist("upgrades_round")
     rounds = sorted(set(h["round"].to_list()))
@@ -306,14 +321,11 @@ def plots(tally, records, folder) -> list[tuple[str, str]]:
         names={"anger": "anger\n(4th cube)", "leftover": "end count\n(undelivered)", "vip": "VIP\nnot taken"})
     bar("complaints_by_airport_mean", "airport", "Anger complaints by origin airport", "origin airport",
         "complaints per game (mean)", "nb_complaints_airport.png", percent=False, color="#DD8452")
-    from sim.tally import Tally
-
-    if tally is not None and not isinstance(tally, Tally):  # a games frame
-        tally = Tally.of_frame(tally, [_timeline_hist()])
+    tally = _timeline_tally(tally)
     tl = upgrade_timeline(tally)
     if tl is not None:
         xs, ys, lo, hi, alive = tl
-        last = max(int(rc[10:]) for rc in ROUND_COLUMNS)
+        last = int(tally.hist("upgrades_round")["round"].max())
         fig, ax = plt.subplots(figsize=(8.4, 4.2))
         ax.fill_between(xs, lo, hi, color="#55A868", alpha=0.25, label="95% interval")
         ax.plot(xs, ys, marker="o", color="#55A868", label="upgrades bought (mean over games still running)")
