@@ -293,7 +293,14 @@ def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callab
         parallel, nthreads = workers, 1
     prepare(run)  # so the play time (and games/s) excludes compilation
     t0 = time.perf_counter()
-    got = stream(run, parallel, on_progress, plan=plan, chunk=chunk)
+    try:
+        got = stream(run, parallel, on_progress, plan=plan, chunk=chunk)
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM) or failed: leave no part files behind
+        if folder is not None:
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
     wall = time.perf_counter() - t0
     df = None
     if plan.keep_frame:

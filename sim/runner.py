@@ -124,7 +124,12 @@ def fold_chunk(run: CompiledRun, spec: list, first: int, matrix: np.ndarray, pla
             sel = df.filter(keep)
             res.longest = _longest(df.filter(~keep), plan.longest)
         path = Path(plan.folder) / f"part-{first:019d}.parquet"
-        sel.write_parquet(path, compression="zstd")
+        try:
+            sel.write_parquet(path, compression="zstd")
+        except (OSError, pl.exceptions.PolarsError):
+            if Path(plan.folder).is_dir():
+                raise
+            return res  # the run was abandoned (interrupted) and its folder removed: nothing to keep
         res.part, res.rows = str(path), sel.height
     if plan.keep_frame:
         res.frame = df
