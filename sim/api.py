@@ -20,17 +20,86 @@ from sim.compile import CompiledRun
 from sim.config import RunConfig
 from sim.games.base import GameDef
 
+KEEP_FRAME = 200_000
+"""A run of at most this many games keeps its whole frame (``RunOutput.df``): the per-game
+outcomes of paired comparisons (:mod:`sim.check.paired`) and ``sim replay``'s pick read it;
+a larger run keeps its :class:`sim.tally.Tally` and the rows written to parquet only."""
+
+
+@dataclass
+class GameRows:
+    """The rows of a run written to parquet as it played: ``parts`` (files in game-index
+    order, in the temporary ``folder``), ``longest`` (extra rows of the longest unsampled
+    games, or None), ``rows`` (rows held), ``games`` (games played) and ``every`` (1: every
+    game; k: a sample of every k-th game index plus every stalled game and the
+    :data:`sim.runner.LONGEST` longest). The folder is removed when the object goes."""
+
+    folder: Path
+    parts: list[str]
+    longest: Any
+    rows: int
+    games: int
+    every: int = 1
+
+    def __post_init__(self) -> None:
+        import shutil
+        import weakref
+
+        weakref.finalize(self, shutil.rmtree, str(self.folder), True)
+
+    @property
+    def sampled(self) -> bool:
+        return self.every > 1
+
+    def note(self) -> dict[str, Any]:
+        """What the manifest says about games.parquet (``rows`` entry)."""
+        out: dict[str, Any] = {"rows": self.rows, "games": self.games, "sampled": self.sampled}
+        if self.sampled:
+            out.update({"every": self.every, "longest": 0 if self.longest is None else self.longest.height,
+                        "rule": f"game_index % {self.every} == 0, every stalled game, and the longest games"})
+        return out
+
+    def write(self, path: Path) -> None:
+        """games.parquet at ``path`` (zstd): the parts in order, then the longest extra rows;
+        streamed by polars (never the whole table in memory)."""
+        import polars as pl
+
+        files = list(self.parts)
+        if self.longest is not None and self.longest.height:
+            extra = Path(self.folder) / "longest.parquet"
+            if not extra.exists():
+                self.longest.write_parquet(extra, compression="zstd")
+            files.append(str(extra))
+        if not files:
+            raise ValueError("no rows to write")
+        # one scan over the part files: polars streams it (a concat with an in-memory frame
+        # would collect every row first)
+        pl.scan_parquet(files).sink_parquet(path, compression="zstd")
+
+    def frame(self):
+        """Every row held, as one polars frame (reads the parts)."""
+        import polars as pl
+
+        frames = [pl.read_parquet(p) for p in self.parts]
+        if self.longest is not None and self.longest.height:
+            frames.append(self.longest)
+        return pl.concat(frames, how="vertical_relaxed")
+
 
 @dataclass
 class RunOutput:
-    """A finished run: ``df`` (polars, one row per game), ``summary`` (summary.json),
-    ``manifest`` (manifest.json), ``matrix`` (int32[games, C] kernel output)."""
+    """A finished run: ``summary`` (summary.json), ``manifest`` (manifest.json), ``tally``
+    (:class:`sim.tally.Tally` of every game: what the summary and the plots are computed
+    from), ``df`` (polars, one row per game: only for runs of at most :data:`KEEP_FRAME`
+    games, else None) and ``rows`` (:class:`GameRows`, the games.parquet rows; None when
+    none were written)."""
 
     run: CompiledRun
     df: Any
     summary: dict
     manifest: dict
-    matrix: np.ndarray
+    tally: Any = None
+    rows: GameRows | None = None
 
     @property
     def cfg(self) -> RunConfig:
@@ -59,15 +128,36 @@ def games_frame(run: CompiledRun, matrix: np.ndarray, first_index: int = 0):
     return pl.DataFrame(cols)
 
 
-def summarize(run: CompiledRun, df) -> dict:
-    """summary.json content: run facts, every metric record (common + game's) and the
-    ``catalogue`` section (metric name -> definition, unit, kind, groupings and decoded codes,
-    :func:`sim.metrics.catalogue`) of the metrics the records name."""
-    from sim.metrics import catalogue, common_metrics
+def tally_spec(run: CompiledRun) -> list:
+    """What a run tallies (:mod:`sim.tally`): the common sources
+    (:func:`sim.metrics.common_tally_spec`) and the game's (``metrics.tally_spec(cfg)``)."""
+    from sim.metrics import common_tally_spec
 
     cfg, gdef = run.cfg, run.game
     labels = [s.name for s in cfg.seats]
-    records = common_metrics(df, gdef.mode, cfg.n_seats, labels) + list(gdef.metrics(df, cfg))
+    return common_tally_spec(gdef.mode, cfg.n_seats, labels) + list(game_tally_spec(gdef, cfg))
+
+
+def game_tally_spec(gdef: GameDef, cfg: RunConfig) -> list:
+    """The game's own tally sources; none for a game without a package (a test double)."""
+    if "tally_spec" not in gdef.overrides and not gdef.package:
+        return []
+    return gdef.tally_spec(cfg)
+
+
+def summarize(run: CompiledRun, data) -> dict:
+    """summary.json content: run facts, every metric record (common + game's) and the
+    ``catalogue`` section (metric name -> definition, unit, kind, groupings and decoded codes,
+    :func:`sim.metrics.catalogue`) of the metrics the records name. ``data`` is the run's
+    :class:`sim.tally.Tally` (of :func:`tally_spec`) or a games frame (tallied here: the
+    same records)."""
+    from sim.metrics import catalogue, common_metrics
+    from sim.tally import Tally
+
+    cfg, gdef = run.cfg, run.game
+    labels = [s.name for s in cfg.seats]
+    t = data if isinstance(data, Tally) else Tally.of_frame(data, tally_spec(run))
+    records = common_metrics(t, gdef.mode, cfg.n_seats, labels) + list(gdef.metrics(t, cfg))
     cat = catalogue(gdef)
     return {
         "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "run": cfg.run_name, "mode": gdef.mode,
@@ -150,25 +240,83 @@ def play_run(run: CompiledRun, threads: int | None = None, on_progress: Callable
     return matrix, time.perf_counter() - t0, nthreads
 
 
+def row_plan(run: CompiledRun, rows: int | None, folder: Path | None, keep_frame: bool | None):
+    """The :class:`sim.runner.RowPlan` of a run: every game's row up to ``rows`` games (None:
+    the config's ``[report] rows``), else every k-th game index (k = ceil(games / rows)) plus
+    every stalled game and the longest; ``keep_frame`` None = at most :data:`KEEP_FRAME`."""
+    from sim.runner import RowPlan
+
+    cfg = run.cfg
+    limit = rows if rows is not None else getattr(getattr(cfg, "report", None), "rows", 1_000_000)
+    every = 1 if cfg.games <= limit else -(-cfg.games // limit)
+    keep = cfg.games <= KEEP_FRAME if keep_frame is None else keep_frame
+    return RowPlan(folder=folder, every=every, keep_frame=keep)
+
+
 def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
-               backend: str = "local", workers: int = 2, compile_s: float | None = None) -> RunOutput:
+               backend: str = "local", workers: int = 2, compile_s: float | None = None,
+               rows: int | None = None, write_rows: bool = True, keep_frame: bool | None = None,
+               chunk: int | None = None) -> RunOutput:
     """Play every game of ``run`` on ``backend`` (a name of :data:`sim.backends.BACKENDS`:
     "local" = ``threads`` numba threads here, None = all cores; "dask" = ``workers`` processes;
-    identical results), time it and summarise it (no files written).
+    identical results), time it and summarise it (no report written).
+
+    The games are played in chunks (:data:`sim.runner.CHUNK`, or ``chunk``) folded into a
+    :class:`sim.tally.Tally` as they finish, so memory stays flat in the game count; the
+    summary is computed from the tally (equal to the whole-table computation whatever the
+    chunking). With ``write_rows`` each chunk's rows go to parquet part files in a temporary
+    folder (``RunOutput.rows``; :func:`sim.report.write_report` joins them into
+    games.parquet): every game up to ``rows`` games (None: ``[report] rows``), else a sample
+    (:func:`row_plan`). ``keep_frame``: keep the whole frame in ``RunOutput.df`` (None: runs of
+    at most :data:`KEEP_FRAME` games).
 
     ``on_progress(n)`` is called as each piece of ``n`` games finishes (the CLI's progress
-    bar). The kernels are compiled first (:func:`prepare`): the manifest's ``wall_s`` and
-    ``games_per_s`` are the play alone, ``compile_s`` the compile / cache load (measured
-    here unless the caller prepared the kernels and passes its ``compile_s``). Raises
-    ValueError for an unknown backend or an impossible thread count.
+    bar). The kernels are compiled first (:func:`prepare`): the manifest's ``wall_s`` is the
+    play and fold, ``play_s`` the kernels alone (summed over chunks), ``games_per_s`` the games
+    over ``wall_s``, ``compile_s`` the compile / cache load (measured here unless the caller
+    prepared the kernels and passes its ``compile_s``). Raises ValueError for an unknown
+    backend or an impossible thread count.
     """
+    import tempfile
+
+    from sim.backends import get_stream
+    from sim.runner import set_threads
+
     if compile_s is None:  # a caller that compiled first (the CLI's notice) passes its time
         compile_s = prepare(run)
-    matrix, wall, nthreads = play_run(run, threads, on_progress, backend, workers)
-    df = games_frame(run, matrix)
+    folder = Path(tempfile.mkdtemp(prefix="sim-rows-")) if write_rows else None
+    plan = row_plan(run, rows, folder, keep_frame)
+    stream = get_stream(backend)
+    if backend == "local":
+        parallel = nthreads = set_threads(threads)
+    else:
+        parallel, nthreads = workers, 1
+    prepare(run)  # so the play time (and games/s) excludes compilation
+    t0 = time.perf_counter()
+    try:
+        got = stream(run, parallel, on_progress, plan=plan, chunk=chunk)
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM) or failed: leave no part files behind
+        if folder is not None:
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    wall = time.perf_counter() - t0
+    df = None
+    if plan.keep_frame:
+        import polars as pl
+
+        df = pl.concat(got.frames, how="vertical_relaxed") if got.frames else games_frame(
+            run, np.zeros((0, len(run.game.column_names(run.cfg.n_seats))), dtype=np.int32))
     man = manifest(run, wall, nthreads, backend, None if backend == "local" else workers)
     man["compile_s"] = round(compile_s, 3)
-    return RunOutput(run, df, summarize(run, df), man, matrix)
+    man["play_s"] = round(got.play_s, 4)
+    game_rows = None
+    if folder is not None:
+        game_rows = GameRows(folder, got.parts, got.longest, got.rows + (0 if got.longest is None else
+                                                                         got.longest.height), run.cfg.games, plan.every)
+        man["rows"] = game_rows.note()
+    return RunOutput(run, df, summarize(run, got.tally), man, got.tally, game_rows)
 
 
 def replay(run: CompiledRun, game_index: int):

@@ -158,6 +158,9 @@ def run(
     quiet: QuietOpt = False,
     backend: BackendOpt = "local",
     workers: WorkersOpt = 2,
+    rows: Annotated[Optional[int], typer.Option(
+        "--rows", min=1, help="most rows games.parquet holds (default the config's [report] rows, 1,000,000): a "
+        "larger run keeps a sample (every k-th game, every stalled game, the longest); metrics count every game")] = None,
     sets: SetOpt = None,
 ) -> None:
     """Play the config's games and write the report (html, md, json, parquet, plots)."""
@@ -180,9 +183,9 @@ def run(
     compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty())
     with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
         result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
-                            compile_s=compile_s)
+                            compile_s=compile_s, rows=rows, keep_frame=False)
     try:
-        path = write_report(dest, cfg, result.gdef, result.df, result.summary, result.manifest)
+        path = write_report(dest, cfg, result.gdef, result.rows, result.summary, result.manifest, result.tally)
     except OutputError as e:
         fail(f"--out: {e}" if out is not None else str(e))
     print_summary(result.summary, result.manifest)
@@ -280,7 +283,8 @@ def replay(
             typer.echo(f"note: {why}; playing its {n:,} games now to pick from (`sim run {config}` keeps a run "
                        "to pick from; --games plays fewer)", err=True)
             with progress_bar(cfg.run_name, n, enabled=not quiet and sys.stderr.isatty()) as on_progress:
-                result = run_config(play, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
+                result = run_config(play, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
+                                    write_rows=False, keep_frame=True)
             found = Games(result.df, None, f"{n:,} games played now")
         try:
             game, pick, _n = select(found.df, longest=longest, stalled=stalled, where=where)

@@ -295,6 +295,7 @@ class ReportConfig(Strict):
         [report]
         seat_spread_threshold = 0.03   # seats 3 points apart are worth a look
         policy_gap_threshold = 0.05
+        rows = 1000000                 # games.parquet: a sample beyond this many games
     """
 
     seat_spread_threshold: float = Field(0.03, gt=0, le=1, description="seat spread (highest minus lowest seat "
@@ -302,6 +303,9 @@ class ReportConfig(Strict):
                                          "practical imbalance (0 < x <= 1)")
     policy_gap_threshold: float = Field(0.05, gt=0, le=1, description="gap between the best and the worst "
                                         "policy's win rate the verdict flags as a skill difference (0 < x <= 1)")
+    rows: int = Field(1_000_000, ge=1, le=MAX_INT64, description="most rows games.parquet holds: a run of more "
+                      "games keeps a uniform sample (every k-th game index) plus every stalled game and the "
+                      "longest games (the summary always counts every game)")
 
 
 class RunConfig(Strict):
@@ -314,7 +318,7 @@ class RunConfig(Strict):
     name: str | None = Field(None, description="run name: report folder reports/<name>; default the file stem; "
                              "a plain file name (letters, digits, -, _, .)")
     games: int = Field(10_000, gt=0, le=MAX_INT64,
-                       description="number of playouts (1 .. 2**63-1, and the results must fit in memory)")
+                       description="number of playouts (1 .. 2**63-1; streamed: memory does not grow with it)")
     seed: int = Field(0, ge=0, lt=2**63, description="master seed; game g uses streams of (seed, g)")
     rotate_seats: bool = Field(False, description="play every seating permutation of the seat entries equally often")
     turn_cap: int = Field(2000, gt=0, le=MAX_TURN_CAP,

@@ -1,4 +1,6 @@
-"""Metrics shared by every game, computed with polars from the games frame.
+"""Metrics shared by every game, computed from the run's :class:`sim.tally.Tally` (joint
+histograms folded chunk by chunk; :func:`common_tally_spec`), or from a games frame tallied
+first.
 
 Each metric is a record ``{"metric", "by", "value", "ci_low", "ci_high", "n", "kind"}``
 (means add ``"sd"``): the format of ``summary.json`` that reports and ``sim check`` read.
@@ -13,7 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 import polars as pl
 
-from sim.stats import mean_interval, ratio_influence, wilson
+from sim.stats import mean_interval, wilson
 
 
 def proportion(metric: str, by: dict, successes: int, n: int) -> dict[str, Any]:
@@ -68,53 +70,88 @@ def quantile(metric: str, by: dict, values, q: float) -> dict[str, Any]:
             "ci_low": None, "ci_high": None, "n": int(v.size), "kind": "quantile"}
 
 
-def length_metrics(df: pl.DataFrame) -> list[dict]:
-    """stall_rate, turns mean and p05/p50/p95, reshuffles_mean, starved_draw_rate."""
-    n = df.height
-    turns = df["turns"].to_numpy()
-    out = [proportion("stall_rate", {}, int(df["stalled"].sum()), n), mean("turns_mean", {}, turns)]
-    for q, name in ((0.05, "turns_p05"), (0.5, "turns_p50"), (0.95, "turns_p95")):
-        out.append(quantile(name, {}, turns, q))
-    out.append(mean("reshuffles_mean", {}, df["reshuffles"].to_numpy()))
-    out.append(proportion("starved_draw_rate", {}, int((df["starved_draws"] > 0).sum()), n))
+def _as_tally(df, mode: str, n_seats: int, labels: list[str]):
+    from sim.tally import as_tally
+
+    return as_tally(df, common_tally_spec, mode, n_seats, labels)
+
+
+def common_tally_spec(mode: str | None, n_seats: int, labels: list[str]) -> list:
+    """What the common metrics and the generic plots tally (:mod:`sim.tally`), for a game of
+    ``mode`` with ``n_seats`` seats whose entries are ``labels``: ``length`` (turns, stalled),
+    ``reshuffles``, ``starved`` (starved_draws > 0); competitive: ``winner``, ``rank`` (seat,
+    rank; pooled over seats), ``policy_win`` (policy, num, den: per game, the seats the
+    policy sat in and how many of them won); cooperative: ``team`` (team_win, stalled)."""
+    from sim.tally import Hist, hist, seat_hist
+
+    c = pl.col
+    out = [hist("length", turns=c("turns"), stalled=c("stalled")),
+           hist("reshuffles", reshuffles=c("reshuffles")),
+           hist("starved", starved=c("starved_draws") > 0)]
+    if mode is None:  # the length metrics only
+        return out
+    if mode == "competitive":
+        out.append(hist("winner", winner=c("winner")))
+        out.append(seat_hist("rank", n_seats, lambda s: {"seat": pl.lit(s), "rank": c(f"rank_s{s}")}))
+        parts = []
+        for label in dict.fromkeys(labels):
+            at = [c(f"policy_s{s}").cast(pl.String) == label for s in range(n_seats)]
+            parts.append({"policy": pl.lit(label),
+                          "num": pl.sum_horizontal([a & (c("winner") == s) for s, a in enumerate(at)]),
+                          "den": pl.sum_horizontal(at)})
+        out.append(Hist("policy_win", tuple(parts)))
+    else:
+        out.append(hist("team", team_win=c("team_win"), stalled=c("stalled")))
     return out
 
 
-def competitive_metrics(df: pl.DataFrame, n_seats: int, labels: list[str]) -> list[dict]:
+def length_metrics(df) -> list[dict]:
+    """stall_rate, turns mean and p05/p50/p95, reshuffles_mean, starved_draw_rate, from the
+    tally ``df`` (or a games frame, tallied here)."""
+    from sim.tally import mean_record, quantile_record
+
+    t = _as_tally(df, None, 0, [])
+    n = t.games
+    turns, tc = t.counts("length", "turns")
+    out = [proportion("stall_rate", {}, t.count("length", pl.col("stalled") != 0), n),
+           mean_record("turns_mean", {}, turns, tc)]
+    for q, name in ((0.05, "turns_p05"), (0.5, "turns_p50"), (0.95, "turns_p95")):
+        out.append(quantile_record(name, {}, turns, tc, q))
+    out.append(mean_record("reshuffles_mean", {}, *t.counts("reshuffles", "reshuffles")))
+    out.append(proportion("starved_draw_rate", {}, t.count("starved", pl.col("starved") != 0), n))
+    return out
+
+
+def competitive_metrics(df, n_seats: int, labels: list[str]) -> list[dict]:
     """Win rate by seat and by policy, rank shares by seat, first-player advantage and a
-    chi-square test of equal seat win rates (``seat_equality_p``)."""
+    chi-square test of equal seat win rates (``seat_equality_p``), from the tally ``df`` (or
+    a games frame)."""
     from scipy.stats import chisquare
 
-    n = df.height
+    from sim.tally import moments_of, ratio_se
+
+    t = _as_tally(df, "competitive", n_seats, labels)
+    n = t.games
     out: list[dict] = []
-    wins = [int((df["winner"] == s).sum()) for s in range(n_seats)]
+    wins = [t.count("winner", pl.col("winner") == s) for s in range(n_seats)]
     for s in range(n_seats):
         out.append(proportion("win_rate", {"seat": s}, wins[s], n))
     # by policy: wins per seat-appearance of the policy
+    pw = t.hist("policy_win")
     for label in dict.fromkeys(labels):
-        app = 0
-        w = 0
-        for s in range(n_seats):
-            at = df[f"policy_s{s}"] == label
-            app += int(at.sum())
-            w += int((at & (df["winner"] == s)).sum())
+        h = pw.filter(pl.col("policy") == label)
+        num, den, cnt = (h[k].to_numpy() for k in ("num", "den", "count"))
+        app = int((den * cnt).sum())
+        w = int((num * cnt).sum())
         if app:
             # trials are seat appearances, several per game: the se counts games as the unit
-            num = np.zeros(n)
-            den = np.zeros(n)
-            for s in range(n_seats):
-                at = (df[f"policy_s{s}"] == label).to_numpy()
-                den += at
-                num += at & (df["winner"] == s).to_numpy()
             rec = proportion("win_rate", {"policy": label}, w, app)
             if n > 1:
-                _, u = ratio_influence(num, den)
-                rec["se"] = float(u.std(ddof=1) / np.sqrt(n))
+                rec["se"] = ratio_se(moments_of(num, den, cnt))[1]
             out.append(rec)
     for s in range(n_seats):
-        col = df[f"rank_s{s}"]
         for r in range(0, n_seats + 1):
-            k = int((col == r).sum())
+            k = t.count("rank", (pl.col("seat") == s) & (pl.col("rank") == r))
             if r == 0 and k == 0:
                 continue
             out.append({**proportion("rank_share", {"seat": s, "rank": r}, k, n), "kind": "share"})
@@ -131,21 +168,25 @@ def competitive_metrics(df: pl.DataFrame, n_seats: int, labels: list[str]) -> li
     return out
 
 
-def cooperative_metrics(df: pl.DataFrame) -> list[dict]:
-    """Team win rate and loss rate (a game neither won nor stalled is lost)."""
-    n = df.height
-    won = int(df["team_win"].sum())
-    lost = int(((df["team_win"] == 0) & (df["stalled"] == 0)).sum())
+def cooperative_metrics(df) -> list[dict]:
+    """Team win rate and loss rate (a game neither won nor stalled is lost), from the tally
+    ``df`` (or a games frame)."""
+    t = _as_tally(df, "cooperative", 0, [])
+    n = t.games
+    won = t.count("team", pl.col("team_win") != 0)
+    lost = t.count("team", (pl.col("team_win") == 0) & (pl.col("stalled") == 0))
     return [proportion("win_rate", {}, won, n), proportion("loss_rate", {}, lost, n)]
 
 
-def common_metrics(df: pl.DataFrame, mode: str, n_seats: int, labels: list[str]) -> list[dict]:
-    """Every common metric for a game of ``mode`` ("competitive" / "cooperative")."""
+def common_metrics(df, mode: str, n_seats: int, labels: list[str]) -> list[dict]:
+    """Every common metric for a game of ``mode`` ("competitive" / "cooperative"), from the
+    :class:`sim.tally.Tally` ``df`` (holding :func:`common_tally_spec`) or a games frame."""
+    t = _as_tally(df, mode, n_seats, labels)
     if mode == "competitive":
-        head = competitive_metrics(df, n_seats, labels)
+        head = competitive_metrics(t, n_seats, labels)
     else:
-        head = cooperative_metrics(df)
-    return head + length_metrics(df)
+        head = cooperative_metrics(t)
+    return head + length_metrics(t)
 
 
 # ---------------------------------------------------------------------------- the catalogue

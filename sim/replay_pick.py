@@ -98,7 +98,23 @@ def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
             raise ConfigError(str(folder), "", f"--run: {why}")
         return None, f"{folder}/ {why}"
     df = read_games(folder)
-    return Games(df, folder, f"{df.height:,} games in {folder}/"), ""
+    return Games(df, folder, games_phrase(folder, df.height)), ""
+
+
+def games_phrase(folder: Path, rows: int) -> str:
+    """Which games ``folder``'s games.parquet holds: all of the run's, or (its manifest's
+    ``rows`` entry says so) a sample: every k-th game index, every stalled game and the
+    longest games of a run too large to keep every row."""
+    import json
+
+    try:
+        info = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("rows") or {}
+    except (OSError, ValueError, AttributeError):
+        info = {}
+    if isinstance(info, dict) and info.get("sampled"):
+        return (f"{rows:,} sampled games in {folder}/ (a sample of the run's {int(info.get('games', 0)):,}: the games "
+                f"whose index is a multiple of {int(info.get('every', 0)):,}, every stalled game and the longest games)")
+    return f"{rows:,} games in {folder}/"
 
 
 def select(df, longest: bool = False, stalled: bool = False, where: str | None = None) -> tuple[int, str, int]:

@@ -7,7 +7,9 @@ Which backend plays a whole run, and the timing, are :mod:`sim.backends` and
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
@@ -58,3 +60,163 @@ def run_games(
         if on_batch is not None:
             on_batch(n)
     return out
+
+
+# ------------------------------------------------------------------------------- streaming
+
+CHUNK = 65_536
+"""Games per chunk of a streamed run (:func:`stream_run`): the only per-game arrays alive
+are one chunk's result matrix and its frame. The chunk size never changes a result."""
+LONGEST = 1000
+"""A sampled games.parquet keeps this many of the longest games beyond the sample."""
+
+
+@dataclass
+class RowPlan:
+    """Which rows of a streamed run are kept: ``folder`` (parquet part files go there; None =
+    no rows written), ``every`` (a game is written when ``game_index % every == 0`` or it
+    stalled; 1 = every game), ``longest`` (with ``every > 1``, also the ``longest`` longest
+    games, most turns then lowest index) and ``keep_frame`` (keep every chunk's frame in
+    memory: small runs, for paired comparisons and ``sim replay``)."""
+
+    folder: Path | None = None
+    every: int = 1
+    longest: int = LONGEST
+    keep_frame: bool = False
+
+
+@dataclass
+class ChunkResult:
+    """One folded chunk: its first game index and size, its :class:`sim.tally.Tally`, the
+    parquet part it wrote (or None), its frame (``keep_frame``) and its longest unsampled
+    games (``every > 1``)."""
+
+    first: int
+    count: int
+    tally: Any
+    part: str | None = None
+    frame: Any = None
+    longest: Any = None
+    rows: int = 0
+    play_s: float = 0.0
+
+
+def _longest(df, n: int):
+
+    return df.sort(["turns", "game_index"], descending=[True, False]).head(n) if n else df.clear()
+
+
+def fold_chunk(run: CompiledRun, spec: list, first: int, matrix: np.ndarray, plan: RowPlan) -> ChunkResult:
+    """Fold the result matrix int32[count, C] of games ``first ..`` into a
+    :class:`ChunkResult`: the tally of ``spec`` (:func:`sim.api.tally_spec`), the rows of
+    ``plan`` written to ``plan.folder/part-<first>.parquet`` (zstd)."""
+    import polars as pl
+
+    from sim.api import games_frame
+    from sim.tally import Tally
+
+    df = games_frame(run, matrix, first)
+    res = ChunkResult(first, df.height, Tally.of_frame(df, spec))
+    if plan.folder is not None:
+        sel = df
+        if plan.every > 1:
+            keep = (pl.col("game_index") % plan.every == 0) | (pl.col("stalled") != 0)
+            sel = df.filter(keep)
+            res.longest = _longest(df.filter(~keep), plan.longest)
+        path = Path(plan.folder) / f"part-{first:019d}.parquet"
+        try:
+            sel.write_parquet(path, compression="zstd")
+        except (OSError, pl.exceptions.PolarsError):
+            if Path(plan.folder).is_dir():
+                raise
+            return res  # the run was abandoned (interrupted) and its folder removed: nothing to keep
+        res.part, res.rows = str(path), sel.height
+    if plan.keep_frame:
+        res.frame = df
+    return res
+
+
+def merge_longest(a, b, n: int):
+    """The ``n`` longest rows of two frames (most turns, then the lowest game index)."""
+    import polars as pl
+
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return _longest(pl.concat([a, b], how="vertical_relaxed"), n)
+
+
+@dataclass
+class Streamed:
+    """A streamed run: the merged ``tally``, the parquet ``parts`` in game-index order, the
+    ``longest`` extra rows, the ``frames`` kept (``keep_frame``), rows written and the kernel
+    seconds."""
+
+    tally: Any
+    parts: list[str] = field(default_factory=list)
+    longest: Any = None
+    frames: list = field(default_factory=list)
+    rows: int = 0
+    play_s: float = 0.0
+
+
+def collect(results, plan: RowPlan) -> Streamed:
+    """Fold :class:`ChunkResult` s (any order) into one :class:`Streamed`: tallies merged
+    (exact, order-free), parts and frames in game-index order."""
+    from sim.tally import merge_tallies
+
+    results = sorted(results, key=lambda r: r.first)
+    out = Streamed(merge_tallies([r.tally for r in results]))
+    for r in results:
+        if r.part:
+            out.parts.append(r.part)
+        out.rows += r.rows
+        out.longest = merge_longest(out.longest, r.longest, plan.longest)
+        if r.frame is not None:
+            out.frames.append(r.frame)
+        out.play_s += r.play_s
+    return out
+
+
+def stream_run(run: CompiledRun, spec: list, plan: RowPlan, chunk: int = CHUNK, batch_size: int | None = None,
+               on_batch: Callable[[int], None] | None = None) -> Streamed:
+    """Play every game of ``run`` here, ``chunk`` games at a time (kernel batches of
+    ``batch_size``), folding each chunk (:func:`fold_chunk`) as it finishes: memory holds one
+    chunk's matrix and frame, the running tally and the kept rows of ``plan``. Tallies are
+    merged every 16 chunks (exact: the result does not depend on ``chunk``)."""
+    import time
+
+    from sim.tally import merge_tallies
+
+    cfg = run.cfg
+    pending: list[ChunkResult] = []
+    acc = Streamed(None)
+    start = 0
+    while start < cfg.games:
+        n = min(chunk, cfg.games - start)
+        t0 = time.perf_counter()
+        mat = run_games(run, first_index=start, count=n, batch_size=min(batch_size or cfg.batch_size, n),
+                        on_batch=on_batch)
+        play = time.perf_counter() - t0
+        r = fold_chunk(run, spec, start, mat, plan)
+        r.play_s = play
+        del mat
+        pending.append(r)
+        if len(pending) >= 16:
+            part = collect(pending, plan)
+            acc = join(acc, part, plan)
+            pending = []
+        start += n
+    acc = join(acc, collect(pending, plan), plan)
+    if acc.tally is None:
+        acc.tally = merge_tallies([])
+    return acc
+
+
+def join(a: Streamed, b: Streamed, plan: RowPlan) -> Streamed:
+    """Two :class:`Streamed` of disjoint game ranges as one (``a``'s parts first)."""
+    from sim.tally import merge_tallies
+
+    return Streamed(merge_tallies([a.tally, b.tally]), a.parts + b.parts, merge_longest(a.longest, b.longest,
+                    plan.longest), a.frames + b.frames, a.rows + b.rows, a.play_s + b.play_s)

@@ -190,7 +190,8 @@ def play_sweep(plan: SweepPlan, threads: int | None = None, on_progress: Callabl
     returns their RunOutputs (also kept in ``plan.outputs``)."""
     from sim.api import run_config
 
-    plan.outputs = [run_config(p.run, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
+    plan.outputs = [run_config(p.run, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
+                               write_rows=False)  # no games.parquet: a sweep writes none
                     for p in plan.points]
     return plan.outputs
 

@@ -1,6 +1,8 @@
 """The ``dask`` backend (scale-out): the game range is cut into chunks played by dask
 workers (separate processes, started with spawn, each with one numba thread), and the chunks
-are stacked in game-index order. Results equal the local backend's bit for bit.
+are stacked in game-index order (:func:`play`), or folded on the workers into tallies the
+client merges (:func:`stream`, what ``sim run --backend dask`` uses: no full table ever
+reaches the client). Results equal the local backend's bit for bit.
 
 ``address=None`` starts a LocalCluster of ``workers`` processes on this machine; give the
 address of a running scheduler (``tcp://host:8786``) to use a real cluster whose workers have
@@ -29,6 +31,68 @@ def _play_chunk(raw: dict, source: str, first_index: int, count: int) -> np.ndar
     return run_games(run, first_index=first_index, count=count)
 
 
+def _fold_chunk(raw: dict, source: str, first_index: int, count: int, plan):
+    """Worker task of :func:`stream`: play ``count`` games from ``first_index`` on one thread
+    and fold them (:func:`sim.runner.fold_chunk`): returns the chunk's
+    :class:`sim.runner.ChunkResult` (its tally, the parquet part it wrote into
+    ``plan.folder``, which must be shared with the client, and its frame only with
+    ``plan.keep_frame``), never the result matrix."""
+    import time
+
+    import sim  # noqa: F401  (numba cache folder before numba loads)
+    from sim.api import tally_spec
+    from sim.compile import run_from_dict
+    from sim.runner import fold_chunk, run_games, set_threads
+
+    run = run_from_dict(raw, source)
+    set_threads(1)
+    t0 = time.perf_counter()
+    mat = run_games(run, first_index=first_index, count=count)
+    play_s = time.perf_counter() - t0
+    res = fold_chunk(run, tally_spec(run), first_index, mat, plan)
+    res.play_s = play_s
+    return res
+
+
+def stream(run: CompiledRun, workers: int | None = 2, on_chunk: Callable[[int], None] | None = None,
+           plan=None, chunk: int | None = None, address: str | None = None):
+    """Play every game of ``run`` on ``workers`` dask worker processes, each chunk folded on
+    its worker (:func:`_fold_chunk`): the client receives chunk tallies (and parquet part
+    paths) and merges them (:func:`sim.runner.collect`: exact, so the result equals the local
+    backend's whatever order the chunks finish in). Returns :class:`sim.runner.Streamed`.
+    ``chunk`` as :func:`play` (at most :data:`sim.runner.CHUNK`). A remote cluster
+    (``address``) needs ``plan.folder`` on a file system its workers share with the client.
+
+    Raises ImportError with an install hint when dask.distributed is missing."""
+    from sim.runner import CHUNK, RowPlan, Streamed, collect, join
+
+    plan = plan or RowPlan()
+    cfg = run.cfg
+    workers = workers or 2
+    chunk = chunk or max(1000, min(cfg.batch_size, CHUNK, -(-cfg.games // (4 * workers))))
+    starts = list(range(0, cfg.games, chunk))
+    pending: list = []
+    acc = [Streamed(None)]
+
+    def task(client, s):
+        return client.submit(_fold_chunk, cfg.raw, cfg.source, s, min(chunk, cfg.games - s), plan, pure=False)
+
+    def done(res):
+        # merged as chunks arrive: the client holds the running tally and small results only
+        pending.append(res)
+        if len(pending) >= 16:
+            acc[0] = join(acc[0], collect(pending, plan), plan)
+            pending.clear()
+        if on_chunk is not None:
+            on_chunk(res.count)
+
+    _run_tasks(starts, task, done, workers, address)
+    out = join(acc[0], collect(pending, plan), plan)
+    out.parts.sort()  # part-<first index, zero-padded>.parquet: game-index order
+    out.frames.sort(key=lambda f: int(f["game_index"][0]) if f.height else -1)
+    return out
+
+
 def play(run: CompiledRun, workers: int | None = 2, on_chunk: Callable[[int], None] | None = None,
          chunk: int | None = None, address: str | None = None) -> np.ndarray:
     """Play every game of ``run`` on ``workers`` dask worker processes (None: 2); returns
@@ -38,14 +102,29 @@ def play(run: CompiledRun, workers: int | None = 2, on_chunk: Callable[[int], No
     Raises ImportError with an install hint when dask.distributed is missing (it is the
     optional ``sim[dask]`` extra).
     """
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("the dask backend needs `pip install 'sim[dask]'` (dask[distributed])") from e
     cfg = run.cfg
     workers = workers or 2
     chunk = chunk or max(1000, min(cfg.batch_size, -(-cfg.games // (4 * workers))))
     starts = list(range(0, cfg.games, chunk))
+    def task(client, s):
+        return client.submit(_play_chunk, cfg.raw, cfg.source, s, min(chunk, cfg.games - s), pure=False)
+
+    def done(mat):
+        if on_chunk is not None:
+            on_chunk(mat.shape[0])
+
+    got = _run_tasks(starts, task, done, workers, address, keyed=True)
+    return np.concatenate([got[s] for s in starts], axis=0)
+
+
+def _run_tasks(starts, task, done, workers, address, keyed: bool = False):
+    """Submit ``task(client, start)`` for every start on a LocalCluster of ``workers``
+    processes (or the scheduler at ``address``), call ``done(result)`` as each finishes;
+    with ``keyed`` return {start: result}. Cancels and stops quietly on any error."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("the dask backend needs `pip install 'sim[dask]'` (dask[distributed])") from e
     cluster = None
     if address is None:
         # Ctrl-C at a terminal signals the whole process group: the worker processes ignore
@@ -59,15 +138,16 @@ def play(run: CompiledRun, workers: int | None = 2, on_chunk: Callable[[int], No
     else:
         client = Client(address)
     futures: dict = {}
+    out: dict = {}
     try:
-        futures = {client.submit(_play_chunk, cfg.raw, cfg.source, s, min(chunk, cfg.games - s), pure=False): s
-                   for s in starts}
-        parts: dict[int, np.ndarray] = {}
+        futures = {task(client, s): s for s in starts}
         for fut in as_completed(futures):
-            parts[futures[fut]] = fut.result()
-            if on_chunk is not None:
-                on_chunk(parts[futures[fut]].shape[0])
-        return np.concatenate([parts[s] for s in starts], axis=0)
+            res = fut.result()
+            if keyed:
+                out[futures[fut]] = res
+            done(res)
+            fut.release()
+        return out
     except BaseException:
         # interrupted (KeyboardInterrupt, SIGTERM) or a failed chunk: cancel what is queued
         # and stop the workers quietly before the error propagates

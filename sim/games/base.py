@@ -15,8 +15,9 @@ import numba, and every game names the same concept the same way:
 ``play_batch``         ``play.play_batch`` (the numba kernel below)
 ``trace``              ``trace.trace(run, game_index) -> TraceResult``
 ``check_playout``      ``trace.check_playout(run, game_index) -> int`` (0 or an invariant code)
-``metrics``            ``metrics.metrics(df, cfg) -> list[dict]`` (records built with sim.metrics)
-``plots``              ``metrics.plots(df, records, folder) -> list[(title, file name)]``
+``tally_spec``         ``metrics.tally_spec(cfg) -> list[Hist | Moments]`` (what to tally, sim.tally)
+``metrics``            ``metrics.metrics(tally, cfg) -> list[dict]`` (records from the Tally only)
+``plots``              ``metrics.plots(tally, records, folder) -> list[(title, file name)]``
 ``GameState``          ``state.GameState`` (a :class:`GameStateBase`)
 =====================  =========================================================================
 
@@ -228,13 +229,22 @@ class GameDef:
         return self._load("trace", "check_playout")
 
     @property
+    def tally_spec(self) -> Callable[[Any], list]:
+        """``metrics.tally_spec(cfg) -> list[Hist | Moments]``: the joint histograms and moment
+        sums (:mod:`sim.tally`) the game's ``metrics`` and ``plots`` read; folded chunk by
+        chunk, so a run of any size is summarised in flat memory."""
+        return self._load("metrics", "tally_spec")
+
+    @property
     def metrics(self) -> Callable[..., list[dict]]:
-        """``metrics.metrics(df, cfg) -> list[dict]``: game-specific records."""
+        """``metrics.metrics(tally, cfg) -> list[dict]``: game-specific records, computed from
+        the :class:`sim.tally.Tally` only (a games frame is tallied first)."""
         return self._load("metrics", "metrics")
 
     @property
     def plots(self) -> Callable[..., list[tuple[str, str]]]:
-        """``metrics.plots(df, records, folder) -> [(title, file name)]``."""
+        """``metrics.plots(tally, records, folder) -> [(title, file name)]``: from the tally
+        and the records only."""
         return self._load("metrics", "plots")
 
     @property

@@ -297,11 +297,37 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+_TALLIED = {"turns": ("length", "stalled"), "reshuffles": ("reshuffles", None)}
+"""Column -> (its histogram in the common tally, the 0/1 key split by) (sim.metrics)."""
+
+
+def _has(data, col: str) -> bool:
+    """True when ``data`` (a :class:`sim.tally.Tally` or a games frame) can count ``col``."""
+    from sim.tally import Tally
+
+    if data is None:
+        return False
+    if isinstance(data, Tally):
+        return col in _TALLIED and _TALLIED[col][0] in data.hists and data.games > 0
+    return col in data.columns and data.height > 0
+
+
 def _counts(df, col: str, split: str | None = None):
-    """Value counts of an integer column as numpy arrays (values, counts[, split counts])."""
+    """Value counts of an integer column as numpy arrays (values, counts[, split counts]),
+    from a :class:`sim.tally.Tally` (its common histograms) or a games frame."""
     import numpy as np
     import polars as pl
 
+    from sim.tally import COUNT, Tally
+
+    if isinstance(df, Tally):
+        name, key = _TALLIED[col]
+        h = df.hist(name)
+        split = key if split is not None and key in h.columns else None
+        g = h.group_by(col).agg(pl.col(COUNT).sum().alias("n"),
+                                (pl.col(COUNT) * (pl.col(split) != 0) if split else pl.lit(0)).sum().alias("k"))
+        g = g.sort(col)
+        return g[col].to_numpy(), g["n"].to_numpy(), g["k"].to_numpy().astype(np.int64)
     if split is not None and split in df.columns:
         g = (df.group_by(col).agg(pl.len().alias("n"), (pl.col(split) != 0).sum().alias("k"))
              .sort(col))
@@ -335,7 +361,7 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
     """
     import numpy as np
 
-    if df is None or "turns" not in df.columns or df.height == 0:
+    if not _has(df, "turns"):
         return None
     values, counts, stalls = _counts(df, "turns", "stalled")
     total = int(counts.sum())
@@ -402,7 +428,7 @@ def _pct_fmt(top: float):
 
 def plot_reshuffles(df, folder: Path, only_if_any: bool = False) -> tuple[str, str] | None:
     """Bar chart of reshuffles per game (share of games with 0, 1, 2... reshuffles)."""
-    if df is None or "reshuffles" not in df.columns or df.height == 0:
+    if not _has(df, "reshuffles"):
         return None
     values, counts, _ = _counts(df, "reshuffles")
     if only_if_any and int(values.max()) == 0:

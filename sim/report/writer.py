@@ -55,18 +55,21 @@ LENGTH_ROWS = ("turns_mean", "turns_p05", "turns_p50", "turns_p95", "stall_rate"
                "starved_draw_rate")
 
 
-def write_report(out_dir: Path, cfg, gdef, df, summary: dict, manifest: dict) -> Path:
+def write_report(out_dir: Path, cfg, gdef, df, summary: dict, manifest: dict, tally=None) -> Path:
     """Write the full report of one run into ``out_dir`` atomically and return ``out_dir``.
 
     ``cfg`` is the :class:`sim.config.RunConfig` as run (``raw`` reflects CLI overrides),
-    ``gdef`` the :class:`sim.games.base.GameDef`, ``df`` the polars frame of the games
-    (one row per game), ``summary`` the dict written as ``summary.json`` (its ``metrics``
-    records feed the tables and plots) and ``manifest`` the dict written as
-    ``manifest.json``.
+    ``gdef`` the :class:`sim.games.base.GameDef`, ``df`` the games' rows: a polars frame
+    (one row per game) or the :class:`sim.api.GameRows` a streamed run wrote (joined into
+    games.parquet without loading them), ``summary`` the dict written as ``summary.json``
+    (its ``metrics`` records feed the tables and plots), ``manifest`` the dict written as
+    ``manifest.json`` (its ``rows`` entry says when games.parquet is a sample) and ``tally``
+    the run's :class:`sim.tally.Tally`, which the histograms are drawn from (None: from the
+    frame ``df``).
 
     Files: ``report.md``, ``report.html``, ``summary.json``, ``manifest.json``,
     ``games.parquet`` (zstd), ``config.toml`` and ``plots/*.png`` (generic plots plus the
-    game's own from ``gdef.plots(df, records, folder)``). The JSON files are strict
+    game's own from ``gdef.plots(tally, records, folder)``, given the frame without a tally). The JSON files are strict
     (:mod:`sim.jsonio`: NaN/inf floats are written as ``null``). On any exception nothing
     at ``out_dir`` changes and the exception propagates; an ``out_dir`` that cannot be
     written, or exists and is not a report sim wrote (:func:`sim.outputs.is_sim_report`), is
@@ -75,21 +78,27 @@ def write_report(out_dir: Path, cfg, gdef, df, summary: dict, manifest: dict) ->
     from sim.outputs import atomic_folder, is_sim_report
 
     with atomic_folder(out_dir, is_sim_report, "report") as tmp:
-        _build(tmp, cfg, gdef, df, summary, manifest)
+        _build(tmp, cfg, gdef, df, summary, manifest, tally)
     return Path(out_dir)
 
 
 def _write_parquet(df, path: Path) -> None:
-    """polars reports a failed write (a full disk) as its own error: raise it as OSError."""
+    """Write a frame or :class:`sim.api.GameRows` to ``path``; polars reports a failed write
+    (a full disk) as its own error: raise it as OSError."""
     import polars as pl
 
     try:
-        df.write_parquet(path, compression="zstd")
+        if isinstance(df, pl.DataFrame):
+            df.write_parquet(path, compression="zstd")
+        else:
+            df.write(path)
     except pl.exceptions.PolarsError as e:
         raise OSError(f"{path.name}: {e}") from None
 
 
-def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
+def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict, tally=None) -> None:
+    import polars as pl
+
     from sim.report import plots as P
     from sim.report.tomlw import config_text
 
@@ -110,20 +119,22 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
 
     info, _cat = _info(gdef)
     unit, axis = info["length_unit"], info["seat_axis"]
+    frame = df if isinstance(df, pl.DataFrame) else None
+    data = tally if tally is not None else frame  # what the histograms are drawn from
     figures: list[tuple[str, str]] = []
     if mode == "competitive":
         candidates = [
-            lambda: P.plot_win_rate_by_seat(df, records, labels, n_seats, plots_dir, rotate, axis),
+            lambda: P.plot_win_rate_by_seat(frame, records, labels, n_seats, plots_dir, rotate, axis),
             lambda: P.plot_win_rate_by_policy(records, n_seats, plots_dir),
-            lambda: P.plot_rank_distribution(df, records, n_seats, plots_dir, axis),
-            lambda: P.plot_game_length(df, records, plots_dir, unit),
-            lambda: P.plot_reshuffles(df, plots_dir),
+            lambda: P.plot_rank_distribution(frame, records, n_seats, plots_dir, axis),
+            lambda: P.plot_game_length(data, records, plots_dir, unit),
+            lambda: P.plot_reshuffles(data, plots_dir),
         ]
     else:
         candidates = [
-            lambda: P.plot_team_outcome(df, records, plots_dir),
-            lambda: P.plot_game_length(df, records, plots_dir, unit),
-            lambda: P.plot_reshuffles(df, plots_dir, only_if_any=True),
+            lambda: P.plot_team_outcome(frame, records, plots_dir),
+            lambda: P.plot_game_length(data, records, plots_dir, unit),
+            lambda: P.plot_reshuffles(data, plots_dir, only_if_any=True),
         ]
     for make in candidates:
         fig = make()
@@ -131,7 +142,7 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict) -> None:
             figures.append(fig)
     game_figures: list[tuple[str, str]] = []
     if getattr(gdef, "plots", None) is not None:
-        for title, fname in gdef.plots(df, records, plots_dir) or []:
+        for title, fname in gdef.plots(data, records, plots_dir) or []:
             if not (plots_dir / fname).is_file():
                 raise FileNotFoundError(f"{gdef.name}.plots returned {fname!r} but wrote no such file in plots/")
             game_figures.append((str(title), str(fname)))
@@ -399,8 +410,15 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
                 "Re-run with `config.toml` (the config as run) to reproduce every figure; "
                 "`manifest.json` holds the full record.", "",
                 md_table(["Manifest", ""], mrows, align="ll"), ""]
+    rows = manifest.get("rows") if isinstance(manifest.get("rows"), dict) else {}
+    if rows.get("sampled"):
+        what = (f"a sample of {fmt_count(rows.get('rows'))} of the {fmt_count(rows.get('games'))} games: the games "
+                f"whose index is a multiple of {fmt_count(rows.get('every'))}, every stalled game and the "
+                f"{fmt_count(rows.get('longest'))} longest (`[report] rows` / `--rows`); every metric above counts every game")
+    else:
+        what = "one row per game"
     out += ["Files: `summary.json` (every metric with its interval, and the metric catalogue), `games.parquet` "
-            "(one row per game), `config.toml`, `manifest.json`, `plots/`.", ""]
+            f"({what}), `config.toml`, `manifest.json`, `plots/`.", ""]
     return "\n".join(out)
 
 

@@ -30,35 +30,28 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from sim.games.clear_for_takeoff.data import WEATHER_CARDS
 from sim.games.clear_for_takeoff.layout import WEATHER_KEYS
-from sim.metrics import MetricDef, mean, proportion, ratio
+from sim.metrics import MetricDef, proportion
 
 WEATHER_LABELS = dict(zip(WEATHER_KEYS, WEATHER_CARDS))
 """Column key -> card code (``sc`` -> ``SC``, ``31l`` -> ``31L`` ...)."""
 
 
-def _col(name):
-    return lambda df, s: df[f"{name}_s{s}"].to_numpy().astype(np.int64)
-
-
-def _sum(a, b):
-    return lambda df, s: _col(a)(df, s) + _col(b)(df, s)
-
-
-_SEAT_VALUES = {
-    "flr_suffered_mean": _sum("flr_played_on", "flr_drawn"),
-    "dly_suffered_mean": _sum("dly_played_on", "dly_drawn"),
-    "flr_played_on_mean": _col("flr_played_on"),
-    "flr_drawn_mean": _col("flr_drawn"),
-    "dly_played_on_mean": _col("dly_played_on"),
-    "dly_drawn_mean": _col("dly_drawn"),
-    "flr_played_mean": _col("flr_played"),
-    "dly_played_mean": _col("dly_played"),
-    "takeoffs_blocked_mean": _col("blocked"),
+_SEAT_COLUMNS = {
+    "flr_suffered_mean": ("flr_played_on", "flr_drawn"),
+    "dly_suffered_mean": ("dly_played_on", "dly_drawn"),
+    "flr_played_on_mean": ("flr_played_on",),
+    "flr_drawn_mean": ("flr_drawn",),
+    "dly_played_on_mean": ("dly_played_on",),
+    "dly_drawn_mean": ("dly_drawn",),
+    "flr_played_mean": ("flr_played",),
+    "dly_played_mean": ("dly_played",),
+    "takeoffs_blocked_mean": ("blocked",),
 }
-"""Per-seat metric -> its values per game (int64[n]) from the result columns of seat s."""
+"""Per-seat metric -> the result columns of seat s whose sum is its value per game."""
 LENGTH_UNIT = "player turns"
 """What the ``turns`` column counts (layout COLUMNS): one airline's turn, not a round."""
 SEAT_NOTE = ("Seats are numbered from 0 in turn order; seat 0 plays first and play goes clockwise "
@@ -130,38 +123,61 @@ def per_game(df, cfg) -> dict:
     return out
 
 
-def metrics(df, cfg) -> list[dict]:
-    """Records (summary.json shape) of the game-specific metrics listed above."""
-    S = cfg.n_seats
-    out: list[dict] = []
-    turns = df["turns"].to_numpy()
-    for w in WEATHER_KEYS:
-        out.append(ratio("weather_share", {"weather": WEATHER_LABELS[w]}, df[f"weather_turns_{w}"].to_numpy(), turns))
-    per_seat = [{k: v(df, s) for k, v in _SEAT_VALUES.items()} for s in range(S)]
-    for s in range(S):
-        for name in _SEAT_VALUES:
-            out.append(mean(name, {"seat": s}, per_seat[s][name]))
-    if all(f"policy_s{s}" in df.columns for s in range(S)):
-        for label in dict.fromkeys(v for s in range(S) for v in df[f"policy_s{s}"].unique().to_list()):
-            at = [(df[f"policy_s{s}"] == label).to_numpy() for s in range(S)]
-            for name in _POLICY_VALUES:
-                vals = np.concatenate([per_seat[s][name][at[s]] for s in range(S)])
-                if vals.size:
-                    out.append(mean(name, {"policy": label}, vals))
-    blocked = sum(df[f"blocked_s{s}"].to_numpy().astype(np.int64) for s in range(S))
-    out.append(mean("takeoffs_blocked_mean", {}, blocked))
-    for s in range(S):
-        out.append(mean("exchanges_mean", {"seat": s}, df[f"exchanges_s{s}"].to_numpy()))
-    out.append(proportion("cut_off_rate", {}, int(df["cut_off"].sum()), df.height))
-    won = df.filter(df["winner"] >= 0)
-    if won.height:
-        out.append(mean("winner_turn_mean", {}, won["winner_turn"].to_numpy()))
+def tally_spec(cfg) -> list:
+    """What :func:`metrics` reads (:mod:`sim.tally`): per weather the moment sums of (turns
+    under it, turns); per seat-valued metric a histogram of (seat, policy, value) pooled over
+    seats; the takeoffs blocked of all seats together; exchanges by seat; cut_off; the
+    winner's turn among decided games."""
+
+    from sim.tally import Moments, hist, seat_hist
+
+    S, c = cfg.n_seats, pl.col
+    out: list = [Moments(f"weather_{w}", ((c(f"weather_turns_{w}"), c("turns")),)) for w in WEATHER_KEYS]
+    for name, cols in _SEAT_COLUMNS.items():
+        out.append(seat_hist(name, S, lambda s, cols=cols: {
+            "seat": pl.lit(s), "policy": c(f"policy_s{s}"), "v": sum(c(f"{k}_s{s}").cast(pl.Int64) for k in cols)}))
+    out.append(hist("takeoffs_blocked", v=pl.sum_horizontal([c(f"blocked_s{s}").cast(pl.Int64) for s in range(S)])))
+    out.append(seat_hist("exchanges", S, lambda s: {"seat": pl.lit(s), "v": c(f"exchanges_s{s}")}))
+    out.append(hist("cut_off", v=c("cut_off")))
+    out.append(hist("winner_turn", where=c("winner") >= 0, v=c("winner_turn")))
     return out
 
 
-def plots(df, records, folder: Path) -> list[tuple[str, str]]:
-    """Weather share and setbacks per seat (FLR / DLY by cause, takeoffs blocked); returns
-    (title, file name) pairs."""
+def metrics(tally, cfg) -> list[dict]:
+    """Records (summary.json shape) of the game-specific metrics listed above, from the
+    :class:`sim.tally.Tally` of :func:`tally_spec` (or a games frame, tallied here)."""
+    from sim.tally import as_tally, mean_record, ratio_record
+
+    t = as_tally(tally, tally_spec, cfg)
+    S = cfg.n_seats
+    out: list[dict] = []
+    for w in WEATHER_KEYS:
+        out.append(ratio_record("weather_share", {"weather": WEATHER_LABELS[w]}, t.moments[f"weather_{w}"]))
+    for s in range(S):
+        for name in _SEAT_COLUMNS:
+            out.append(mean_record(name, {"seat": s}, *t.counts(name, "v", seat=s)))
+    labels = [x.name for x in cfg.seats]
+    present = set(t.hist(next(iter(_SEAT_COLUMNS)))["policy"].to_list())
+    for label in dict.fromkeys(labels):
+        if label not in present:
+            continue
+        for name in _POLICY_VALUES:
+            v, k = t.counts(name, "v", policy=label)
+            if k.sum():
+                out.append(mean_record(name, {"policy": label}, v, k))
+    out.append(mean_record("takeoffs_blocked_mean", {}, *t.counts("takeoffs_blocked", "v")))
+    for s in range(S):
+        out.append(mean_record("exchanges_mean", {"seat": s}, *t.counts("exchanges", "v", seat=s)))
+    out.append(proportion("cut_off_rate", {}, t.total("cut_off", "v"), t.games))
+    v, k = t.counts("winner_turn", "v")
+    if k.sum():
+        out.append(mean_record("winner_turn_mean", {}, v, k))
+    return out
+
+
+def plots(tally, records, folder: Path) -> list[tuple[str, str]]:
+    """Weather share and setbacks per seat (FLR / DLY by cause, takeoffs blocked), from the
+    records (``tally`` unused); returns (title, file name) pairs."""
     import matplotlib
 
     matplotlib.use("Agg")

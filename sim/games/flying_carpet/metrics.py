@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.flying_carpet.data import FINISH_NEAR
-from sim.metrics import MetricDef, mean, proportion
+from sim.metrics import MetricDef, proportion
 
 LENGTH_UNIT = "player turns"
 """What the ``turns`` column counts: every turn begun, skipped and extra turns included
@@ -87,51 +87,80 @@ def per_game(df, cfg) -> dict:
     return {"rounds_mean": (df["rounds"].to_numpy().astype(float), np.ones(df.height))}
 
 
-def metrics(df, cfg) -> list[dict]:
-    """Records (summary.json shape) of the metrics in the module docstring."""
-    S = cfg.n_seats
-    out: list[dict] = [mean("rounds_mean", {}, df["rounds"].to_numpy())]
-    for s in range(S):
-        for col in SEAT_MEANS:
-            out.append(mean(f"{col}_mean", {"seat": s}, df[f"{col}_s{s}"].to_numpy()))
-    winner = df["winner"].to_numpy()
-    labels = [seat.name for seat in cfg.seats]
-    for label in dict.fromkeys(labels):
-        for col in ("wasted", "blown_off"):
-            vals = []
-            for s in range(S):
-                at = (df[f"policy_s{s}"] == label).to_numpy()
-                vals.append(df[f"{col}_s{s}"].to_numpy()[at])
-            v = np.concatenate(vals) if vals else np.zeros(0)
-            if v.size:
-                out.append(mean(f"{col}_mean", {"policy": label}, v))
-    decided = winner >= 0
-    if decided.any():
-        tl = np.stack([df[f"tokens_left_s{s}"].to_numpy() for s in range(S)], axis=1)
-        wt = np.stack([df[f"wait_turns_s{s}"].to_numpy() for s in range(S)], axis=1)
-        idx = np.nonzero(decided)[0]
-        out.append(mean("winner_tokens_left_mean", {}, tl[idx, winner[idx]]))
-        out.append(mean("winner_wait_turns_mean", {}, wt[idx, winner[idx]]))
-        loser_waited = np.zeros(idx.size, bool)
-        for s in range(S):
-            loser_waited |= (winner[idx] != s) & (wt[idx, s] > 0)
-        out.append(proportion("exact_wait_win_share", {}, int(loser_waited.sum()), int(idx.size)))
-    won = np.stack([winner == s for s in range(S)], axis=1)
-    rolled_any = np.zeros_like(won)
-    for f in range(6):
-        got = np.stack([df[f"die_{f + 1}_s{s}"].to_numpy() > 0 for s in range(S)], axis=1)
-        rolled_any |= got
-        n = int(got.sum())
-        if n:
-            out.append(proportion("win_rate_after_face", {"face": f + 1}, int((got & won).sum()), n))
-    n0 = int((~rolled_any).sum())
-    if n0:
-        out.append(proportion("win_rate_no_roll", {}, int((~rolled_any & won).sum()), n0))
+def _winner_value(col: str, S: int):
+    """Per game: column ``<col>_s<winner>`` (0 without a winner)."""
+    import polars as pl
+
+    e = pl.lit(0)
+    for s in reversed(range(S)):
+        e = pl.when(pl.col("winner") == s).then(pl.col(f"{col}_s{s}")).otherwise(e)
+    return e
+
+
+def tally_spec(cfg) -> list:
+    """What :func:`metrics` reads (:mod:`sim.tally`): rounds; per seat-valued column a
+    histogram of (seat, policy, value) pooled over seats; among decided races the winner's
+    tokens left and waiting turns and whether a loser waited; per seat-race the die faces
+    rolled (one 0/1 key per face) and whether the seat won."""
+    import polars as pl
+
+    from sim.tally import hist, seat_hist
+
+    S, c = cfg.n_seats, pl.col
+    out: list = [hist("rounds", v=c("rounds"))]
+    for col in SEAT_MEANS:
+        out.append(seat_hist(col, S, lambda s, col=col: {"seat": pl.lit(s), "policy": c(f"policy_s{s}"),
+                                                          "v": c(f"{col}_s{s}")}))
+    decided = c("winner") >= 0
+    out.append(hist("winner_tokens_left", where=decided, v=_winner_value("tokens_left", S)))
+    out.append(hist("winner_wait_turns", where=decided, v=_winner_value("wait_turns", S)))
+    out.append(hist("loser_waited", where=decided, v=pl.any_horizontal(
+        [(c("winner") != s) & (c(f"wait_turns_s{s}") > 0) for s in range(S)])))
+    out.append(seat_hist("faces", S, lambda s: {**{f"d{f}": c(f"die_{f}_s{s}") > 0 for f in range(1, 7)},
+                                                "won": c("winner") == s}))
     return out
 
 
-def plots(df, records, folder: Path) -> list[tuple[str, str]]:
-    """Die faces against the roller's win rate, and setbacks per seat; (title, file) pairs."""
+def metrics(tally, cfg) -> list[dict]:
+    """Records (summary.json shape) of the metrics in the module docstring, from the
+    :class:`sim.tally.Tally` of :func:`tally_spec` (or a games frame, tallied here)."""
+    import polars as pl
+
+    from sim.tally import as_tally, mean_record
+
+    t = as_tally(tally, tally_spec, cfg)
+    S = cfg.n_seats
+    out: list[dict] = [mean_record("rounds_mean", {}, *t.counts("rounds", "v"))]
+    for s in range(S):
+        for col in SEAT_MEANS:
+            out.append(mean_record(f"{col}_mean", {"seat": s}, *t.counts(col, "v", seat=s)))
+    labels = [seat.name for seat in cfg.seats]
+    for label in dict.fromkeys(labels):
+        for col in ("wasted", "blown_off"):
+            v, k = t.counts(col, "v", policy=label)
+            if k.sum():
+                out.append(mean_record(f"{col}_mean", {"policy": label}, v, k))
+    nd = t.count("loser_waited")
+    if nd:
+        out.append(mean_record("winner_tokens_left_mean", {}, *t.counts("winner_tokens_left", "v")))
+        out.append(mean_record("winner_wait_turns_mean", {}, *t.counts("winner_wait_turns", "v")))
+        out.append(proportion("exact_wait_win_share", {}, t.count("loser_waited", pl.col("v") != 0), nd))
+    c = pl.col
+    for f in range(1, 7):
+        n = t.count("faces", c(f"d{f}") != 0)
+        if n:
+            out.append(proportion("win_rate_after_face", {"face": f}, t.count("faces", (c(f"d{f}") != 0) & (c("won") != 0)),
+                                  n))
+    none = pl.all_horizontal([c(f"d{f}") == 0 for f in range(1, 7)])
+    n0 = t.count("faces", none)
+    if n0:
+        out.append(proportion("win_rate_no_roll", {}, t.count("faces", none & (c("won") != 0)), n0))
+    return out
+
+
+def plots(tally, records, folder: Path) -> list[tuple[str, str]]:
+    """Die faces against the roller's win rate, and setbacks per seat, from the records
+    (``tally`` unused); (title, file) pairs."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.now_boarding.data import AIRPORTS, ROUTES_23, ROUTES_45, STAGES, UPGRADE_KINDS
-from sim.metrics import MetricDef, mean, proportion, quantile
+from sim.games.now_boarding.layout import COLUMNS
+from sim.metrics import MetricDef, proportion
 
 LENGTH_UNIT = "rounds"
 """What the ``turns`` column counts in Now Boarding: rounds (flight phase + maintenance), final round
@@ -122,76 +123,140 @@ def per_game(df, cfg) -> dict:
             "lost_early_rate": (df["lost_early"].to_numpy().astype(float), one)}
 
 
-def metrics(df, cfg) -> list[dict]:
-    """Game-specific records (shape of summary.json) from the polars frame of a run."""
-    n = df.height
-    out: list[dict] = []
-    if n == 0:
-        return out
-    col = {c: df[c].to_numpy() for c in df.columns}
-    comp = col["complaints"]
-    out.append(mean("complaints_mean", {}, comp))
-    for q, name in ((0.5, "complaints_p50"), (0.95, "complaints_p95")):
-        out.append(quantile(name, {}, comp, q))
-    for k in range(int(comp.max()) + 1):
-        out.append(_share("complaints_share", {"complaints": k}, int((comp == k).sum()), n))
-    out.append(proportion("lost_early_rate", {}, int(col["lost_early"].sum()), n))
-    lost = col["loss_stage"] >= 0
-    nl = int(lost.sum())
-    if nl:
-        for s, name in enumerate(STAGE_NAMES):
-            out.append(_share("loss_stage_share", {"stage": name}, int((col["loss_stage"][lost] == s).sum()), nl))
-        lr = col["loss_round"][lost]
-        out.append(mean("loss_round_mean", {}, lr))
-        for r in range(1, int(lr.max()) + 1):
-            out.append(_share("loss_round_share", {"round": r}, int((lr == r).sum()), nl))
-    for cause, c in CAUSES:
-        out.append(mean("complaints_by_cause_mean", {"cause": cause}, col[c]))
-    on_board = _on_board(cfg.n_seats)
-    for a in AIRPORTS:
-        if a in on_board:
-            out.append(mean("complaints_by_airport_mean", {"airport": a}, col[f"complaints_{a}"]))
-    for name in ("delivered", "left_over", "fares", "spent", "wasted"):
-        out.append(mean(f"{name}_mean", {}, col[name]))
-    for k in KINDS:
-        out.append(mean("upgrades_mean", {"kind": k}, col[f"upg_{k}"]))
-    rounds = [c for c in df.columns if c.startswith("upgrades_r")]
-    last = max((int(c[10:]) for c in rounds if col[c].any()), default=0)
-    for c in rounds:
-        r = int(c[10:])
-        if r <= max(last, 1):
-            out.append(mean("upgrades_by_round_mean", {"round": r}, col[c]))
-    for k in ("seat", "speed", "route"):
-        for s in STAGE_NAMES[:3]:
-            out.append(mean("upgrades_by_stage_mean", {"kind": k, "stage": s}, col[f"upg_{k}_{s}"]))
-    for name in STAGE_NAMES:
-        v = col[f"rounds_{name}"]
-        out.append(mean("rounds_per_stage_mean", {"stage": name}, v))
-        out.append(proportion("stage_reached_rate", {"stage": name}, int((v > 0).sum()), n))
-    for s in range(cfg.n_seats):
-        out.append(mean("plane_fares_mean", {"seat": s}, col[f"plane_fares_s{s}"]))
-        out.append(mean("plane_delivered_mean", {"seat": s}, col[f"plane_delivered_s{s}"]))
+ROUND_COLUMNS = tuple(c.name for c in COLUMNS if c.name.startswith("upgrades_r"))
+"""The upgrades-per-round columns (``upgrades_r1`` ..; the last counts later rounds too)."""
+_MEANS = ("delivered", "left_over", "fares", "spent", "wasted")
+
+
+def _timeline_hist(columns=ROUND_COLUMNS):
+    """(round, still running in it, upgrades bought in its maintenance), pooled over the
+    rounds of the ``upgrades_r<r>`` ``columns``."""
+    import polars as pl
+
+    from sim.tally import Hist
+
+    c = pl.col
+    return Hist("upgrades_round", tuple({"round": pl.lit(int(rc[10:])), "alive": c("turns") >= int(rc[10:]),
+                                         "u": c(rc)} for rc in columns))
+
+
+def _timeline_tally(data):
+    """``data`` when it is a tally, else the timeline tally of the games frame ``data`` (its
+    ``upgrades_r<r>`` columns), or None without them."""
+    from sim.tally import Tally
+
+    if data is None or isinstance(data, Tally):
+        return data
+    cols = sorted((c for c in data.columns if c.startswith("upgrades_r")), key=lambda c: int(c[10:]))
+    if not cols or "turns" not in data.columns:
+        return None
+    return Tally.of_frame(data, [_timeline_hist(tuple(cols))])
+
+
+def tally_spec(cfg) -> list:
+    """What :func:`metrics` and :func:`plots` read (:mod:`sim.tally`): one histogram per
+    per-game count (complaints, causes, airports on the board, deliveries, money, upgrades by
+    kind and by kind and stage, rounds per stage, VIPs), lost games by (stage, round), planes
+    by (seat, value), and the upgrade timeline: (round, still running in it, upgrades bought
+    in its maintenance) pooled over the rounds."""
+    import polars as pl
+
+    from sim.tally import hist, seat_hist
+
+    c = pl.col
+    out: list = [hist("complaints", v=c("complaints")), hist("lost_early", v=c("lost_early")),
+                 hist("loss", where=c("loss_stage") >= 0, stage=c("loss_stage"), round=c("loss_round"))]
+    out += [hist(col, v=c(col)) for _, col in CAUSES]
+    out += [hist(f"complaints_{a}", v=c(f"complaints_{a}")) for a in AIRPORTS if a in _on_board(cfg.n_seats)]
+    out += [hist(name, v=c(name)) for name in _MEANS]
+    out += [hist(f"upg_{k}", v=c(f"upg_{k}")) for k in KINDS]
+    out += [hist(f"upg_{k}_{s}", v=c(f"upg_{k}_{s}")) for k in ("seat", "speed", "route") for s in STAGE_NAMES[:3]]
+    out += [hist(f"rounds_{name}", v=c(f"rounds_{name}")) for name in STAGE_NAMES]
+    for col in ("plane_fares", "plane_delivered"):
+        out.append(seat_hist(col, cfg.n_seats, lambda s, col=col: {"seat": pl.lit(s), "v": c(f"{col}_s{s}")}))
+    out.append(_timeline_hist())
     if getattr(cfg.section, "vip", False):
-        out.append(mean("vips_taken_mean", {}, col["vips_taken"]))
+        out.append(hist("vips_taken", v=c("vips_taken")))
     return out
 
 
-def upgrade_timeline(df):
+def metrics(tally, cfg) -> list[dict]:
+    """Game-specific records (shape of summary.json) from the :class:`sim.tally.Tally` of
+    :func:`tally_spec` (or a games frame, tallied here)."""
+    import polars as pl
+
+    from sim.tally import as_tally, mean_record, quantile_record
+
+    t = as_tally(tally, tally_spec, cfg)
+    n = t.games
+    out: list[dict] = []
+    if n == 0:
+        return out
+    cv, cc = t.counts("complaints", "v")
+    out.append(mean_record("complaints_mean", {}, cv, cc))
+    for q, name in ((0.5, "complaints_p50"), (0.95, "complaints_p95")):
+        out.append(quantile_record(name, {}, cv, cc, q))
+    for k in range(int(cv.max()) + 1):
+        out.append(_share("complaints_share", {"complaints": k}, int(cc[cv == k].sum()), n))
+    out.append(proportion("lost_early_rate", {}, t.total("lost_early", "v"), n))
+    nl = t.count("loss")
+    if nl:
+        for s, name in enumerate(STAGE_NAMES):
+            out.append(_share("loss_stage_share", {"stage": name}, t.count("loss", pl.col("stage") == s), nl))
+        rv, rc = t.counts("loss", "round")
+        out.append(mean_record("loss_round_mean", {}, rv, rc))
+        for r in range(1, int(rv.max()) + 1):
+            out.append(_share("loss_round_share", {"round": r}, int(rc[rv == r].sum()), nl))
+    for cause, col in CAUSES:
+        out.append(mean_record("complaints_by_cause_mean", {"cause": cause}, *t.counts(col, "v")))
+    on_board = _on_board(cfg.n_seats)
+    for a in AIRPORTS:
+        if a in on_board:
+            out.append(mean_record("complaints_by_airport_mean", {"airport": a}, *t.counts(f"complaints_{a}", "v")))
+    for name in _MEANS:
+        out.append(mean_record(f"{name}_mean", {}, *t.counts(name, "v")))
+    for k in KINDS:
+        out.append(mean_record("upgrades_mean", {"kind": k}, *t.counts(f"upg_{k}", "v")))
+    rounds = [int(rc[10:]) for rc in ROUND_COLUMNS]
+    last = max((r for r in rounds if t.total("upgrades_round", "u", pl.col("round") == r)), default=0)
+    for r in rounds:
+        if r <= max(last, 1):
+            out.append(mean_record("upgrades_by_round_mean", {"round": r}, *t.counts("upgrades_round", "u", round=r)))
+    for k in ("seat", "speed", "route"):
+        for s in STAGE_NAMES[:3]:
+            out.append(mean_record("upgrades_by_stage_mean", {"kind": k, "stage": s}, *t.counts(f"upg_{k}_{s}", "v")))
+    for name in STAGE_NAMES:
+        v, k = t.counts(f"rounds_{name}", "v")
+        out.append(mean_record("rounds_per_stage_mean", {"stage": name}, v, k))
+        out.append(proportion("stage_reached_rate", {"stage": name}, int(k[v > 0].sum()), n))
+    for s in range(cfg.n_seats):
+        out.append(mean_record("plane_fares_mean", {"seat": s}, *t.counts("plane_fares", "v", seat=s)))
+        out.append(mean_record("plane_delivered_mean", {"seat": s}, *t.counts("plane_delivered", "v", seat=s)))
+    if getattr(cfg.section, "vip", False):
+        out.append(mean_record("vips_taken_mean", {}, *t.counts("vips_taken", "v")))
+    return out
+
+
+def upgrade_timeline(tally):
     """Upgrades bought per round over the games still running in it: ``(rounds, means, lows,
     highs, games)`` lists (round r counts the games with ``turns >= r``, i.e. that played
-    round r; 95 % normal intervals), or None without the columns. The record
-    ``upgrades_by_round_mean`` averages over all games instead (a game over counts 0)."""
-    rounds = sorted(int(c[10:]) for c in df.columns if c.startswith("upgrades_r"))
-    if not rounds or df.height == 0 or "turns" not in df.columns:
+    round r; 95 % normal intervals), from the tally's ``upgrades_round`` histogram (or a
+    games frame's ``upgrades_r<r>`` columns), or None without it. The record ``upgrades_by_round_mean`` averages over all games instead (a
+    game over counts 0)."""
+    from sim.tally import mean_record
+
+    tally = _timeline_tally(tally)
+    if tally is None or "upgrades_round" not in tally.hists or tally.games == 0:
         return None
-    turns = df["turns"].to_numpy()
+    h = tally.hist("upgrades_round")
+    rounds = sorted(set(h["round"].to_list()))
     xs, ys, lo, hi, alive = [], [], [], [], []
     for r in rounds:
-        on = turns >= r
-        m = int(on.sum())
+        v, k = tally.counts("upgrades_round", "u", round=r, alive=1)
+        m = int(k.sum())
         if m == 0:
             break
-        rec = mean("upgrades_by_round_mean", {"round": r}, df[f"upgrades_r{r}"].to_numpy()[on].astype(float))
+        rec = mean_record("upgrades_by_round_mean", {"round": r}, v, k)
         xs.append(r)
         ys.append(rec["value"])
         lo.append(rec["ci_low"] if np.isfinite(rec["ci_low"]) else rec["value"])
@@ -200,8 +265,9 @@ def upgrade_timeline(df):
     return (xs, ys, lo, hi, alive) if xs else None
 
 
-def plots(df, records, folder) -> list[tuple[str, str]]:
-    """Stage of the loss, complaints by cause and by origin airport, and the upgrade timeline
+def plots(tally, records, folder) -> list[tuple[str, str]]:
+    """From the records and the :class:`sim.tally.Tally` of :func:`tally_spec` (or a games
+    frame): stage of the loss, complaints by cause and by origin airport, and the upgrade timeline
     over the games still running in each round (with their number); (title, file) pairs.
 
     The game length (rounds) histogram is the generic one: a "round of the loss" chart would
@@ -255,10 +321,11 @@ def plots(df, records, folder) -> list[tuple[str, str]]:
         names={"anger": "anger\n(4th cube)", "leftover": "end count\n(undelivered)", "vip": "VIP\nnot taken"})
     bar("complaints_by_airport_mean", "airport", "Anger complaints by origin airport", "origin airport",
         "complaints per game (mean)", "nb_complaints_airport.png", percent=False, color="#DD8452")
-    tl = upgrade_timeline(df)
+    tally = _timeline_tally(tally)
+    tl = upgrade_timeline(tally)
     if tl is not None:
         xs, ys, lo, hi, alive = tl
-        last = max(int(c[10:]) for c in df.columns if c.startswith("upgrades_r"))
+        last = int(tally.hist("upgrades_round")["round"].max())
         fig, ax = plt.subplots(figsize=(8.4, 4.2))
         ax.fill_between(xs, lo, hi, color="#55A868", alpha=0.25, label="95% interval")
         ax.plot(xs, ys, marker="o", color="#55A868", label="upgrades bought (mean over games still running)")

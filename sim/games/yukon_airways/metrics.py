@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.yukon_airways.data import DIALS, START_MONEY, SWITCHES
-from sim.metrics import MetricDef, mean, proportion, quantile, ratio
+from sim.metrics import MetricDef, proportion
 
 LENGTH_UNIT = "player turns"
 """What the ``turns`` column counts: boarding turns, flight turns and maintenance discards of all
@@ -84,11 +84,6 @@ SOURCES = ("value", "dice", "far", "bonus", "orders", "christmas", "switch", "vi
 IMPS = tuple(DIALS) + SWITCHES
 
 
-def _seat_stack(df, name: str, S: int) -> np.ndarray:
-    """Per-seat column ``name`` stacked over seats: float64[games * S] (seat-major)."""
-    return np.concatenate([df[f"{name}_s{s}"].to_numpy().astype(float) for s in range(S)])
-
-
 HEADLINE = ("tie_rate", "shared_win_rate", "win_rate[start_pos]")
 """The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
 headline (win rates, first-player advantage, stall rate, length)."""
@@ -106,64 +101,97 @@ def per_game(df, cfg) -> dict:
     return out
 
 
-def metrics(df, cfg) -> list[dict]:
-    """Game-specific records from the polars frame of a run (see the module docstring)."""
-    n = df.height
+def tally_spec(cfg) -> list:
+    """What :func:`metrics` reads (:mod:`sim.tally`): the outcome (winner, shared, stalled,
+    tied) with the winner's place in the first turn order; the margin of decided games; money
+    by seat; per seat-game histograms (pooled over seats) of every money source, improvement,
+    flight and map count; the moment sums of the dock shares and the short-flight share (seat-
+    games as units)."""
+    import polars as pl
+
+    from sim.tally import Moments, hist, seat_hist
+
+    S, c = cfg.n_seats, pl.col
+    wsp = pl.lit(-1)
+    for s in reversed(range(S)):
+        wsp = pl.when(c("winner") == s).then(c(f"start_pos_s{s}")).otherwise(wsp)
+    out: list = [hist("outcome", winner=c("winner"), shared=c("shared_win"), stalled=c("stalled"), tied=c("tied"),
+                      wsp=wsp),
+                 hist("margin", where=c("winner") >= 0, v=c("margin")),
+                 seat_hist("money", S, lambda s: {"seat": pl.lit(s), "v": c(f"money_s{s}")})]
+    stacked = [f"m_{src}" for src in SOURCES] + ["spent"] + [f"imp_{k}" for k in IMPS] + [
+        "flights", "burnt", "unflown", "visited"]
+    out += [seat_hist(name, S, lambda s, name=name: {"v": c(f"{name}_s{s}")}) for name in stacked]
+
+    def total(s):
+        return pl.sum_horizontal([c(f"dock{d + 1}_s{s}") for d in range(6)])
+
+    for d in range(6):
+        out.append(Moments(f"dock_{d + 1}", tuple((c(f"dock{d + 1}_s{s}"), total(s)) for s in range(S))))
+        out.append(Moments(f"dock_win_{d + 1}", tuple((c(f"dock{d + 1}_s{s}") * (c("winner") == s).cast(pl.Int64),
+                                                       c(f"dock{d + 1}_s{s}")) for s in range(S))))
+    out.append(Moments("short_flights", tuple((c(f"short_flights_s{s}"), c(f"flights_s{s}")) for s in range(S))))
+    out.append(hist("emptied", v=c("emptied")))
+    return out
+
+
+def metrics(tally, cfg) -> list[dict]:
+    """Game-specific records (see the module docstring) from the :class:`sim.tally.Tally` of
+    :func:`tally_spec` (or a games frame, tallied here)."""
+    import polars as pl
+
+    from sim.tally import as_tally, mean_record, quantile_record, ratio_record
+
+    t = as_tally(tally, tally_spec, cfg)
+    n = t.games
     out: list[dict] = []
     if n == 0:
         return out
     S = cfg.n_seats
     sec = cfg.section
-    winner = df["winner"].to_numpy()
-    stalled = df["stalled"].to_numpy()
-    shared = df["shared_win"].to_numpy()
-    out.append(proportion("tie_rate", {}, int(df["tied"].sum()), n))
-    out.append(proportion("shared_win_rate", {}, int(shared.sum()), n))
+    c = pl.col
+    out.append(proportion("tie_rate", {}, t.total("outcome", "tied"), n))
+    out.append(proportion("shared_win_rate", {}, t.total("outcome", "shared"), n))
     for s in range(S):
-        out.append({**proportion("outcome_share", {"outcome": f"seat {s}"}, int((winner == s).sum()), n), "kind": "share"})
-    out.append({**proportion("outcome_share", {"outcome": "shared"}, int(shared.sum()), n), "kind": "share"})
-    out.append({**proportion("outcome_share", {"outcome": "stall"}, int(stalled.sum()), n), "kind": "share"})
+        out.append({**proportion("outcome_share", {"outcome": f"seat {s}"}, t.count("outcome", c("winner") == s), n),
+                    "kind": "share"})
+    out.append({**proportion("outcome_share", {"outcome": "shared"}, t.total("outcome", "shared"), n), "kind": "share"})
+    out.append({**proportion("outcome_share", {"outcome": "stall"}, t.total("outcome", "stalled"), n), "kind": "share"})
     money = list(sec.start_money) if sec.start_money else list(START_MONEY)
     for i in range(S):
-        w = 0
-        for s in range(S):
-            w += int(((df[f"start_pos_s{s}"].to_numpy() == i) & (winner == s)).sum())
+        w = t.count("outcome", (c("winner") >= 0) & (c("wsp") == i))
         out.append(proportion("win_rate", {"start_pos": i}, w, n))
         out.append(proportion("win_rate", {"start_money": int(money[i])}, w, n))
-    decided = winner >= 0
-    if decided.any():
-        mg = df["margin"].to_numpy()[decided]
-        out.append(mean("margin_mean", {}, mg))
-        out.append(quantile("margin_p50", {}, mg, 0.5))
-        out.append(quantile("margin_p95", {}, mg, 0.95))
+    mv, mc = t.counts("margin", "v")
+    if mc.sum():
+        out.append(mean_record("margin_mean", {}, mv, mc))
+        out.append(quantile_record("margin_p50", {}, mv, mc, 0.5))
+        out.append(quantile_record("margin_p95", {}, mv, mc, 0.95))
     for s in range(S):
-        out.append(mean("money_mean", {"seat": s}, df[f"money_s{s}"].to_numpy()))
+        out.append(mean_record("money_mean", {"seat": s}, *t.counts("money", "v", seat=s)))
     for src in SOURCES:
-        out.append(mean("money_source_mean", {"source": src}, _seat_stack(df, f"m_{src}", S)))
-    out.append(mean("money_source_mean", {"source": "spent"}, _seat_stack(df, "spent", S)))
+        out.append(mean_record("money_source_mean", {"source": src}, *t.counts(f"m_{src}", "v")))
+    out.append(mean_record("money_source_mean", {"source": "spent"}, *t.counts("spent", "v")))
     for k in IMPS:
-        out.append(mean("improvements_mean", {"kind": k}, _seat_stack(df, f"imp_{k}", S)))
-    uses = [_seat_stack(df, f"dock{d + 1}", S) for d in range(6)]
-    total = sum(uses)
-    won = np.concatenate([(winner == s).astype(float) for s in range(S)])
+        out.append(mean_record("improvements_mean", {"kind": k}, *t.counts(f"imp_{k}", "v")))
     for d in range(6):
-        out.append(ratio("dock_share", {"dock": d + 1}, uses[d], total))
-        if uses[d].sum() > 0:
-            out.append(ratio("dock_win_share", {"dock": d + 1}, uses[d] * won, uses[d]))
-    flights = _seat_stack(df, "flights", S)
-    out.append(mean("flights_per_round_mean", {}, flights / sec.rounds))
-    if flights.sum() > 0:
-        out.append(ratio("short_flight_share", {}, _seat_stack(df, "short_flights", S), flights))
-    out.append(mean("burnt_mean", {}, _seat_stack(df, "burnt", S)))
-    out.append(mean("unflown_mean", {}, _seat_stack(df, "unflown", S)))
-    out.append(mean("visited_mean", {}, _seat_stack(df, "visited", S)))
-    out.append(mean("emptied_mean", {}, df["emptied"].to_numpy()))
+        out.append(ratio_record("dock_share", {"dock": d + 1}, t.moments[f"dock_{d + 1}"]))
+        if t.moments[f"dock_win_{d + 1}"]["t"] > 0:
+            out.append(ratio_record("dock_win_share", {"dock": d + 1}, t.moments[f"dock_win_{d + 1}"]))
+    fv, fc = t.counts("flights", "v")
+    out.append(mean_record("flights_per_round_mean", {}, fv, fc, scale=sec.rounds))
+    if int((fv * fc).sum()) > 0:
+        out.append(ratio_record("short_flight_share", {}, t.moments["short_flights"]))
+    out.append(mean_record("burnt_mean", {}, *t.counts("burnt", "v")))
+    out.append(mean_record("unflown_mean", {}, *t.counts("unflown", "v")))
+    out.append(mean_record("visited_mean", {}, *t.counts("visited", "v")))
+    out.append(mean_record("emptied_mean", {}, *t.counts("emptied", "v")))
     return out
 
 
-def plots(df, records, folder) -> list[tuple[str, str]]:
-    """Money by source, improvements by kind, dock choices and their win share; returns
-    (title, file name) pairs."""
+def plots(tally, records, folder) -> list[tuple[str, str]]:
+    """Money by source, improvements by kind, dock choices and their win share, from the
+    records (``tally`` unused); returns (title, file name) pairs."""
     import matplotlib
 
     matplotlib.use("Agg")

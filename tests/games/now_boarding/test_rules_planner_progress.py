@@ -45,7 +45,8 @@ def test_progress_planner_boards_only_the_passenger_its_leg_brings_closer():
     assert g.flight(check=True) == 0
     assert g.where(a) == ("money", 0)
     assert g.where(b) == ("waiting", g.airport("ATL"))
-    v3 = GameState(raw={"game": "now_boarding", "seed": 0, "seats": ["planner"] * 4, "now_boarding": {}})
+    v3seat = {"policy": "planner", "weights": dict(PLANNER_V3_WEIGHTS)}
+    v3 = GameState(raw={"game": "now_boarding", "seed": 0, "seats": [v3seat] * 4, "now_boarding": {}})
     v3.clear()
     v3.set_weather([])
     v3.start_flight()
