@@ -105,6 +105,19 @@ def common_tally_spec(mode: str | None, n_seats: int, labels: list[str]) -> list
     return out
 
 
+def ci_lo(rec: dict) -> float:
+    """A record's lower 95 % bound for plotting: its value when the record has none (a quantile)
+    or it is undefined (NaN: a mean or share of fewer than 2 games)."""
+    x = rec.get("ci_low")
+    return float(rec["value"]) if x is None or not np.isfinite(x) else float(x)
+
+
+def ci_hi(rec: dict) -> float:
+    """A record's upper 95 % bound for plotting (see :func:`ci_lo`)."""
+    x = rec.get("ci_high")
+    return float(rec["value"]) if x is None or not np.isfinite(x) else float(x)
+
+
 def length_metrics(df) -> list[dict]:
     """stall_rate, turns mean and p05/p50/p95, reshuffles_mean, starved_draw_rate, from the
     tally ``df`` (or a games frame, tallied here)."""

@@ -72,3 +72,27 @@ def test_now_boarding_plots_have_no_duplicate_charts(tmp_path):
     assert {"nb_loss_stage.png", "nb_complaints_cause.png", "nb_upgrades.png"} <= set(made)
     assert "games still running" in made["nb_upgrades.png"]
     assert all((tmp_path / f).stat().st_size > 2000 for f in made)
+
+
+@pytest.mark.parametrize("game", ["clear_for_takeoff", "flying_carpet", "now_boarding", "yukon_airways"])
+def test_a_one_game_run_writes_its_report_with_every_plot(game, tmp_path):
+    """A run of one game has means and shares with no interval (NaN: fewer than 2 games): the
+    plots draw them without an error bar instead of failing on NaN axis limits (sim run
+    --games 1 crashed in the weather plot)."""
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    config = Path(__file__).resolve().parents[2] / "configs" / f"{game}.toml"
+    out = tmp_path / "one"
+    res = CliRunner().invoke(app, ["run", str(config), "--games", "1", "--threads", "1", "--quiet", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 1
+    pngs = sorted(p.name for p in (out / "plots").glob("*.png"))
+    assert len(pngs) >= 4, pngs
+    html = (out / "report.html").read_text()
+    assert html.count("data:image/png;base64,") >= len(pngs)

@@ -34,7 +34,7 @@ import polars as pl
 
 from sim.games.clear_for_takeoff.data import WEATHER_CARDS
 from sim.games.clear_for_takeoff.layout import WEATHER_KEYS
-from sim.metrics import MetricDef, proportion
+from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
 
 WEATHER_LABELS = dict(zip(WEATHER_KEYS, WEATHER_CARDS))
 """Column key -> card code (``sc`` -> ``SC``, ``31l`` -> ``31L`` ...)."""
@@ -192,8 +192,8 @@ def plots(tally, records, folder: Path) -> list[tuple[str, str]]:
         fig, ax = plt.subplots(figsize=(7.2, 4.0))
         x = np.arange(len(ws))
         v = np.array([r["value"] for r in ws]) * 100
-        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in ws]) * 100
-        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in ws]) * 100
+        lo = np.array([ci_lo(r) for r in ws]) * 100
+        hi = np.array([ci_hi(r) for r in ws]) * 100
         ax.bar(x, v, color="#4C72B0", zorder=2)
         ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
                     capsize=4, zorder=3)
@@ -235,14 +235,14 @@ def plots(tally, records, folder: Path) -> list[tuple[str, str]]:
         ax.bar(x, vals(dl_on), wdt, label="DLY played on it", color="#4C72B0")
         ax.bar(x, vals(dl_dr), wdt, bottom=vals(dl_on), label="DLY drawn by it", color="#A5BDE0")
         v = vals(bl)
-        lo = v - np.array([r["ci_low"] for r in bl])
-        hi = np.array([r["ci_high"] for r in bl]) - v
+        lo = v - np.array([ci_lo(r) for r in bl])
+        hi = np.array([ci_hi(r) for r in bl]) - v
         ax.bar(x + wdt, v, wdt, yerr=[lo, hi], capsize=2, label="takeoffs blocked", color="#8C8C8C")
         ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in fl_on])
         ax.set_ylabel("aircraft or attempts per game (mean)")
         ax.set_title("Setbacks per seat: FLR / DLY by cause, takeoffs blocked")
         top = max(float((vals(fl_on) + vals(fl_dr)).max()), float((vals(dl_on) + vals(dl_dr)).max()),
-                  float(np.array([r["ci_high"] for r in bl]).max()))
+                  float(np.array([ci_hi(r) for r in bl]).max()))
         ax.set_ylim(0, top * 1.1)
         ax.set_xlabel("seat in turn order (seat 0 plays first)")
         ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False)

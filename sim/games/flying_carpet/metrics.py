@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.flying_carpet.data import FINISH_NEAR
-from sim.metrics import MetricDef, proportion
+from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
 
 LENGTH_UNIT = "player turns"
 """What the ``turns`` column counts: every turn begun, skipped and extra turns included
@@ -176,8 +176,8 @@ def plots(tally, records, folder: Path) -> list[tuple[str, str]]:
         fig, ax = plt.subplots(figsize=(7.4, 4.2))
         x = np.arange(len(faces))
         v = np.array([r["value"] for r in faces]) * 100
-        lo = np.array([r["ci_low"] for r in faces]) * 100
-        hi = np.array([r["ci_high"] for r in faces]) * 100
+        lo = np.array([ci_lo(r) for r in faces]) * 100
+        hi = np.array([ci_hi(r) for r in faces]) * 100
         ax.errorbar(x, v, yerr=[v - lo, hi - v], fmt="o", color="#4C72B0", elinewidth=2.5, capsize=7,
                     label="win rate of the rollers, 95% interval")
         for xi, vi in zip(x, v):
@@ -210,8 +210,8 @@ def plots(tally, records, folder: Path) -> list[tuple[str, str]]:
         wdt = 0.27
         for i, (rs, lab) in enumerate(zip(recs, ("blown off", "turns skipped", "forced landings"))):
             v = np.array([r["value"] for r in rs])
-            lo = v - np.array([r["ci_low"] for r in rs])
-            hi = np.array([r["ci_high"] for r in rs]) - v
+            lo = v - np.array([ci_lo(r) for r in rs])
+            hi = np.array([ci_hi(r) for r in rs]) - v
             ax.bar(x + (i - 1) * wdt, v, wdt, yerr=[lo, hi], capsize=2, label=lab)
         ax.set_xticks(x, [f"seat {r['by']['seat']}" for r in recs[0]])
         ax.set_ylabel("times per race (mean, 95% interval)")

@@ -23,7 +23,7 @@ import numpy as np
 
 from sim.games.now_boarding.data import AIRPORTS, ROUTES_23, ROUTES_45, STAGES, UPGRADE_KINDS
 from sim.games.now_boarding.layout import COLUMNS
-from sim.metrics import MetricDef, proportion
+from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
 
 LENGTH_UNIT = "rounds"
 """What the ``turns`` column counts in Now Boarding: rounds (flight phase + maintenance), final round
@@ -259,8 +259,8 @@ def upgrade_timeline(tally):
         rec = mean_record("upgrades_by_round_mean", {"round": r}, v, k)
         xs.append(r)
         ys.append(rec["value"])
-        lo.append(rec["ci_low"] if np.isfinite(rec["ci_low"]) else rec["value"])
-        hi.append(rec["ci_high"] if np.isfinite(rec["ci_high"]) else rec["value"])
+        lo.append(ci_lo(rec))
+        hi.append(ci_hi(rec))
         alive.append(m)
     return (xs, ys, lo, hi, alive) if xs else None
 
@@ -290,8 +290,8 @@ def plots(tally, records, folder) -> list[tuple[str, str]]:
         x = np.arange(len(rs))
         k = 100.0 if percent else 1.0
         v = np.array([r["value"] for r in rs]) * k
-        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * k
-        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * k
+        lo = np.array([ci_lo(r) for r in rs]) * k
+        hi = np.array([ci_hi(r) for r in rs]) * k
         ax.bar(x, v, color=color, zorder=2)
         ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none", ecolor="black",
                     capsize=4, zorder=3)
@@ -362,7 +362,7 @@ def plots(tally, records, folder) -> list[tuple[str, str]]:
         for i, (st, colr) in enumerate(zip(STAGE_NAMES[:3], ("#8172B3", "#64B5CD", "#CCB974"), strict=True)):
             rs = [next(r for r in bystage if r["by"] == {"kind": k, "stage": st}) for k in kinds3]
             v = np.array([r["value"] for r in rs])
-            e = [v - np.array([r["ci_low"] for r in rs]), np.array([r["ci_high"] for r in rs]) - v]
+            e = [v - np.array([ci_lo(r) for r in rs]), np.array([ci_hi(r) for r in rs]) - v]
             ax.bar(x + (i - 1) * wdt, v, wdt, yerr=np.maximum(e, 0), capsize=2, color=colr, label=st)
         ax.set_xticks(x, ["seat", "speed", "route"])
         ax.set_xlabel("permanent upgrade")

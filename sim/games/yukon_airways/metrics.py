@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.yukon_airways.data import DIALS, START_MONEY, SWITCHES
-from sim.metrics import MetricDef, proportion
+from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
 
 LENGTH_UNIT = "player turns"
 """What the ``turns`` column counts: boarding turns, flight turns and maintenance discards of all
@@ -210,8 +210,8 @@ def plots(tally, records, folder) -> list[tuple[str, str]]:
         x = np.arange(len(rs))
         k = 100.0 if percent else 1.0
         v = np.array([r["value"] for r in rs]) * k
-        lo = np.array([r["ci_low"] if r["ci_low"] is not None else r["value"] for r in rs]) * k
-        hi = np.array([r["ci_high"] if r["ci_high"] is not None else r["value"] for r in rs]) * k
+        lo = np.array([ci_lo(r) for r in rs]) * k
+        hi = np.array([ci_hi(r) for r in rs]) * k
         if zoom:  # an axis not from 0: points with their intervals, never bars
             ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="o", color="#4C72B0",
                         elinewidth=2.5, capsize=7, zorder=3)
