@@ -19,6 +19,7 @@ import sim
 from sim.compile import CompiledRun
 from sim.config import RunConfig
 from sim.games.base import GameDef
+from sim.runner import games_frame  # noqa: F401 - defined with the runner, part of this API
 
 KEEP_FRAME = 200_000
 """A run of at most this many games keeps its whole frame (``RunOutput.df``): the per-game
@@ -108,24 +109,6 @@ class RunOutput:
     @property
     def gdef(self) -> GameDef:
         return self.run.game
-
-
-def games_frame(run: CompiledRun, matrix: np.ndarray, first_index: int = 0):
-    """polars DataFrame of a result matrix: ``game_index`` (int64), ``policy_s<i>`` (the
-    label of the seat entry playing seat i in that game), then the game's columns."""
-    import polars as pl
-
-    cfg, gdef, perms, labels = run.cfg, run.game, run.perms, run.labels
-    n = matrix.shape[0]
-    gi = np.arange(first_index, first_index + n, dtype=np.int64)
-    cols: dict[str, Any] = {"game_index": gi}
-    lab = np.array(labels, dtype=object)
-    rows = perms[gi % perms.shape[0]]
-    for s in range(cfg.n_seats):
-        cols[f"policy_s{s}"] = pl.Series(lab[rows[:, s]].tolist(), dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Utf8)
-    for j, name in enumerate(gdef.column_names(cfg.n_seats)):
-        cols[name] = matrix[:, j]
-    return pl.DataFrame(cols)
 
 
 def tally_spec(run: CompiledRun) -> list:

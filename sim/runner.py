@@ -112,7 +112,6 @@ def fold_chunk(run: CompiledRun, spec: list, first: int, matrix: np.ndarray, pla
     ``plan`` written to ``plan.folder/part-<first>.parquet`` (zstd)."""
     import polars as pl
 
-    from sim.api import games_frame
     from sim.tally import Tally
 
     df = games_frame(run, matrix, first)
@@ -220,3 +219,21 @@ def join(a: Streamed, b: Streamed, plan: RowPlan) -> Streamed:
 
     return Streamed(merge_tallies([a.tally, b.tally]), a.parts + b.parts, merge_longest(a.longest, b.longest,
                     plan.longest), a.frames + b.frames, a.rows + b.rows, a.play_s + b.play_s)
+
+
+def games_frame(run: CompiledRun, matrix: np.ndarray, first_index: int = 0):
+    """polars DataFrame of a result matrix: ``game_index`` (int64), ``policy_s<i>`` (the
+    label of the seat entry playing seat i in that game), then the game's columns."""
+    import polars as pl
+
+    cfg, gdef, perms, labels = run.cfg, run.game, run.perms, run.labels
+    n = matrix.shape[0]
+    gi = np.arange(first_index, first_index + n, dtype=np.int64)
+    cols: dict[str, Any] = {"game_index": gi}
+    lab = np.array(labels, dtype=object)
+    rows = perms[gi % perms.shape[0]]
+    for s in range(cfg.n_seats):
+        cols[f"policy_s{s}"] = pl.Series(lab[rows[:, s]].tolist(), dtype=pl.Categorical) if n else pl.Series([], dtype=pl.Utf8)
+    for j, name in enumerate(gdef.column_names(cfg.n_seats)):
+        cols[name] = matrix[:, j]
+    return pl.DataFrame(cols)

@@ -773,6 +773,7 @@ def test_baseline_without_rules_version_compares_as_before_with_a_note():
 
 def test_cli_check_reports_a_rules_version_change_in_one_line(fake_game, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")  # one line on a wide terminal (below 120 the notes wrap)
     cfg = write_config(tmp_path)
     base = tmp_path / "b.json"
     assert invoke("baseline", cfg, "--out", base).exit_code == 0

@@ -44,12 +44,17 @@ def _fold_chunk(raw: dict, source: str, first_index: int, count: int, plan):
     from sim.compile import run_from_dict
     from sim.runner import fold_chunk, run_games, set_threads
 
-    run = run_from_dict(raw, source)
-    set_threads(1)
-    t0 = time.perf_counter()
-    mat = run_games(run, first_index=first_index, count=count)
-    play_s = time.perf_counter() - t0
-    res = fold_chunk(run, tally_spec(run), first_index, mat, plan)
+    try:
+        run = run_from_dict(raw, source)
+        set_threads(1)
+        t0 = time.perf_counter()
+        mat = run_games(run, first_index=first_index, count=count)
+        play_s = time.perf_counter() - t0
+        res = fold_chunk(run, tally_spec(run), first_index, mat, plan)
+    except KeyboardInterrupt:
+        # Ctrl-C signalled the whole process group and polars, unlike the kernels, checks for
+        # it: the client is stopping the run; end the task without a worker traceback
+        return None
     res.play_s = play_s
     return res
 

@@ -107,7 +107,7 @@ def test_cooperative_verdict_names_the_failure_modes_in_rounds_and_no_first_seat
     assert "drawn at random every round" in md
     # the calibration note sits right after the verdict, before the numbers' tables
     assert md.index("**Calibration note (Now Boarding).**") < md.index("## Team result")
-    assert "practically every game with 3 to 5 players" in md
+    assert "read win rates as relative" in md
     # every metric row carries its definition
     assert "share of lost games lost in each stage" in md
     assert "| `rounds_per_stage_mean` | rounds played in each stage (0 for a stage never reached) (rounds per game)" in md
