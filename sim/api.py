@@ -202,6 +202,18 @@ def prepare(run: CompiledRun) -> float:
     return time.perf_counter() - t0
 
 
+def _parallelism(backend: str, threads: int | None, workers: int) -> tuple[int, int]:
+    """(what the backend is given, numba threads in force): the local backend sets and runs
+    ``threads`` numba threads (None: all cores); dask runs ``workers`` one-thread processes.
+    Raises ValueError for an impossible thread count."""
+    from sim.runner import set_threads
+
+    if backend == "local":
+        n = set_threads(threads)
+        return n, n
+    return workers, 1
+
+
 def play_run(run: CompiledRun, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
              backend: str = "local", workers: int = 2) -> tuple[np.ndarray, float, int]:
     """Play every game of ``run`` on ``backend`` (see :func:`run_config`) and time it, nothing
@@ -210,13 +222,9 @@ def play_run(run: CompiledRun, threads: int | None = None, on_progress: Callable
     are compiled first (:func:`prepare`), so the wall time is the play alone. Raises
     ValueError for an unknown backend or an impossible thread count."""
     from sim.backends import get_backend
-    from sim.runner import set_threads
 
     play = get_backend(backend)
-    if backend == "local":
-        parallel = nthreads = set_threads(threads)
-    else:
-        parallel, nthreads = workers, 1
+    parallel, nthreads = _parallelism(backend, threads, workers)
     prepare(run)  # so the play time (and games/s) excludes compilation
     t0 = time.perf_counter()
     matrix = play(run, parallel, on_progress)
@@ -263,17 +271,13 @@ def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callab
     import tempfile
 
     from sim.backends import get_stream
-    from sim.runner import set_threads
 
     if compile_s is None:  # a caller that compiled first (the CLI's notice) passes its time
         compile_s = prepare(run)
     folder = Path(tempfile.mkdtemp(prefix="sim-rows-")) if write_rows else None
     plan = row_plan(run, rows, folder, keep_frame)
     stream = get_stream(backend)
-    if backend == "local":
-        parallel = nthreads = set_threads(threads)
-    else:
-        parallel, nthreads = workers, 1
+    parallel, nthreads = _parallelism(backend, threads, workers)
     prepare(run)  # so the play time (and games/s) excludes compilation
     t0 = time.perf_counter()
     try:
