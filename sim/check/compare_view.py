@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.check.gate import CRN_NOTE
-from sim.check.stats import MetricRow, is_rate
+from sim.check.stats import MetricRow, is_rate, worst_detectable
 from sim.report.format import MISSING, fmt_change, fmt_detectable, fmt_number, fmt_p, md_escape, md_table
 
 PAIRED_TESTS = ("mcnemar", "paired t", "paired ratio")
@@ -313,14 +313,11 @@ def _detectable_line(rows: list[MetricRow], games: Any) -> str | None:
     of the tested headline rates (points) and means (relative to A)."""
     head = [r for r in rows if r.tested and r.headline and r.detectable is not None]
     parts = []
-    rates = [r for r in head if is_rate(r)]
-    if rates:
-        w = max(rates, key=lambda r: r.detectable)
-        parts.append(f"rates moving {100 * w.detectable:.2f} pp (worst {short_label(w)})")
-    means = [r for r in head if r.kind == "mean" and r.a]
-    if means:
-        w = max(means, key=lambda r: r.detectable / abs(r.a))
-        parts.append(f"means moving {100 * w.detectable / abs(w.a):.1f}% (worst {short_label(w)})")
+    rate, mean = worst_detectable(head)
+    if rate is not None:
+        parts.append(f"rates moving {100 * rate.detectable:.2f} pp (worst {short_label(rate)})")
+    if mean is not None:
+        parts.append(f"means moving {100 * mean.detectable / abs(mean.a):.1f}% (worst {short_label(mean)})")
     if not parts:
         return None
     return f"at {_count(games)} games a side it would have detected {' and '.join(parts)} (80% power)."

@@ -38,7 +38,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sim.check.stats import MetricRow, compare_records, is_rate
+from sim.check.stats import MetricRow, compare_records, is_rate, worst_detectable
 from sim.config import CheckConfig, Target
 from sim.errors import ConfigError
 from sim.jsonio import strict
@@ -406,14 +406,11 @@ def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int, 
     paired = sum(1 for r in gated if r.test and r.test.startswith(("mcnemar", "paired")))
     same = sum(1 for r in gated if r.test and r.test.startswith(("mcnemar", "paired")) and not _paired_power(r))
     parts = []
-    rates = [r for r in gated if is_rate(r) or r.kind == "share"]
-    if rates:
-        w = max(rates, key=lambda r: r.detectable)
-        parts.append(f"rate changes of {100 * w.detectable:.2f} points (worst {w.label})")
-    means = [r for r in gated if r.kind == "mean" and r.a]
-    if means:
-        w = max(means, key=lambda r: r.detectable / abs(r.a))
-        parts.append(f"mean changes of {100 * w.detectable / abs(w.a):.2f}% (worst {w.label})")
+    rate, mean = worst_detectable(gated, shares=True)
+    if rate is not None:
+        parts.append(f"rate changes of {100 * rate.detectable:.2f} points (worst {rate.label})")
+    if mean is not None:
+        parts.append(f"mean changes of {100 * mean.detectable / abs(mean.a):.2f}% (worst {mean.label})")
     how = f"{paired} of {len(gated)} paired on the baseline's deals" if paired else "unpaired"
     if same:
         how += (f"; {same} with every game equal to the baseline's, for which the unpaired detectable "

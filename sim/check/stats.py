@@ -137,6 +137,18 @@ class MetricRow:
         return self.verdict in ("FAIL", "missing")
 
 
+
+def worst_detectable(rows, shares: bool = False):
+    """The rows with the largest detectable change among ``rows`` (each with ``detectable``
+    set): ``(rate, mean)``, the rate row (proportions; with ``shares`` also share rows) by its
+    change in points, the mean row by its change relative to ``a``; None where ``rows`` has none."""
+    rates = [r for r in rows if is_rate(r) or (shares and r.kind == "share")]
+    means = [r for r in rows if r.kind == "mean" and r.a]
+    rate = max(rates, key=lambda r: r.detectable) if rates else None
+    mean = max(means, key=lambda r: r.detectable / abs(r.a)) if means else None
+    return rate, mean
+
+
 def _n_seats(summary: dict) -> int | None:
     seats = summary.get("seats")
     return len(seats) if seats else None

@@ -234,11 +234,9 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
         return f"seat {s} ({md_escape(labels[s])})"
 
     if mode == "competitive":
-        seats = [r for r in records if r.get("metric") == "win_rate" and set(r.get("by") or {}) == {"seat"}
-                 and _finite(r.get("value")) is not None]
+        seats = _win_rates(records, "seat")
         if len(seats) >= 2:
-            hi = max(seats, key=lambda r: r["value"])
-            lo = min(seats, key=lambda r: r["value"])
+            hi, lo = _extremes(seats)
             d = spread(hi, lo)
             thr = f"{seat_thr * 100:g} points (`[report] seat_spread_threshold`)"
             if d["ci_low"] > seat_thr:
@@ -251,11 +249,9 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
                 word = f"below the practical threshold of {thr}, beyond sampling noise"
             out.append(f"- **Seat balance:** seat spread {_spread_text(d)} between {seat_name(hi['by']['seat'])} "
                        f"{fmt_interval(hi)} and {seat_name(lo['by']['seat'])} {fmt_interval(lo)}: {word}.")
-        pols = [r for r in records if r.get("metric") == "win_rate" and set(r.get("by") or {}) == {"policy"}
-                and _finite(r.get("value")) is not None]
+        pols = _win_rates(records, "policy")
         if len(pols) >= 2:
-            hi = max(pols, key=lambda r: r["value"])
-            lo = min(pols, key=lambda r: r["value"])
+            hi, lo = _extremes(pols)
             d = spread(hi, lo)
             word = "above" if d["value"] > pol_thr else "below"
             out.append(f"- **Skill:** {md_escape(hi['by']['policy'])} wins {fmt_interval(hi)} of the games it "
@@ -519,6 +515,18 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
         out += [f"Test of equal win rates for all seats (chi-square over {fmt_count(eq.get('n'))} decided "
                 f"games): {fmt_interval(eq)}{verdict}.", ""]
     return out
+
+
+
+def _win_rates(records: list[dict], key: str) -> list[dict]:
+    """The ``win_rate`` records by ``key`` alone ("seat" / "policy") with a finite value."""
+    return [r for r in records if r.get("metric") == "win_rate" and set(r.get("by") or {}) == {key}
+            and _finite(r.get("value")) is not None]
+
+
+def _extremes(rs: list[dict]) -> tuple[dict, dict]:
+    """The records of ``rs`` with the highest and the lowest value."""
+    return max(rs, key=lambda r: r["value"]), min(rs, key=lambda r: r["value"])
 
 
 def _finite(x: Any) -> float | None:
