@@ -218,7 +218,7 @@ def greedy_score(state, spec, dist, row):
     return v
 
 
-@leaf_kernel
+@inline_kernel
 def prepare(state, spec, dist, pid, w, acts, n, fw):
     """What ``row_score`` needs of the whole row set: for ``heuristic`` ``fw[j]`` (j < HAND)
     the best card score of hand slot j (an empty slot: the best of all - 3) and ``fw[HAND]``
@@ -252,7 +252,7 @@ def prepare(state, spec, dist, pid, w, acts, n, fw):
     return leader(state, spec, dist, state[H_CUR])
 
 
-@leaf_kernel
+@inline_kernel
 def row_score(state, spec, dist, pid, w, acts, i, fw, ld):
     """Score of row ``i`` of ``acts`` under policy ``pid`` (higher is better; ``fw``, ``ld``:
     ``prepare``'s output). Die "swap": minus the distance of the carpet swapped with;
