@@ -283,12 +283,14 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
         skipped = state[H_PHASE] == PH_SKIP
         near = abs(pos0 % W - fx) + abs(pos0 // W - fy) <= p[P_NEAR]
         blown0 = state[p[P_OFF_STATS] + s * NSTAT + ST_BLOWN]
+        pid = pids[s]
+        w = Wt[s]  # one view of the seat's weight row per turn
         while state[H_PHASE] != PH_END:
             if state[H_PHASE] == PH_CLOUDS:
-                cp = pids[s]
+                cp = pid
                 if cp == POL_ROLLOUT:  # the rollout seat moves clouds as its base policy does
-                    cp = np.int64(Wt[s][W_LA_BASE])
-                piece, anchor = choose_cloud(state, spec, dmap, cp, Wt[s], rng, work)
+                    cp = np.int64(w[W_LA_BASE])
+                piece, anchor = choose_cloud(state, spec, dmap, cp, w, rng, work)
                 acts[0, :] = -1
                 acts[0, A_KIND] = K_KEEP if piece < 0 else K_CLOUD
                 acts[0, A_A] = piece
@@ -297,10 +299,10 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
                 stale = stale or piece >= 0
             else:
                 n = legal_actions(state, spec, acts, work)
-                if pids[s] == POL_ROLLOUT:
-                    i = rollout_choice(state, spec, dmap, Wt[s], acts, n, rng, fw, stale)
+                if pid == POL_ROLLOUT:
+                    i = rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale)
                 else:
-                    i = select(state, spec, dmap, pids[s], Wt[s], acts, n, rng, fw)
+                    i = select(state, spec, dmap, pid, w, acts, n, rng, fw)
                 apply_action(state, spec, acts[i], rng, rig_dice, ev, evn)
             if check:
                 code = check_invariants(state, spec)

@@ -500,10 +500,10 @@ def sink_cell(state, spec, c):
 
 
 @inline_kernel
-def add_move(acts, n, kind, a, b, c, pos, end, extra, fin, start, die, marks, occ):
+def add_move(acts, n, kind, a, b, c, pos, end, extra, fin, start, die, marks, state, p, s):
     """Write the legal-action row(s) of a move of the seat to move ending at ``end``; two
-    rows (block, force) when the end cell holds other carpets (RB "Blockade"; ``occ``: a
-    bitset of the cells other flying carpets hover on, the start platform left out).
+    rows (block, force) when the end cell holds other carpets of seat ``s``'s opponents still
+    flying (RB "Blockade"; ``others_at``), the start platform left out.
     Returns the new row count."""
     flags = 0
     land = 0
@@ -513,7 +513,7 @@ def add_move(acts, n, kind, a, b, c, pos, end, extra, fin, start, die, marks, oc
         flags |= F_MOVED
         if end == fin:
             flags |= F_FINISH
-        elif (occ[end >> 6] >> np.int64(end & 63)) & 1:
+        elif end != start and others_at(state, p, end, s) > 0:
             flags |= F_LAND
             land = 1
         elif die and (marks[end] & M_STAR) != 0:
@@ -533,7 +533,7 @@ def add_move(acts, n, kind, a, b, c, pos, end, extra, fin, start, die, marks, oc
     return n
 
 
-@kernel
+@leaf_kernel
 def legal_moves(state, spec, acts):
     """The four move options of RB "Summary of move options" for the seat to move, as rows of
     ``acts`` (int32[m, ACT_W]); returns the count.
@@ -559,11 +559,6 @@ def legal_moves(state, spec, acts):
     fin = p[P_FINISH]
     start = p[P_START]
     die = p[P_DIE] == 1
-    occ = np.zeros((NCELL + 63) // 64, np.int64)
-    for t in range(p[P_S]):
-        c = state[p[P_OFF_POS] + t]
-        if t != s and state[p[P_OFF_RANK] + t] == 0 and c != start:
-            occ[c >> 6] |= np.int64(1) << np.int64(c & 63)
     n = 0
     seen = np.int64(0)
     for slot in range(HAND):
@@ -585,16 +580,16 @@ def legal_moves(state, spec, acts):
                 end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, ht, fin)
                 if end == END_ILLEGAL:
                     continue
-                n = add_move(acts, n, K_CARD, slot, o, t, pos, end, k, fin, start, die, marks, occ)
+                n = add_move(acts, n, K_CARD, slot, o, t, pos, end, k, fin, start, die, marks, state, p, s)
     if tokens > 0:
         for t in range(T_UP, T_RIGHT + 1):
             order, dy, hc = token_vector(ORDER_V, 0, 0, t)
             end = fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc, 0, fin)
             if end == END_ILLEGAL:
                 continue
-            n = add_move(acts, n, K_TOKEN, -1, -1, t, pos, end, -1, fin, start, die, marks, occ)
+            n = add_move(acts, n, K_TOKEN, -1, -1, t, pos, end, -1, fin, start, die, marks, state, p, s)
     end = drift_end(state, spec, pos)
-    n = add_move(acts, n, K_DRIFT, -1, -1, -1, pos, end, -1, fin, start, die, marks, occ)
+    n = add_move(acts, n, K_DRIFT, -1, -1, -1, pos, end, -1, fin, start, die, marks, state, p, s)
     seen = np.int64(0)
     for slot in range(HAND):
         cid = state[h0 + slot]
@@ -605,7 +600,7 @@ def legal_moves(state, spec, acts):
         if seen & bit:
             continue
         seen |= bit
-        n = add_move(acts, n, K_DRIFT, slot, -1, -1, pos, end, k, fin, start, die, marks, occ)
+        n = add_move(acts, n, K_DRIFT, slot, -1, -1, pos, end, k, fin, start, die, marks, state, p, s)
     return n
 
 
@@ -787,7 +782,7 @@ def swap_targets(state, spec, acts):
     return n
 
 
-@kernel
+@leaf_kernel
 def legal_actions(state, spec, acts, work):
     """The rows of everything the seat to move may do now (``acts`` int32[m, ACT_W]), by
     phase: PH_MOVE ``legal_moves``; PH_SKIP the one K_SKIP row; PH_CLOUDS ``cloud_moves``;
