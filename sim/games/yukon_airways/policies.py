@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import W_LA_BASE, kernel, leaf_kernel
+from sim.games.engine import W_LA_BASE, inline_kernel, kernel, leaf_kernel
 from sim.games.yukon_airways.layout import (
     D_CHRISTMAS,
     DP_PLANE,
@@ -107,7 +107,7 @@ def seat_weights(pids, W):
             W[s, : _GREEDY.shape[0]] = _GREEDY
 
 
-@leaf_kernel
+@inline_kernel
 def best_group(ctx, k, free, colours):
     """Dice a seat could board at dock ``k`` (from the context's dock table): the largest
     ``colours`` colour groups, at most ``free`` dice; returns (dice, best colour)."""
@@ -126,14 +126,14 @@ def best_group(ctx, k, free, colours):
     return min(n, free), bc
 
 
-@leaf_kernel
+@inline_kernel
 def card_keep(spec, t):
     """How much a player likes to keep ticket card type ``t``: its location's value."""
     loc = spec[2]
     return 1.0 + 0.2 * loc[t // NSYM, 0]
 
 
-@leaf_kernel
+@inline_kernel
 def fill_context(state, spec, s, ctx):
     """What every action of one decision looks at, computed once per decision into ``ctx``
     (int64[CTX]): dice aboard by colour, dice aboard, free seats, the largest colour group on
@@ -162,7 +162,7 @@ def fill_context(state, spec, s, ctx):
     ctx[CX_BEST] = bc
 
 
-@leaf_kernel
+@inline_kernel
 def sc_place(state, spec, s, a, w, ctx):
     """Score of placing at dock ``a``: dice to board, flight order, the dock's ability."""
     p = spec[0]
@@ -185,7 +185,7 @@ def sc_place(state, spec, s, a, w, ctx):
     return v
 
 
-@leaf_kernel
+@inline_kernel
 def sc_improve(state, spec, s, kind, w):
     """Value of improvement ``kind``: the Christmas dial's next step and the marker_money
     switch in money at the end; any other by its rank (``IMPROVEMENT_PRIOR``) times the share
@@ -207,7 +207,7 @@ def sc_improve(state, spec, s, kind, w):
     return w[W_IMPROVE] * _PRIOR[kind] * left / p[P_ROUNDS]
 
 
-@leaf_kernel
+@inline_kernel
 def sc_move(state, spec, s, a, b, w, ctx):
     """Score of moving die ``a`` one dock (``b`` 0 down / 1 up): only a die of the colour
     the seat will take, onto its own dock, while seats are free."""
@@ -227,7 +227,7 @@ def sc_move(state, spec, s, a, b, w, ctx):
     return PASSENGER * w[W_MONEY] * 0.5 - cost
 
 
-@leaf_kernel
+@inline_kernel
 def sc_take(state, spec, a, b, w):
     """Score of taking ``b`` dice of colour ``a``."""
     p = spec[0]
@@ -238,7 +238,7 @@ def sc_take(state, spec, a, b, w):
     return b * (PASSENGER * wm - 0.3 * wm) + (0.3 * w[W_IMPROVE] if markers > 0 else 0.0)
 
 
-@leaf_kernel
+@inline_kernel
 def sc_fly(state, spec, s, a, w, ctx):
     """Score of flying to ``a``: income gained, far bonus, matching markers, a new place,
     minus fuel and cards burnt."""
@@ -267,7 +267,7 @@ def sc_fly(state, spec, s, a, w, ctx):
     return v
 
 
-@leaf_kernel
+@inline_kernel
 def sc_load(state, spec, s, kind, a, b, w):
     """Score of a passenger (ticket ``a``/colour ``b``, face-down or second die of colour ``a``)."""
     p = spec[0]
@@ -283,7 +283,7 @@ def sc_load(state, spec, s, kind, a, b, w):
     return v
 
 
-@leaf_kernel
+@inline_kernel
 def sc_tuck(state, spec, s, a, w):
     """Score of tucking card type ``a``: the bonus it completes minus the card."""
     p = spec[0]
@@ -301,7 +301,7 @@ def sc_tuck(state, spec, s, a, w):
     return gain - keep
 
 
-@leaf_kernel
+@inline_kernel
 def action_score(state, spec, s, w, acts, i, ctx):
     """Score of action ``i`` of ``acts`` for seat ``s`` (higher is better; ``ctx`` filled by
     ``fill_context``): one small scoring function per action kind."""
@@ -334,7 +334,7 @@ def action_score(state, spec, s, w, acts, i, ctx):
     return v
 
 
-@leaf_kernel
+@inline_kernel
 def select_scored(state, spec, w, acts, n, ctx):
     """Index of the best-scoring of the ``n`` legal ``acts`` (first of equals; ``action_score``)."""
     s = state[H_ACTOR]

@@ -257,7 +257,7 @@ def cockpit_at(p, s, l, c):
     return p[P_OFF_COCKPIT] + (s * p[P_L] + l) * NCOLG + c
 
 
-@leaf_kernel
+@inline_kernel
 def dial_value(state, spec, s, d):
     """Value of seat ``s``'s dial ``d`` (D_*) at its current step (RB Appendix Anzeigen)."""
     p = spec[0]
@@ -265,13 +265,13 @@ def dial_value(state, spec, s, d):
     return dials[d, 1 + state[se(p, s, SE_DIAL + d)]]
 
 
-@leaf_kernel
+@inline_kernel
 def switch_on(state, spec, s, j):
     """1 when seat ``s``'s switch ``j`` (SW_*) is on (RB Appendix Schalter)."""
     return state[se(spec[0], s, SE_SW + j)]
 
 
-@leaf_kernel
+@inline_kernel
 def hand_total(state, spec, s):
     """Ticket cards in seat ``s``'s hand."""
     p = spec[0]
@@ -281,7 +281,7 @@ def hand_total(state, spec, s):
     return n
 
 
-@leaf_kernel
+@inline_kernel
 def aboard(state, spec, s):
     """Dice aboard seat ``s``'s plane."""
     p = spec[0]
@@ -292,7 +292,7 @@ def aboard(state, spec, s):
     return n
 
 
-@leaf_kernel
+@inline_kernel
 def aboard_colour(state, spec, s, c):
     """Dice of colour ``c`` aboard seat ``s``'s plane."""
     p = spec[0]
@@ -304,7 +304,7 @@ def aboard_colour(state, spec, s, c):
     return n
 
 
-@leaf_kernel
+@inline_kernel
 def dock_colour(state, spec, k, c):
     """Dice of colour ``c`` on dock ``k`` (0-based)."""
     p = spec[0]
@@ -316,7 +316,7 @@ def dock_colour(state, spec, k, c):
     return n
 
 
-@leaf_kernel
+@inline_kernel
 def fuel_cost(state, spec, s, dest):
     """Fuel of a flight of seat ``s`` from where its plane is to ``dest``: the summed signs of
     the cheapest route (RB Flugphase d)."""
@@ -460,7 +460,7 @@ def give_up_cards(state, spec, s, k, to_table):
         i += 1
 
 
-@leaf_kernel
+@inline_kernel
 def improvable(state, spec, s, kind):
     """True when seat ``s`` can take improvement ``kind``: a dark dial below its last step or
     a switch still off (RB Flugphase e; Appendix)."""
@@ -742,7 +742,7 @@ def next_flyer(state, spec, rng, rig_dice, ev, evn):
     maintenance(state, spec, rng, rig_dice, ev, evn)
 
 
-@leaf_kernel
+@inline_kernel
 def set_size(state, spec, s):
     """Alike symbols that make a set: three, two with switch pair_bonus (RB Flugphase b)."""
     p = spec[0]
@@ -752,7 +752,7 @@ def set_size(state, spec, s):
     return t
 
 
-@leaf_kernel
+@inline_kernel
 def fuel_cards(state, spec, s):
     """Cards with the fuel symbol in seat ``s``'s hand."""
     p = spec[0]
@@ -762,7 +762,7 @@ def fuel_cards(state, spec, s):
     return n
 
 
-@leaf_kernel
+@inline_kernel
 def fuel_in_cheapest(state, spec, s, k):
     """Fuel-symbol cards among the ``k`` cards ``give_up_cards`` would take from seat ``s``."""
     p = spec[0]
@@ -780,7 +780,7 @@ def fuel_in_cheapest(state, spec, s, k):
     return n
 
 
-@leaf_kernel
+@inline_kernel
 def flight_numbers(state, spec, s):
     """What ``payable_after`` reads of seat ``s`` that does not depend on the destination nor on
     the cards given up: (tank fuel, fuel symbols collected today, set size, cards in hand,
@@ -791,7 +791,7 @@ def flight_numbers(state, spec, s):
             hand_total(state, spec, s), fuel_cards(state, spec, s), dial_value(state, spec, s, D_CARDS_FUEL))
 
 
-@leaf_kernel
+@inline_kernel
 def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_out, tuck_fuel):
     """``payable_after`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``) and the
     flight's fuel ``cost`` (``fuel_cost``); the other arguments as there."""
@@ -830,7 +830,7 @@ def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
                         fuel_out, tuck_fuel)
 
 
-@leaf_kernel
+@inline_kernel
 def wild_size(state, spec, s):
     """Face-down cards that carry one passenger: three, two with switch two_card_wild."""
     p = spec[0]
@@ -840,7 +840,7 @@ def wild_size(state, spec, s):
     return w
 
 
-@leaf_kernel
+@inline_kernel
 def can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
     """``can_fly`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``), its
     ``wild_size`` ``w`` and the fuel cards ``wfuel`` among its ``w`` cheapest
@@ -1157,7 +1157,7 @@ def ahead(state, spec, a, b):
 
 
 # ---- legal actions ----------------------------------------------------------------------------
-@leaf_kernel
+@inline_kernel
 def put(acts, n, kind, a, b):
     """Append the action (kind, a, b) to ``acts`` at row ``n``; returns n + 1."""
     acts[n, 0] = kind
