@@ -18,6 +18,7 @@ from sim.games.engine import (
     capped,
     col_at,
     emit,
+    inline_kernel,
     kernel,
     leaf_kernel,
     lookahead_streams,
@@ -200,6 +201,28 @@ def rollout_choice(state, spec, w, acts, n, rng, ctx):
     return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
 
 
+# ---- one decision of a plain (not look-ahead) seat -------------------------------------------
+_legal_inline = inline_kernel(legal_actions.py_func)
+_select_inline = inline_kernel(select.py_func)
+_apply_inline = inline_kernel(apply_action.py_func)
+"""Inlined twins of ``rules.legal_actions``, ``policies.select`` and ``rules.apply_action`` (the
+same Python functions, compiled into ``step``'s body)."""
+
+
+@leaf_kernel
+def step(state, spec, pid, w, acts, rng, rig_dice, ctx, ev, evn):
+    """One decision of the seat to decide, playing the plain policy ``pid`` with weights ``w``:
+    ``rules.legal_actions``, the choice (``policies.select``; the only action when there is
+    one) and ``rules.apply_action``, exactly as ``playout`` calls them, inlined into one
+    function so that the spec tuple (whose arrays a call passes field by field) is passed once
+    per decision instead of three times."""
+    n = _legal_inline(state, spec, acts)
+    k = 0
+    if n > 1:
+        k = _select_inline(state, spec, pid, w, acts, n, rng, ctx)
+    _apply_inline(state, spec, acts[k], rng, rig_dice, ev, evn)
+
+
 @kernel
 def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, snaps, check):
     """Play game ``g`` of ``seed`` into ``state`` (int32[p[P_SIZE]]); returns 0 or the first
@@ -230,15 +253,17 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, sna
             if r < snaps.shape[0]:
                 snaps[r, :] = state
             last_round = r
-        n = legal_actions(state, spec, acts)
-        k = 0
-        if n > 1:
-            s = state[H_ACTOR]
-            if pids[s] == POL_ROLLOUT:
+        s = state[H_ACTOR]
+        if s < 0 or s >= pids.shape[0]:
+            s = 0  # no seat decides (the step has one action): any seat's policy will do
+        if pids[s] == POL_ROLLOUT:
+            n = legal_actions(state, spec, acts)
+            k = 0
+            if n > 1:
                 k = rollout_choice(state, spec, W[s], acts, n, rng, ctx)
-            else:
-                k = select(state, spec, pids[s], W[s], acts, n, rng, ctx)
-        apply_action(state, spec, acts[k], rng, rig_dice, ev, evn)
+            apply_action(state, spec, acts[k], rng, rig_dice, ev, evn)
+        else:  # a plain seat, or an automatic step (one action, no choice)
+            step(state, spec, pids[s], W[s], acts, rng, rig_dice, ctx, ev, evn)
         if check:
             code = check_invariants(state, spec)
             if code != 0:
