@@ -18,6 +18,7 @@ from sim.games.engine import (
     batch_kernel,
     capped,
     col_at,
+    inline_kernel,
     kernel,
     leaf_kernel,
     lookahead_streams,
@@ -246,6 +247,26 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
     return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
 
 
+# ---- one decision of a plain (not look-ahead) seat -------------------------------------------
+_legal_inline = inline_kernel(legal_actions.py_func)
+_select_inline = inline_kernel(select.py_func)
+_apply_inline = inline_kernel(apply_action.py_func)
+"""Inlined twins of ``rules.legal_actions``, ``policies.select`` and ``rules.apply_action`` (the
+same Python functions, compiled into ``step``'s body)."""
+
+
+@leaf_kernel
+def step(state, spec, dmap, pid, w, acts, work, rng, fw, rig_dice, ev, evn):
+    """One decision (outside the die's cloud move) of the seat to move, playing the plain
+    policy ``pid`` with weights ``w``: ``rules.legal_actions``, ``policies.select`` and
+    ``rules.apply_action``, exactly as ``playout`` calls them, inlined into one function so
+    that the spec tuple (whose arrays a call passes field by field) is passed once per
+    decision instead of three times."""
+    n = _legal_inline(state, spec, acts, work)
+    i = _select_inline(state, spec, dmap, pid, w, acts, n, rng, fw)
+    _apply_inline(state, spec, acts[i], rng, rig_dice, ev, evn)
+
+
 @kernel
 def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts, work, fw, ev, evn, snaps, check):
     """Play race ``g`` of ``seed`` into ``state`` (int32[p[P_STATE_SIZE]]); returns 0 or the
@@ -297,13 +318,12 @@ def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts,
                 acts[0, A_B] = anchor
                 apply_action(state, spec, acts[0], rng, rig_dice, ev, evn)
                 stale = stale or piece >= 0
-            else:
+            elif pid == POL_ROLLOUT:
                 n = legal_actions(state, spec, acts, work)
-                if pid == POL_ROLLOUT:
-                    i = rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale)
-                else:
-                    i = select(state, spec, dmap, pid, w, acts, n, rng, fw)
+                i = rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale)
                 apply_action(state, spec, acts[i], rng, rig_dice, ev, evn)
+            else:
+                step(state, spec, dmap, pid, w, acts, work, rng, fw, rig_dice, ev, evn)
             if check:
                 code = check_invariants(state, spec)
                 if code != 0:
