@@ -154,6 +154,17 @@ PLANNER_WEIGHTS = {
                   # version-3 planner (PLANNER_V3_WEIGHTS)
     "offload": 1.0,  # 1 = set down a carried passenger that the rest of the plan does not bring closer to its
                      # destination (it waits with no cubes; another plane may relay it)
+    "seat3": 0.0,  # from the evening stage on, seats up to this come before every other purchase (0 = off)
+    "endbuy": 0.0,  # after the last draw (RB "Salir de la aeronave": money has no use after the game) the plane
+                    # saves for nothing: 1 = the cheaper of seat and speed, 2 = seats first, 3 = speed first,
+                    # while the money lasts, then the temporary tokens with the change (0 = the usual order)
+    "cover2": 0.0,  # progress mode: per passenger two cubes short of the last within two rounds' speed of the end
+    "covercap": 0.0,  # progress mode: 1 = a plane's end covers at most as many passengers as it has seats
+    "orders": 0.0,  # progress mode: 1 = besides the greedy commitment, try each plane committed first and fly
+                    # the team plan of highest total value (about players + 1 times the planning); 2 = each
+                    # ordered pair of planes first (about players² times)
+    "endgame": 0.0,  # progress mode: > 0 = in the round after the last draw a plan may run this many move points
+                     # into the final round, and progress counts only as a delivery by then
 }
 
 #: the planner in progress mode (issue 10; measured in RULES.md "Calibration note": 4 players deliver
@@ -168,10 +179,27 @@ PLANNER_PROGRESS_WEIGHTS = {
 #: default before rules version 4; select it with these weights on every seat.
 PLANNER_V3_WEIGHTS = dict(PLANNER_WEIGHTS)
 
-# Rules version 4: the planner plays in progress mode by default (issue 10: players who play
-# sensibly come before speed: 4 players deliver about 50 passengers instead of 35). Same keys, same
-# order (the kernel's weight indices, layout.PW_*), progress values.
-PLANNER_WEIGHTS = {**PLANNER_WEIGHTS, **PLANNER_PROGRESS_WEIGHTS}
+#: the rules-version-4 planner (progress mode with the version-3 purchases); select it with these
+#: weights on every seat.
+PLANNER_V4_WEIGHTS = {**PLANNER_WEIGHTS, **PLANNER_PROGRESS_WEIGHTS}
+
+#: rules version 5 over version 4 (issue 10; chosen by paired sweeps on 4,000 4-player games,
+#: RULES.md "Calibration note"): the team tries each plane as the first of its commitment and
+#: flies the plan of highest total value (``orders`` 1: the largest gain, 4 players 8.6 % -> 16.8 %
+#: wins); no seat after the free one (``seat1`` = ``seat2`` = 2: more seats lost games), speed to
+#: 6, then routes; no temporary tokens with the change (``temp`` 0); a delivery is worth less next
+#: to progress (``deliver`` 15); after the last draw the money buys speed (``endbuy`` 3) and the
+#: temporary tokens; a passenger two cubes short of the last within two rounds' speed of a plane's
+#: end counts as covered (``cover2`` 10); the round before the final one plans 4 points into it
+#: (``endgame`` 4).
+PLANNER_V5_WEIGHTS = {
+    "seat1": 2.0, "seat2": 2.0, "speed1": 5.0, "speed2": 6.0, "temp": 0.0, "deliver": 15.0,
+    "endbuy": 3.0, "cover2": 10.0, "orders": 1.0, "endgame": 4.0,
+}
+
+# Rules version 5: the default planner (progress mode since version 4, the version-5 purchases and
+# cover). Same keys, same order (the kernel's weight indices, layout.PW_*).
+PLANNER_WEIGHTS = {**PLANNER_V4_WEIGHTS, **PLANNER_V5_WEIGHTS}
 
 #: rollout (look-ahead team) weights and their defaults (issue 10 item 2; RULES.md "Policies").
 #: ``rollouts``: simulations per candidate purchase; ``depth``: rounds per simulation (0 = to

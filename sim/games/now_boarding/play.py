@@ -86,6 +86,7 @@ from sim.games.now_boarding.layout import (
     PL_PILE,
     POL_PLANNER,
     POL_ROLLOUT,
+    PW_ENDBUY,
     PW_TEMP,
     RO_COMPLAINT,
     RO_DELIVER,
@@ -132,6 +133,7 @@ from sim.games.now_boarding.layout import (
 )
 from sim.games.now_boarding.policies import (
     accept_vip,
+    after_last_draw,
     choose_target,
     deliver_all,
     do_handoffs,
@@ -271,7 +273,7 @@ def buy_phase(st, spec, p, pol, w, rng, ev, evn):
     total = 0
     pooled = spec[K_POOLED] == 1
     while nk < 24:
-        k, col, price = plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat)
+        k, col, price = plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget - total)
         if k < 0 or total + price > budget:
             break
         if stop_buying(pol, rng):
@@ -290,7 +292,8 @@ def buy_phase(st, spec, p, pol, w, rng, ev, evn):
             speed += 1
         elif k == U_ROUTE:
             mask |= 1 << col
-    if pol == POL_PLANNER and w[PW_TEMP] > 0.5 and nk > 0:
+    late = pol == POL_PLANNER and w[PW_ENDBUY] > 0.5 and after_last_draw(st)
+    if pol == POL_PLANNER and ((w[PW_TEMP] > 0.5 and nk > 0) or late):
         # the change of this purchase buys the temporary tokens still in the supply
         for kt in (U_TSEAT, U_TSPEED):
             pt = upgrade_price(st, spec, p, kt, seats, speed)

@@ -69,6 +69,12 @@ from sim.games.now_boarding.layout import (
     PW_RESET,
     PW_SEAT1,
     PW_SEAT2,
+    PW_SEAT3,
+    PW_ENDBUY,
+    PW_COVER2,
+    PW_COVERCAP,
+    PW_ORDERS,
+    PW_ENDGAME,
     PW_SPEED1,
     PW_SPEED2,
     S_NACTIVE,
@@ -100,6 +106,7 @@ from sim.games.now_boarding.rules import (
     do_pickup,
     fly_hop,
     pb,
+    pile_left,
     plane_dist,
     route_available,
     seats_needed,
@@ -391,10 +398,12 @@ def choose_target(st, spec, p, pol, w, rng):
 
 
 @kernel
-def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat):
-    """Next upgrade plane p wants (kind, colour, price) given the planned seats/speed/mask;
-    kind -1 = none. Strategy order: 'first' strategies return their kind while available even
-    if unaffordable (the plane saves for it); balanced returns the cheapest available."""
+def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
+    """Next upgrade plane p wants (kind, colour, price) given the planned seats/speed/mask and
+    the money not yet planned (``budget``, $); kind -1 = none. The planner's ``endbuy`` after
+    the last draw picks among the affordable seat and speed only (nothing to save for).
+    Strategy order: 'first' strategies return their kind while available even if unaffordable
+    (the plane saves for it); balanced returns the cheapest available."""
     seat_cap = spec[K_MAX_SEATS]
     speed_cap = spec[K_MAX_SPEED]
     if pol == POL_HEURISTIC:
@@ -409,6 +418,18 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat):
     if col >= 0 and route_available(st, spec, p, col):
         pr = upgrade_price(st, spec, p, U_ROUTE, seats, speed)
     if pol == POL_PLANNER:
+        eb = w[PW_ENDBUY]
+        if eb > 0.5 and after_last_draw(st):
+            # money has no use after the game (RB "Salir de la aeronave"): nothing to save for
+            oks = ps >= 0 and ps <= budget
+            okv = pv >= 0 and pv <= budget
+            if oks and (not okv or (eb > 1.5 and eb < 2.5) or (eb < 1.5 and ps < pv)):
+                return U_SEAT, 0, ps
+            if okv:
+                return U_SPEED, 0, pv
+            return -1, 0, 0
+        if ps >= 0 and st[S_STAGE] >= 2 and seats < w[PW_SEAT3]:
+            return U_SEAT, 0, ps
         if pv >= 0 and speed < w[PW_SPEED1]:
             return U_SPEED, 0, pv
         if ps >= 0 and seats < w[PW_SEAT1]:
@@ -476,6 +497,14 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat):
     if k < 0:
         return -1, 0, 0
     return k, c, price
+
+
+@kernel
+def after_last_draw(st):
+    """True from the maintenance that draws the evening pile's last cards to the end (the
+    round after it and the final round follow; RB "Fase de mantenimiento": pile sizes are
+    public, so every player knows it)."""
+    return st[S_STAGE] >= 3 or (st[S_STAGE] == 2 and pile_left(st, 2) <= 0)
 
 
 @kernel
@@ -833,8 +862,6 @@ def plan_round(st, spec, w):
     wl = np.empty((NA, NCARD), np.int64)
     nwl = np.zeros(NA, np.int64)
     key = np.zeros(NCARD, np.int64)
-    taken = np.zeros(NCARD, np.int64)
-    covered = np.zeros(NCARD, np.int64)
     crl = np.empty(NCARD, np.int64)
     ncl = 0
     for i in range(st[S_NACTIVE]):
@@ -852,7 +879,7 @@ def plan_round(st, spec, w):
             j -= 1
         wl[a, j] = c
         nwl[a] += 1
-        if st[C_ANGER + c] == last - 1:
+        if st[C_ANGER + c] == last - 1 or (w[PW_COVER2] > 0 and st[C_ANGER + c] == last - 2):
             crl[ncl] = c
             ncl += 1
     prog = w[PW_PROG] > 0
@@ -865,17 +892,107 @@ def plan_round(st, spec, w):
             # cube short of the last one files no complaint any more
             wv[PW_PROG] = w[PW_PROG] * 0.05
             wv[PW_ANGER] = w[PW_ANGER] * 0.05
-    done = np.zeros(MAXP, np.int64)
-    stops = np.empty((MAXP, PLN_MAXS + 1), np.int64)
-    pks = np.empty((MAXP, 16), np.int64)
-    gain = np.empty(MAXP, np.float64)
-    heads = np.empty((MAXP, 1), np.int64)
-    dirty = np.ones(MAXP, np.int64)
+        elif w[PW_ENDGAME] > 0 and after_last_draw(st):
+            # the round before the final one: its itinerary may run ``endgame`` points into the
+            # final round, and progress counts only as far as it ends in a delivery by then
+            wv[PW_HORIZON] = w[PW_ENDGAME]
     for p in range(n):
         st[PLN_N + p] = 0
         st[PLN_I + p] = 0
         st[PLN_HEAD + p] = -1
-    for _ in range(n):
+    # the first commitment's plans are the same for every trial (nothing taken or covered yet)
+    stops0 = np.empty((MAXP, PLN_MAXS + 1), np.int64)
+    pks0 = np.empty((MAXP, 16), np.int64)
+    heads0 = np.empty((MAXP, 1), np.int64)
+    gain0 = np.empty(MAXP, np.float64)
+    val0 = np.empty(MAXP, np.float64)
+    zt = np.zeros(NCARD, np.int64)
+    zc = np.zeros(NCARD, np.int64)
+    for p in range(n):
+        if prog:
+            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
+        else:
+            g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
+        gain0[p] = g
+        val0[p] = v
+    pre = np.full(MAXP, -1, np.int64)
+    bt, bstops, bpks, bheads, gval = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0,
+                                             gain0, val0, pre)
+    if prog and w[PW_ORDERS] > 0.5 and n > 1:
+        # plane orders (the team's commitment order): the greedy commitment against forced first
+        # planes (``orders`` 1: each plane first; 2: each ordered pair first); the team plan with
+        # the highest total value is flown (every trial is the same deterministic search). The
+        # greedy commitment is the trial that forces its own first plane, which is skipped, and so
+        # is forcing first a plane whose greedy plan is worth what its first choice was (it lost
+        # nothing to the others; with ``orders`` 1 only).
+        g1 = 0
+        for p in range(1, n):
+            if gain0[p] > gain0[g1]:
+                g1 = p
+        two = w[PW_ORDERS] > 1.5
+        for f in range(n):
+            if not two and (f == g1 or gval[f] >= val0[f] - 1e-9):
+                continue
+            for f2 in range(-1, n if two else 0):
+                if f2 == f or (f == g1 and f2 < 0):
+                    continue
+                pre[0] = f
+                pre[1] = f2
+                t, ts, tp, th, _tv = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0,
+                                             gain0, val0, pre)
+                if t > bt + 1e-9:
+                    bt = t
+                    bstops = ts
+                    bpks = tp
+                    bheads = th
+    # the plan into the state: stops (PLN_*), boardings (C_ASSIGN), set-downs (C_DROPAT), heading
+    for p in range(n):
+        ns = 0
+        for i in range(PLN_MAXS + 1):
+            s = bstops[p, i]
+            if s < 0:
+                break
+            if i == 0 and s == st[pb(p) + P_AIR]:
+                continue
+            if ns < PLN_MAXS:
+                st[PLN_STOP + p * PLN_MAXS + ns] = s
+                ns += 1
+        st[PLN_N + p] = ns
+        for j in range(16):
+            c = bpks[p, j]
+            if c < 0:
+                break
+            if c >= 100:
+                st[C_DROPAT + c % 100] = c // 100
+            else:
+                st[C_ASSIGN + c] = p + 1
+        st[PLN_HEAD + p] = bheads[p, 0]
+
+
+@kernel
+def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre):
+    """One team commitment (``plan_round``): planes are committed one at a time, each time the one
+    whose best itinerary gains most over staying put (``pre`` int64[MAXP]: the planes committed
+    first, -1 ends the prefix); its
+    pickups are reserved for it, the passengers it covers are marked, and the planes that
+    planned on them re-plan. Returns (total value of the committed plans, stops
+    int64[MAXP, PLN_MAXS+1], boardings/set-downs int64[MAXP, 16], headings int64[MAXP, 1] in
+    ``plan_plane2``'s encoding, each plane's committed plan value float64[MAXP]); reads the
+    state, writes nothing."""
+    n = spec[K_NP]
+    last = spec[K_ANGER_LIMIT] - 1
+    taken = np.zeros(NCARD, np.int64)
+    covered = np.zeros(NCARD, np.int64)
+    done = np.zeros(MAXP, np.int64)
+    stops = stops0.copy()
+    pks = pks0.copy()
+    heads = heads0.copy()
+    gain = gain0.copy()
+    val = val0.copy()
+    dirty = np.zeros(MAXP, np.int64)
+    cs = np.empty(PLN_MAXS, np.int64)
+    total = 0.0
+    for it in range(n):
         bp = -1
         bg = -1e18
         for p in range(n):
@@ -883,19 +1000,23 @@ def plan_round(st, spec, w):
                 continue
             if dirty[p] == 1:
                 if prog:
-                    g, _v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p],
-                                        heads[p])
+                    g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p],
+                                       heads[p])
                 else:
-                    g, _v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
+                    g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
                 gain[p] = g
+                val[p] = v
                 dirty[p] = 0
             if gain[p] > bg:
                 bg = gain[p]
                 bp = p
+        if it < MAXP and pre[it] >= 0:
+            bp = pre[it]
         if bp < 0:
             break
         p = bp
         done[p] = 1
+        total += val[p]
         tk_air = 0
         ncov = False
         ns = 0
@@ -908,28 +1029,24 @@ def plan_round(st, spec, w):
             if i == 0 and s == st[pb(p) + P_AIR]:
                 continue
             if ns < PLN_MAXS:
-                st[PLN_STOP + p * PLN_MAXS + ns] = s
+                cs[ns] = s
                 ns += 1
-        st[PLN_N + p] = ns
         for j in range(16):
             c = pks[p, j]
             if c < 0:
                 break
             if c >= 100:
-                st[C_DROPAT + c % 100] = c // 100
                 continue
             taken[c] = 1
             tk_air |= 1 << st[C_WHERE + c]
-            st[C_ASSIGN + c] = p + 1
         # mark next-round-critical passengers this plane covers from its end
         h = heads[p, 0]
-        st[PLN_HEAD + p] = h
         m = st[pb(p) + P_SPLEFT]
         loc = -1 if ns == 0 and st[pb(p) + P_AIR] < 0 else e
         if ns > 0:
-            m -= plane_dist(st, spec, p, st[PLN_STOP + p * PLN_MAXS])
+            m -= plane_dist(st, spec, p, cs[0])
             for i in range(1, ns):
-                m -= airport_dist(st, p, st[PLN_STOP + p * PLN_MAXS + i - 1], st[PLN_STOP + p * PLN_MAXS + i])
+                m -= airport_dist(st, p, cs[i - 1], cs[i])
         if m < 0:
             m = 0
         reach = st[pb(p) + P_SPEED]
@@ -937,6 +1054,8 @@ def plan_round(st, spec, w):
         if h >= 0:
             deh = _dfrom(st, spec, p, loc, h)
             rem = deh - m if deh > m else 0
+        ncap = st[pb(p) + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+        nc = 0
         for i in range(ncl):
             c = crl[i]
             if taken[c] != 0:
@@ -946,7 +1065,12 @@ def plan_round(st, spec, w):
             if h >= 0:
                 alt = rem + airport_dist(st, p, h, x)
                 dx = dx + m if dx + m < alt else alt
-            if dx <= reach:
+            r2 = reach * (last - st[C_ANGER + c])
+            if dx <= r2:
+                if w[PW_COVERCAP] > 0 and covered[c] == 0:
+                    if nc >= ncap:
+                        continue
+                    nc += 1
                 if covered[c] == 0:
                     ncov = True
                 covered[c] = 1
@@ -974,6 +1098,7 @@ def plan_round(st, spec, w):
                     if c < 100 and taken[c] != 0:
                         dirty[q] = 1
                         break
+    return total, stops, pks, heads, val
 
 
 # ---------------------------------------------------------------- planner, progress mode (prog > 0)
@@ -1162,6 +1287,9 @@ def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d
     this plan) within next round's speed of the plane's end: at ``e`` (-1 = its current spot),
     having flown ``m`` more points toward ``h`` (-1 none)."""
     reach = st[pb(p) + P_SPEED]
+    last = spec[K_ANGER_LIMIT] - 1
+    cap = st[pb(p) + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+    nc = 0
     rem = 0
     if h >= 0:
         deh = _dfrom(st, spec, p, e, h)
@@ -1171,6 +1299,8 @@ def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d
         c = crl[i]
         if taken[c] != 0 or covered[c] != 0:
             continue
+        if w[PW_COVERCAP] > 0 and nc >= cap:
+            break
         mine = False
         for j in range(npk):
             if L_pk[d, j] == c:
@@ -1183,8 +1313,13 @@ def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d
         if h >= 0:
             alt = rem + airport_dist(st, p, h, x)
             dx = dx + m if dx + m < alt else alt
-        if dx <= reach:
+        if st[C_ANGER + c] < last - 1:
+            if dx <= 2 * reach:
+                v += w[PW_COVER2]
+                nc += 1
+        elif dx <= reach:
             v += w[PW_COVER]
+            nc += 1
     return v
 
 

@@ -191,11 +191,12 @@ def test_rollout_replays_batch_equals_single_game_and_trace():
 
 def test_rollout_looks_ahead_and_beats_its_base_on_the_same_deals():
     """Same deals (common random numbers), 4 players, 24 games, 3 rollouts per candidate: the
-    rollout team delivers more passengers and lasts longer than its planner base (measured
-    on seed 9: +7 delivered and +1.6 rounds a game; RULES.md "Policies" has the 1 000-game
-    numbers), and its purchases differ (it buys route upgrades the planner does not)."""
+    rollout team delivers more passengers and files fewer complaints than its planner base
+    (rules version 5; measured on seed 9: 59.7 against 56.1 delivered, 3.33 against 4.13
+    complaints, 9 wins against 4), and its purchases differ (it buys the seats the version-5
+    planner does not: 37 against 22)."""
     ro, pl = rollout_run(rollouts=3), plain_run("planner")
     a, b = batch(ro, 0, 24), batch(pl, 0, 24)
-    assert col(ro, a, "delivered").mean() > col(pl, b, "delivered").mean() + 3.0
-    assert col(ro, a, "turns").mean() > col(pl, b, "turns").mean() + 0.5
-    assert col(ro, a, "upg_route").sum() > col(pl, b, "upg_route").sum() + 10
+    assert col(ro, a, "delivered").mean() > col(pl, b, "delivered").mean() + 2.0
+    assert col(ro, a, "complaints").mean() < col(pl, b, "complaints").mean() - 0.4
+    assert col(ro, a, "upg_seat").sum() > col(pl, b, "upg_seat").sum() + 10
