@@ -32,7 +32,7 @@ SEAT_NOTE = ("Seats are the team's planes (one player each). The order the plane
              "random every round (RULES.md \"Flight phase\"), so no seat plays first.")
 CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\"): the shipped team, the planner of rules version 5 "
                     "(progress mode with plane orders), wins 43.6 % [42.9, 44.3] of 2-player games, 23.5 % with 3, "
-                    "17.9 % [17.4, 18.5] with 4 and 11.7 % with 5 (20,000 games each, the shipped configs' baselines; "
+                    "17.9 % [17.4, 18.5] with 4 and 11.7 % with 5 (20,000 games each, the shipped configs; "
                     "version 4: 2.5 % with 4); greedy wins 1.9 % with 2 and about 0 % with 3-5. With 4 players about "
                     "71 passengers arrive and the planner delivers about 56; most lost games end at the final count "
                     "(about 7 passengers left, where a win allows 5). Scripted teams may coordinate worse than a good "
