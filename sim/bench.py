@@ -7,8 +7,9 @@ slow figure; the tables say which targets are met.
   seat on ``greedy``, for the config's shipped seats (its mix of policies) and, for a game with a
   look-ahead policy (``PolicyDef.lookahead``, e.g. ``rollout``), one seat of it at its default
   budget with its base policy in the other seats (the whole team for a cooperative game) on
-  ``max(50, --games // 2000)`` games. Kernels are compiled (or loaded) before timing; each figure
-  is the best of ``--repeats`` runs of ``--games`` games; the 2-thread scaling is their ratio.
+  ``max(50, --games // 2000)`` games (or ``--lookahead-games``), played once. Kernels are compiled
+  (or loaded) before timing; each other figure is the best of ``--repeats`` runs of ``--games``
+  games; the 2-thread scaling is their ratio.
 * **Start**: cold compile time (``sim run <config> --games 100 --quiet`` in a subprocess with an
   empty temporary ``SIM_CACHE_DIR``, so numba compiles every kernel the run needs) and warm start
   time (the same command again, the cache now filled).
@@ -67,10 +68,12 @@ def default_configs(names: list[str] | None = None) -> list[tuple[str, Path]]:
     return out
 
 
-def speed(games: int, repeats: int = 3, names: list[str] | None = None, lookahead: bool = True) -> list[dict]:
+def speed(games: int, repeats: int = 3, names: list[str] | None = None, lookahead: bool = True,
+          lookahead_games: int | None = None) -> list[dict]:
     """Rows ``{"game", "seats", "policies", "threads", "games", "games_per_s", "games_per_min",
     "turns_per_game", "ns_per_turn", "scaling", "load"}`` (``ns_per_turn`` per thread;
-    ``scaling`` on the 2-thread row: its games/s over the 1-thread row's)."""
+    ``scaling`` on the 2-thread row: its games/s over the 1-thread row's). A look-ahead line plays
+    ``lookahead_games`` games (default ``max(50, games // 2000)``) once per thread count."""
     from sim.compile import compile_run
     from sim.config import load
     from sim.games import get_game
@@ -85,7 +88,8 @@ def speed(games: int, repeats: int = 3, names: list[str] | None = None, lookahea
             for p in gdef.policies:
                 if p.lookahead:  # one look-ahead seat against its base policy (a team plays it whole)
                     others = p.name if gdef.mode == "cooperative" else p.base
-                    mixes[p.name] = ([p.name] + [others] * (base.n_seats - 1), max(50, games // 2000))
+                    n_la = lookahead_games if lookahead_games else max(50, games // 2000)
+                    mixes[p.name] = ([p.name] + [others] * (base.n_seats - 1), n_la)
         for label, (seats, n_games) in mixes.items():
             cfg = base.with_overrides(games=n_games, **({"seats": seats} if seats else {}))
             run = compile_run(cfg)
@@ -94,7 +98,7 @@ def speed(games: int, repeats: int = 3, names: list[str] | None = None, lookahea
             for threads in (1, 2):
                 set_threads(threads)
                 best = float("inf")
-                for _ in range(repeats):
+                for _ in range(repeats if label in ("greedy", "shipped") else 1):
                     t0 = time.perf_counter()
                     out = run_games(run)
                     best = min(best, time.perf_counter() - t0)
@@ -250,6 +254,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--games", type=int, default=50_000, help="games per speed figure")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--game", action="append", help="only this game (repeatable)")
+    ap.add_argument("--lookahead-games", type=int, default=None,
+                    help="games of each look-ahead line (default max(50, --games // 2000); played once)")
     ap.add_argument("--quick", action="store_true", help="greedy and shipped seats, one repeat, nothing else")
     ap.add_argument("--memory-games", default=None, help="comma-separated game counts (default 1000000; '' = none)")
     ap.add_argument("--start", action=argparse.BooleanOptionalAction, default=None, help="cold / warm start times")
@@ -267,7 +273,7 @@ def main(argv: list[str] | None = None) -> dict:
                               "games": a.games, "repeats": repeats,
                               "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
                               "load_start": load_avg()}
-    result["speed"] = speed(a.games, repeats, a.game, lookahead=not quick)
+    result["speed"] = speed(a.games, repeats, a.game, lookahead=not quick, lookahead_games=a.lookahead_games)
     if do_c:
         result["c_yardstick"] = c_yardstick()
     if do_start:
