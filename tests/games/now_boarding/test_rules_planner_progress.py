@@ -19,26 +19,19 @@ from sim.games.now_boarding.state import GameState
 G = get_game("now_boarding")
 
 
-def progress_planner(**extra) -> GameState:
+def progress_planner(planner_state, **extra) -> GameState:
     """4 progress-mode planner planes, board and weather cleared; planes 1-3 parked at SEA (far
     from the scenario), plane 0 (green: white + green routes) placed by the test. ``horizon`` 0:
     the itinerary ends within this round's move points (the default looks 2 points further)."""
-    seat = {"policy": "planner", "weights": dict(PLANNER_V4_WEIGHTS, **dict(dict(horizon=0.0), **extra))}
-    g = GameState(raw={"game": "now_boarding", "seed": 0, "seats": [seat] * 4, "now_boarding": {}})
-    g.clear()
-    g.set_weather([])
-    g.start_flight()
-    for p in range(4):
-        g.set_plane(p, "SEA", seats=2, speed=3)
-    return g
+    return planner_state(dict(PLANNER_V4_WEIGHTS, **dict(dict(horizon=0.0), **extra)), "SEA", 2)
 
 
-def test_progress_planner_boards_only_the_passenger_its_leg_brings_closer():
+def test_progress_planner_boards_only_the_passenger_its_leg_brings_closer(planner_state):
     """RB "Recoger pasajeros" (a plane may pick up any passenger, but need not): plane 0 at ATL
     with 2 seats and speed 2 reaches MIA (2 points), not ORD (3). It boards the ATL->MIA passenger
     and delivers it; the ATL->ORD passenger, whom the leg to MIA would take 2 points farther from
     ORD, stays at ATL (the version-3 planner boards it for its flat ``pick`` value)."""
-    g = progress_planner()
+    g = progress_planner(planner_state)
     g.set_plane(0, "ATL", seats=2, speed=2)
     a = g.place(g.card("ATL", "MIA"), "ATL")
     b = g.place(g.card("ATL", "ORD"), "ATL")
@@ -46,13 +39,7 @@ def test_progress_planner_boards_only_the_passenger_its_leg_brings_closer():
     assert g.flight(check=True) == 0
     assert g.where(a) == ("money", 0)
     assert g.where(b) == ("waiting", g.airport("ATL"))
-    v3seat = {"policy": "planner", "weights": dict(PLANNER_V3_WEIGHTS)}
-    v3 = GameState(raw={"game": "now_boarding", "seed": 0, "seats": [v3seat] * 4, "now_boarding": {}})
-    v3.clear()
-    v3.set_weather([])
-    v3.start_flight()
-    for p in range(4):
-        v3.set_plane(p, "SEA", seats=2, speed=3)
+    v3 = planner_state(dict(PLANNER_V3_WEIGHTS), "SEA", 2)
     v3.set_plane(0, "ATL", seats=2, speed=2)
     v3.place(a, "ATL")
     v3.place(b, "ATL")
@@ -60,13 +47,13 @@ def test_progress_planner_boards_only_the_passenger_its_leg_brings_closer():
     assert v3.where(a) == ("money", 0) and v3.where(b) != ("waiting", v3.airport("ATL"))
 
 
-def test_progress_planner_sets_down_a_passenger_the_leg_takes_away_and_rescues_the_last_cube():
+def test_progress_planner_sets_down_a_passenger_the_leg_takes_away_and_rescues_the_last_cube(planner_state):
     """RB "Dejar pasajeros" (set down at any airport, not the one just left) and "Poner enojo":
     plane 0 at ATL carries a JFK->ORD passenger boarded at JFK; a MIA->ATL passenger waits at MIA
     at its last cube. The leg to MIA takes the JFK->ORD passenger 2 points away from ORD (ATL-ORD 3,
     MIA-ORD 5), so it is set down at ATL (no cubes: it waits for another plane) and the plane
     boards the MIA passenger, who then gains no cube at the maintenance."""
-    g = progress_planner()
+    g = progress_planner(planner_state)
     x = g.place(g.card("JFK", "ORD"), "JFK")
     g.set_plane(0, "JFK")
     assert g.pickup(0, x) == 1
@@ -82,13 +69,13 @@ def test_progress_planner_sets_down_a_passenger_the_leg_takes_away_and_rescues_t
     assert g.anger_of(x) == 1
 
 
-def test_progress_planner_in_the_final_round_values_deliveries_only():
+def test_progress_planner_in_the_final_round_values_deliveries_only(planner_state):
     """RB "Salir de la aeronave": after the final round every passenger not delivered counts the
     same, so progress without a delivery is worth (almost) nothing, and so is a cube below the
     last one (no complaint can follow). Plane 0 at ATL, 1 seat, speed 2: an ATL->MIA passenger
     (2 points: delivered this round) and an ATL->SFO passenger with 2 cubes and a long trip ahead
     (progress and anger, no delivery). In the final round it takes the one it can deliver."""
-    g = progress_planner(prog=30.0)
+    g = progress_planner(planner_state, prog=30.0)
     g.st[L.S_STAGE] = 3
     g.set_plane(0, "ATL", seats=1, speed=2)
     a = g.place(g.card("ATL", "MIA"), "ATL")

@@ -19,21 +19,14 @@ from sim.games.now_boarding.state import GameState
 G = get_game("now_boarding")
 
 
-def planner(**extra) -> GameState:
+def planner(planner_state, **extra) -> GameState:
     """4 planner planes with the version-5 weights (``extra`` over them), board and weather
     cleared; planes 1-3 parked at JFK (far from the scenarios unless a test moves them)."""
-    seat = {"policy": "planner", "weights": dict(PLANNER_WEIGHTS, **extra)}
-    g = GameState(raw={"game": "now_boarding", "seed": 0, "seats": [seat] * 4, "now_boarding": {}})
-    g.clear()
-    g.set_weather([])
-    g.start_flight()
-    for p in range(4):
-        g.set_plane(p, "JFK", seats=1, speed=3)
-    return g
+    return planner_state(dict(PLANNER_WEIGHTS, **extra), "JFK", 1)
 
 
 @pytest.mark.parametrize("orders", [0, 1])
-def test_plane_orders_let_the_plane_without_a_choice_take_the_shared_passenger(orders):
+def test_plane_orders_let_the_plane_without_a_choice_take_the_shared_passenger(planner_state, orders):
     """RB "Fase de vuelo" (all planes fly at once; the team plans together) and "Dejar
     pasajeros": planes 0 (green) and 1 (purple) wait at ATL with 1 seat and speed 3. An ATL->JFK
     passenger with 1 cube (3 points for both) and an ATL->DFW passenger (3 points by plane 0's
@@ -41,7 +34,7 @@ def test_plane_orders_let_the_plane_without_a_choice_take_the_shared_passenger(o
     the angry JFK passenger and plane 1 can only carry the DFW one part of the way; trying each
     plane first (``orders`` 1, the default), the team flies plane 1 to JFK and plane 0 to DFW:
     both delivered this round."""
-    g = planner(orders=float(orders), horizon=0.0)
+    g = planner(planner_state, orders=float(orders), horizon=0.0)
     g.set_plane(0, "ATL", seats=1, speed=3)
     g.set_plane(1, "ATL", seats=1, speed=3)
     x = g.place(g.card("ATL", "JFK"), "ATL", anger=1)
@@ -55,8 +48,8 @@ def test_plane_orders_let_the_plane_without_a_choice_take_the_shared_passenger(o
         assert g["DELIV"] == 2
 
 
-def _buyer(last_draw: bool, money: list[int], **extra) -> GameState:
-    g = planner(**extra)
+def _buyer(planner_state, last_draw: bool, money: list[int], **extra) -> GameState:
+    g = planner(planner_state, **extra)
     g.set_plane(0, "ATL", seats=2, speed=5)
     g.give_money(0, money)
     g.st[L.S_ROUND] = 14
@@ -68,7 +61,7 @@ def _buyer(last_draw: bool, money: list[int], **extra) -> GameState:
     return g
 
 
-def test_after_the_last_draw_the_money_buys_speed_and_the_temporary_tokens():
+def test_after_the_last_draw_the_money_buys_speed_and_the_temporary_tokens(planner_state):
     """RB "Comprar actualizaciones" (any number of upgrades, no change) and "Salir de la
     aeronave" (money is worth nothing after the game). Plane 0 (2 seats, speed 5) holds $8; its
     next upgrade in order is speed 6 ($9). With evening cards still to come it saves (buys
@@ -76,29 +69,29 @@ def test_after_the_last_draw_the_money_buys_speed_and_the_temporary_tokens():
     buys neither speed 6 nor a 3rd seat ($9), so it buys both temporary tokens ($3, paid with one
     $4 card); with $12 it buys speed 6 and the tokens ($12). Without ``endbuy`` it still saves
     its $8 after the last draw."""
-    g = _buyer(False, [4, 4])
+    g = _buyer(planner_state, False, [4, 4])
     g.buy(0)
     assert (g.plane(0)["speed"], g.plane(0)["seats"], g.money(0), g["TSEAT"], g["TSPEED"]) == (5, 2, 8, -1, -1)
-    g = _buyer(True, [4, 4])
+    g = _buyer(planner_state, True, [4, 4])
     g.buy(0)
     assert (g.plane(0)["speed"], g.plane(0)["seats"], g.money(0), g["TSEAT"], g["TSPEED"]) == (5, 2, 4, 0, 0)
-    g = _buyer(True, [4, 4, 4])
+    g = _buyer(planner_state, True, [4, 4, 4])
     g.buy(0)
     assert (g.plane(0)["speed"], g.plane(0)["seats"], g.money(0), g["TSEAT"], g["TSPEED"]) == (6, 2, 0, 0, 0)
-    g = _buyer(True, [4, 4], endbuy=0.0)
+    g = _buyer(planner_state, True, [4, 4], endbuy=0.0)
     g.buy(0)
     assert (g.plane(0)["speed"], g.money(0), g["TSEAT"], g["TSPEED"]) == (5, 8, -1, -1)
     assert g.check() == 0
 
 
 @pytest.mark.parametrize("cover2", [0.0, 10.0])
-def test_a_plane_ends_within_two_rounds_of_a_passenger_two_cubes_short(cover2):
+def test_a_plane_ends_within_two_rounds_of_a_passenger_two_cubes_short(planner_state, cover2):
     """RB "Poner enojo" (a cube each maintenance; the 4th files a complaint): an SFO->ATL
     passenger with 1 cube has two more flight phases before its last cube. Plane 0 at ATL (speed
     3, nothing to carry) is 7 points from SFO, beyond two rounds' reach (6). With ``cover2`` 10
     (the default) it flies its 3 points toward SFO (4 left: within reach); without, it has
     nothing worth flying for and stays (``pick`` 0: no approach value)."""
-    g = planner(cover2=cover2, pick=0.0, horizon=0.0)
+    g = planner(planner_state, cover2=cover2, pick=0.0, horizon=0.0)
     g.set_plane(0, "ATL", seats=1, speed=3)
     w = g.place(g.card("SFO", "ATL"), "SFO", anger=1)
     assert g.dist(0, "SFO") == 7 and min(g.dist(p, "SFO") for p in (1, 2, 3)) > 6
