@@ -6,6 +6,7 @@ games, and a run past the row limit writes a sample that `sim replay` still pick
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from pathlib import Path
@@ -243,3 +244,18 @@ def test_dask_workers_fold_tallies_equal_to_the_local_run(tmp_path):
     rows = pl.concat([pl.read_parquet(p) for p in got.parts])
     assert rows.equals(pl.read_parquet(local.rows.parts[0]))
     assert pl.concat(got.frames).equals(local.df)
+
+
+@pytest.mark.parametrize("game", ["clear_for_takeoff", "flying_carpet", "now_boarding", "yukon_airways"])
+def test_a_game_with_no_games_tallied_gives_no_records(game):
+    """Every game's ``metrics`` opens with ``sim.tally.game_tally``: an empty tally (no games,
+    no histograms) gives no records instead of a lookup error; a non-empty one is passed on."""
+    from sim.config import load
+    from sim.games import get_game
+    from sim.tally import game_tally
+
+    cfg = load(f"configs/{game}.toml")
+    metrics = importlib.import_module(f"{get_game(game).package}.metrics").metrics
+    assert metrics(Tally(), cfg) == []
+    full = Tally(games=3)
+    assert game_tally(Tally(), None, cfg) is None and game_tally(full, None, cfg) is full

@@ -187,13 +187,13 @@ def metrics(tally, cfg) -> list[dict]:
     :func:`tally_spec` (or a games frame, tallied here)."""
     import polars as pl
 
-    from sim.tally import as_tally, mean_record, quantile_record
+    from sim.tally import game_tally, mean_record, quantile_record
 
-    t = as_tally(tally, tally_spec, cfg)
+    t = game_tally(tally, tally_spec, cfg)
+    if t is None:
+        return []
     n = t.games
     out: list[dict] = []
-    if n == 0:
-        return out
     cv, cc = t.counts("complaints", "v")
     out.append(mean_record("complaints_mean", {}, cv, cc))
     for q, name in ((0.5, "complaints_p50"), (0.95, "complaints_p95")):
