@@ -31,10 +31,12 @@ from sim.tally import (
     ratio_se,
     weighted_mean_sd,
 )
+from tests.conftest import runner_config
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("clear_for_takeoff", "flying_carpet", "now_boarding", "yukon_airways")
 SMALL = {"clear_for_takeoff": 2500, "flying_carpet": 2500, "now_boarding": 1200, "yukon_airways": 1200}
+"""Games of each game's streaming test (its runner_config: Now Boarding with 2 players)."""
 
 
 def _expand(values, counts):
@@ -125,7 +127,7 @@ def _fold_uneven(run, cuts, plan):
 def test_streamed_equals_one_chunk_and_uneven_chunks(game, tmp_path):
     """Summary records (==, NaN included) and games.parquet rows are the same whether the run
     is folded in one chunk, in chunks of 777 games, or in uneven chunks merged out of order."""
-    run = load_run(ROOT / "configs" / f"{game}.toml", games=SMALL[game])
+    run = load_run(runner_config(game), games=SMALL[game])
     n = run.cfg.games
     one = run_config(run, threads=1, chunk=n, keep_frame=True)
     many = run_config(run, threads=1, chunk=777, keep_frame=True)
