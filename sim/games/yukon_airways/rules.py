@@ -56,6 +56,7 @@ from sim.games.yukon_airways.layout import (
     H_DECK_N,
     H_DEST,
     H_DISC_N,
+    H_DOCK_DICE,
     H_FL_COLS,
     H_FL_DICE,
     H_FL_ROOM,
@@ -156,6 +157,8 @@ from sim.games.yukon_airways.layout import (
     P_UNFLOWN,
     P_WILD,
     RW_MONEY,
+    SE_AB_COL,
+    SE_ABOARD,
     SE_ARRIVE,
     SE_BURNT,
     SE_CARDS_IN,
@@ -164,6 +167,8 @@ from sim.games.yukon_airways.layout import (
     SE_DOCKS,
     SE_FLIGHTS,
     SE_FUEL,
+    SE_FUEL_N,
+    SE_HAND_N,
     SE_IMP,
     SE_LOC,
     SE_M_BONUS,
@@ -209,6 +214,7 @@ from sim.games.yukon_airways.layout import (
     SYM_FUEL,
     SYM_MONEY,
     V_CARDS,
+    V_COUNTERS,
     V_DIALS,
     V_DICE,
     V_FUEL,
@@ -273,47 +279,86 @@ def switch_on(state, spec, s, j):
 
 @inline_kernel
 def hand_total(state, spec, s):
-    """Ticket cards in seat ``s``'s hand."""
-    p = spec[0]
-    n = 0
-    for t in range(p[P_NT]):
-        n += state[hand_at(p, s, t)]
-    return n
+    """Ticket cards in seat ``s``'s hand (the counter SE_HAND_N)."""
+    return state[se(spec[0], s, SE_HAND_N)]
 
 
 @inline_kernel
 def aboard(state, spec, s):
-    """Dice aboard seat ``s``'s plane."""
-    p = spec[0]
-    n = 0
-    for d in range(p[P_NDICE]):
-        if state[die_at(p, d)] == DP_PLANE and state[die_at(p, d) + 1] == s:
-            n += 1
-    return n
+    """Dice aboard seat ``s``'s plane (the counter SE_ABOARD)."""
+    return state[se(spec[0], s, SE_ABOARD)]
 
 
 @inline_kernel
 def aboard_colour(state, spec, s, c):
-    """Dice of colour ``c`` aboard seat ``s``'s plane."""
-    p = spec[0]
-    dcol = spec[8]
-    n = 0
-    for d in range(p[P_NDICE]):
-        if state[die_at(p, d)] == DP_PLANE and state[die_at(p, d) + 1] == s and dcol[d] == c:
-            n += 1
-    return n
+    """Dice of colour ``c`` aboard seat ``s``'s plane (the counter SE_AB_COL + c)."""
+    return state[se(spec[0], s, SE_AB_COL + c)]
 
 
 @inline_kernel
 def dock_colour(state, spec, k, c):
-    """Dice of colour ``c`` on dock ``k`` (0-based)."""
+    """Dice of colour ``c`` on dock ``k`` (0-based; the counter block H_DOCK_DICE)."""
+    return state[H_DOCK_DICE + k * NCOL + c]
+
+
+# ---- counters (layout: H_DOCK_DICE, SE_ABOARD .. SE_FUEL_N) ---------------------------------------
+@inline_kernel
+def hand_add(state, p, s, t, n):
+    """Add ``n`` (+1 or -1) cards of type ``t`` to seat ``s``'s hand, with its counters."""
+    state[hand_at(p, s, t)] += n
+    state[se(p, s, SE_HAND_N)] += n
+    if t % NSYM == SYM_FUEL:
+        state[se(p, s, SE_FUEL_N)] += n
+
+
+@inline_kernel
+def dock_add(state, k, c, n):
+    """Count ``n`` (+1 or -1) dice of colour ``c`` on dock ``k``."""
+    state[H_DOCK_DICE + k * NCOL + c] += n
+
+
+@inline_kernel
+def aboard_add(state, p, s, c, n):
+    """Count ``n`` (+1 or -1) dice of colour ``c`` aboard seat ``s``'s plane."""
+    state[se(p, s, SE_ABOARD)] += n
+    state[se(p, s, SE_AB_COL + c)] += n
+
+
+@leaf_kernel
+def recount_fuel_cards(state, spec, s):
+    """Set seat ``s``'s counter SE_FUEL_N from its hand."""
+    p = spec[0]
+    n = 0
+    for l in range(p[P_L]):
+        n += state[hand_at(p, s, l * NSYM + SYM_FUEL)]
+    state[se(p, s, SE_FUEL_N)] = n
+
+
+@leaf_kernel
+def recount(state, spec):
+    """Set every counter (H_DOCK_DICE, and per seat SE_ABOARD, SE_AB_COL, SE_HAND_N,
+    SE_FUEL_N) from the die places and the hands: their definition. The rules keep them
+    up to date move by move; ``check_invariants`` compares them with this recount, and the
+    scenario builders (``state.GameState``) call it after moving dice or cards by hand."""
     p = spec[0]
     dcol = spec[8]
-    n = 0
+    for i in range(NDOCK * NCOL):
+        state[H_DOCK_DICE + i] = 0
+    for s in range(p[P_S]):
+        state[se(p, s, SE_ABOARD)] = 0
+        for c in range(NCOL):
+            state[se(p, s, SE_AB_COL + c)] = 0
+        n = 0
+        for t in range(p[P_NT]):
+            n += state[hand_at(p, s, t)]
+        state[se(p, s, SE_HAND_N)] = n
+        recount_fuel_cards(state, spec, s)
     for d in range(p[P_NDICE]):
-        if state[die_at(p, d)] == k and dcol[d] == c:
-            n += 1
-    return n
+        pl = state[die_at(p, d)]
+        if pl < NDOCK:
+            dock_add(state, pl, dcol[d], 1)
+        elif pl == DP_PLANE:
+            aboard_add(state, p, state[die_at(p, d) + 1], dcol[d], 1)
 
 
 @inline_kernel
@@ -388,6 +433,7 @@ def redeal(state, spec, seat, rng, tmp):
             for _ in range(h):
                 state[hand_at(p, o, tmp[k])] += 1
                 k += 1
+            recount_fuel_cards(state, spec, o)  # the hand keeps its size (SE_HAND_N)
     for i in range(dn):
         state[d0 + i] = tmp[k]
         k += 1
@@ -413,7 +459,7 @@ def draw_card(state, spec, s, rng, ev, evn):
     n = state[H_DECK_N] - 1
     t = state[p[P_OFF_DECK] + n]
     state[H_DECK_N] = n
-    state[hand_at(p, s, t)] += 1
+    hand_add(state, p, s, t, 1)
     state[se(p, s, SE_CARDS_IN)] += 1
     return 1
 
@@ -451,7 +497,7 @@ def give_up_cards(state, spec, s, k, to_table):
     while left > 0 and i < corder.shape[0]:
         t = corder[i]
         while left > 0 and state[hand_at(p, s, t)] > 0:
-            state[hand_at(p, s, t)] -= 1
+            hand_add(state, p, s, t, -1)
             if to_table:
                 state[table_at(p, s, t)] += 1
             else:
@@ -499,11 +545,14 @@ def improve(state, spec, s, kind, counted):
 # ---- set-up (RB Vorbereitung) --------------------------------------------------------------------
 @leaf_kernel
 def roll_die_to_dock(state, spec, d, rng, rig_dice, ev, evn):
-    """Roll die ``d`` and lay it on the dock of its face (RB Vorbereitung, Wartungsphase a)."""
+    """Roll die ``d`` and lay it on the dock of its face (RB Vorbereitung, Wartungsphase a).
+    The die comes from a ticket, from set-up (not counted anywhere yet) or, when the caller
+    has taken it off a plane's counters, from a plane."""
     p = spec[0]
     f = roll(rng, CHANCE, NDOCK, rig_dice)
     state[die_at(p, d)] = f - 1
     state[die_at(p, d) + 1] = -1
+    dock_add(state, f - 1, spec[8][d], 1)
     emit(ev, evn, state[H_TURN], -1, E_ROLL, d, f, 0, 0, 0)
 
 
@@ -754,12 +803,8 @@ def set_size(state, spec, s):
 
 @inline_kernel
 def fuel_cards(state, spec, s):
-    """Cards with the fuel symbol in seat ``s``'s hand."""
-    p = spec[0]
-    n = 0
-    for l in range(p[P_L]):
-        n += state[hand_at(p, s, l * NSYM + SYM_FUEL)]
-    return n
+    """Cards with the fuel symbol in seat ``s``'s hand (the counter SE_FUEL_N)."""
+    return state[se(spec[0], s, SE_FUEL_N)]
 
 
 @inline_kernel
@@ -911,6 +956,7 @@ def load_die(state, spec, s, c):
         o = die_at(p, d)
         if state[o] == DP_PLANE and state[o + 1] == s and dcol[d] == c:
             state[o] = DP_LOADING
+            aboard_add(state, p, s, c, -1)
             state[H_FL_DICE] += 1
             state[H_FL_COLS] += 1 << (4 * c)
             return d
@@ -1044,6 +1090,8 @@ def maintenance(state, spec, rng, rig_dice, ev, evn):
     for d in range(p[P_NDICE]):
         pl = state[die_at(p, d)]
         if pl == DP_TICKET or (pl == DP_PLANE and p[P_UNFLOWN] == 1):
+            if pl == DP_PLANE:
+                aboard_add(state, p, state[die_at(p, d) + 1], spec[8][d], -1)
             roll_die_to_dock(state, spec, d, rng, rig_dice, ev, evn)
     for s in range(S):
         for t in range(p[P_NT]):
@@ -1310,6 +1358,8 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         frm = state[o]
         to = (frm + (NDOCK - 1 if b == 0 else 1)) % NDOCK
         state[o] = to
+        dock_add(state, frm, dcol[a], -1)
+        dock_add(state, to, dcol[a], 1)
         paid = 0
         if state[H_FREE] > 0:
             state[H_FREE] -= 1
@@ -1328,6 +1378,8 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
                 state[o] = DP_PLANE
                 state[o + 1] = s
                 got += 1
+        dock_add(state, k, a, -got)
+        aboard_add(state, p, s, a, got)
         state[H_TAKEN] |= 1 << a
         state[H_COLOURS] -= 1
         emit(ev, evn, T, s, E_TAKE, a, b, k, 0, 0)
@@ -1356,7 +1408,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
              state[se(p, s, SE_FUEL)], aboard(state, spec, s))
     elif kind == K_TICKET:
         t = state[H_DEST] * NSYM + a
-        state[hand_at(p, s, t)] -= 1
+        hand_add(state, p, s, t, -1)
         state[table_at(p, s, t)] += 1
         d = load_die(state, spec, s, b)
         state[H_FL_TICKETS] += 1
@@ -1380,7 +1432,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         state[H_FL_ROOM] -= 1
         emit(ev, evn, T, s, E_EXTRA, d, a, 0, 0, 0)
     elif kind == K_TUCK:
-        state[hand_at(p, s, a)] -= 1
+        hand_add(state, p, s, a, -1)
         state[table_at(p, s, a)] += 1
         emit(ev, evn, T, s, E_TUCK, a, a % NSYM, 0, 0, 0)
         add_symbol(state, spec, s, a % NSYM, ev, evn)
@@ -1396,7 +1448,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         emit(ev, evn, T, s, E_IMPROVE, a, state[H_PENDING], 0, 0, 0)
         after_flight(state, spec, s, rng, rig_dice, ev, evn)
     elif kind == K_DISCARD:
-        state[hand_at(p, s, a)] -= 1
+        hand_add(state, p, s, a, -1)
         discard_card(state, spec, a)
         emit(ev, evn, T, s, E_DISCARD, a, 0, 0, 0, 0)
         if hand_total(state, spec, s) <= dial_value(state, spec, s, D_HAND):
@@ -1412,7 +1464,8 @@ def check_invariants(state, spec):
     place (deck, discard, hands, table; per type), no negative hand count, every die in one
     place (a dock, a plane, a ticket) with planes within their seats, every coloured marker
     in one place (box, board, cockpits), the grey supply balanced, money non-negative and
-    the bank's books balanced, dials and switches in range, fuel in 0..max outside a flight."""
+    the bank's books balanced, dials and switches in range, fuel in 0..max outside a flight;
+    the dice and hand counters equal to a recount (``recount``)."""
     p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
     S = p[P_S]
     L = p[P_L]
@@ -1481,4 +1534,9 @@ def check_invariants(state, spec):
         f = state[se(p, s, SE_FUEL)]
         if f < 0 or f > p[P_FUELMAX]:
             return V_FUEL
+    fresh = state.copy()
+    recount(fresh, spec)
+    for i in range(state.shape[0]):
+        if fresh[i] != state[i]:
+            return V_COUNTERS
     return 0
