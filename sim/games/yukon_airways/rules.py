@@ -837,9 +837,16 @@ def flight_numbers(state, spec, s):
 
 
 @inline_kernel
-def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_out, tuck_fuel):
-    """``payable_after`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``) and the
-    flight's fuel ``cost`` (``fuel_cost``); the other arguments as there."""
+def payable_limit(p, fuel, col, th, hand, fcards, dial, sym, cards, fuel_out, tuck_fuel):
+    """The highest fuel cost ``payable_after`` accepts, from the seat's ``flight_numbers``
+    (``fuel`` .. ``dial``), the other arguments as there (-1: none). With ``k`` more fuel-symbol
+    cards tucked (0 .. the fuel cards left, only when ``tuck_fuel``; each completed fuel set
+    fills the tank to ``fuel_k``) a cost is payable when its short part ``max(0, cost -
+    fuel_k)`` is within the dial and the ``hand - cards - k`` cards left, i.e. ``cost <=
+    fuel_k + min(dial, hand - cards - k)`` where that minimum is >= 0; the limit is the largest
+    such bound over ``k``. A flight is payable exactly when its cost is at most the limit
+    (``payable_with``), so ``legal_actions`` tests every destination against a limit computed
+    once per decision."""
     if sym == SYM_FUEL:
         col += 1
         if col >= th:
@@ -847,18 +854,25 @@ def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_ou
             fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
     tot = hand - cards
     fc = fcards - fuel_out if tuck_fuel else 0
+    lim = -1
     for k in range(fc + 1):
         if k > 0:
             col += 1
             if col >= th:
                 col = 0
                 fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
-        short = cost - fuel
-        if short < 0:
-            short = 0
-        if short <= dial and tot - k >= short:
-            return True
-    return False
+        room = min(dial, tot - k)
+        if room >= 0 and fuel + room > lim:
+            lim = fuel + room
+    return lim
+
+
+@inline_kernel
+def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_out, tuck_fuel):
+    """``payable_after`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``) and the
+    flight's fuel ``cost`` (``fuel_cost``, >= 0); the other arguments as there: ``cost`` at
+    most the ``payable_limit``."""
+    return cost <= payable_limit(p, fuel, col, th, hand, fcards, dial, sym, cards, fuel_out, tuck_fuel)
 
 
 @leaf_kernel
@@ -886,20 +900,35 @@ def wild_size(state, spec, s):
 
 
 @inline_kernel
-def can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
-    """``can_fly`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``), its
-    ``wild_size`` ``w`` and the fuel cards ``wfuel`` among its ``w`` cheapest
-    (``fuel_in_cheapest``): the same test, the seat read once for every destination."""
+def fly_limits(state, spec, s):
+    """The ``payable_limit`` of seat ``s``'s first passenger of a flight, read once for every
+    destination: (a ticket without the fuel symbol, a fuel ticket, the face-down cards; -1
+    when the hand is smaller than ``wild_size``). A ticket's own symbol other than fuel does
+    not change the fuel, so money and improvement tickets share one limit."""
+    p = spec[0]
+    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
+    w = wild_size(state, spec, s)
+    lim_t = payable_limit(p, fuel, col, th, hand, fcards, dial, -1, 1, 0, False)
+    lim_f = payable_limit(p, fuel, col, th, hand, fcards, dial, SYM_FUEL if p[P_TICKET_SYM] == 1 else -1, 1, 1,
+                          True)
+    lim_w = -1
+    if hand >= w:
+        lim_w = payable_limit(p, fuel, col, th, hand, fcards, dial, -1, w, fuel_in_cheapest(state, spec, s, w), True)
+    return lim_t, lim_f, lim_w
+
+
+@inline_kernel
+def can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w):
+    """``can_fly`` from the seat's ``fly_limits``: the same test, the seat read once for every
+    destination."""
     p = spec[0]
     if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
         return False
     cost = fuel_cost(state, spec, s, dest)
     for y in range(NSYM):
-        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
-                payable_with(p, fuel, col, th, hand, fcards, dial, cost, y if p[P_TICKET_SYM] == 1 else -1, 1,
-                             1 if y == SYM_FUEL else 0, y == SYM_FUEL):
+        if state[hand_at(p, s, dest * NSYM + y)] > 0 and cost <= (lim_f if y == SYM_FUEL else lim_t):
             return True
-    return hand >= w and payable_with(p, fuel, col, th, hand, fcards, dial, cost, -1, w, wfuel, True)
+    return cost <= lim_w
 
 
 @leaf_kernel
@@ -908,11 +937,9 @@ def can_fly(state, spec, s, dest):
     where it is) when a first passenger can be loaded and the flight still paid (tank, fuel
     sets, then cards up to the cards-as-fuel dial; ``payable_after``): a ticket naming
     ``dest`` or the face-down cards; exactly the first loading actions ``legal_actions``
-    offers at step ``load``. (``can_fly_with`` on the seat's ``flight_numbers``.)"""
-    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
-    w = wild_size(state, spec, s)
-    return can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w,
-                        fuel_in_cheapest(state, spec, s, w))
+    offers at step ``load``. (``can_fly_with`` on the seat's ``fly_limits``.)"""
+    lim_t, lim_f, lim_w = fly_limits(state, spec, s)
+    return can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w)
 
 
 @leaf_kernel
@@ -1259,11 +1286,9 @@ def legal_actions(state, spec, acts):
     elif st == ST_DEST:
         n = put(acts, n, K_PASS, 0, 0)
         if aboard(state, spec, s) > 0:
-            fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
-            w = wild_size(state, spec, s)
-            wfuel = fuel_in_cheapest(state, spec, s, w)
+            lim_t, lim_f, lim_w = fly_limits(state, spec, s)
             for dest in range(p[P_L]):
-                if can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
+                if can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w):
                     n = put(acts, n, K_FLY, dest, 0)
     elif st == ST_LOAD:
         dest = state[H_DEST]
