@@ -128,7 +128,7 @@ def best_group(state, k, free, colours):
     return min(n, free), bc
 
 
-@inline_kernel
+@leaf_kernel
 def card_keep(spec, t):
     """How much a player likes to keep ticket card type ``t``: its location's value."""
     loc = spec[2]

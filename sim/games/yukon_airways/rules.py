@@ -227,43 +227,43 @@ from sim.rng import CHANCE, randint, shuffle
 
 
 # ---- accessors ----------------------------------------------------------------------------------
-@inline_kernel
+@leaf_kernel
 def se(p, s, f):
     """Offset of field ``f`` (SE_*) of seat ``s``'s record."""
     return p[P_OFF_SEAT] + s * SW + f
 
 
-@inline_kernel
+@leaf_kernel
 def hand_at(p, s, t):
     """Offset of the count of card type ``t`` in seat ``s``'s hand."""
     return p[P_OFF_HAND] + s * p[P_NT] + t
 
 
-@inline_kernel
+@leaf_kernel
 def table_at(p, s, t):
     """Offset of the count of card type ``t`` seat ``s`` played this round."""
     return p[P_OFF_TABLE] + s * p[P_NT] + t
 
 
-@inline_kernel
+@leaf_kernel
 def die_at(p, d):
     """Offset of die ``d``'s (place, seat) pair."""
     return p[P_OFF_DIE] + 2 * d
 
 
-@inline_kernel
+@leaf_kernel
 def map_at(p, l, c):
     """Offset of the count of colour ``c`` markers on location ``l``."""
     return p[P_OFF_MAP] + l * NCOL + c
 
 
-@inline_kernel
+@leaf_kernel
 def cockpit_at(p, s, l, c):
     """Offset of seat ``s``'s markers of colour ``c`` (GREY = grey) on location ``l`` of its map."""
     return p[P_OFF_COCKPIT] + (s * p[P_L] + l) * NCOLG + c
 
 
-@inline_kernel
+@leaf_kernel
 def dial_value(state, spec, s, d):
     """Value of seat ``s``'s dial ``d`` (D_*) at its current step (RB Appendix Anzeigen)."""
     p = spec[0]
@@ -271,38 +271,38 @@ def dial_value(state, spec, s, d):
     return dials[d, 1 + state[se(p, s, SE_DIAL + d)]]
 
 
-@inline_kernel
+@leaf_kernel
 def switch_on(state, spec, s, j):
     """1 when seat ``s``'s switch ``j`` (SW_*) is on (RB Appendix Schalter)."""
     return state[se(spec[0], s, SE_SW + j)]
 
 
-@inline_kernel
+@leaf_kernel
 def hand_total(state, spec, s):
     """Ticket cards in seat ``s``'s hand (the counter SE_HAND_N)."""
     return state[se(spec[0], s, SE_HAND_N)]
 
 
-@inline_kernel
+@leaf_kernel
 def aboard(state, spec, s):
     """Dice aboard seat ``s``'s plane (the counter SE_ABOARD)."""
     return state[se(spec[0], s, SE_ABOARD)]
 
 
-@inline_kernel
+@leaf_kernel
 def aboard_colour(state, spec, s, c):
     """Dice of colour ``c`` aboard seat ``s``'s plane (the counter SE_AB_COL + c)."""
     return state[se(spec[0], s, SE_AB_COL + c)]
 
 
-@inline_kernel
+@leaf_kernel
 def dock_colour(state, spec, k, c):
     """Dice of colour ``c`` on dock ``k`` (0-based; the counter block H_DOCK_DICE)."""
     return state[H_DOCK_DICE + k * NCOL + c]
 
 
 # ---- counters (layout: H_DOCK_DICE, SE_ABOARD .. SE_FUEL_N) ---------------------------------------
-@inline_kernel
+@leaf_kernel
 def hand_add(state, p, s, t, n):
     """Add ``n`` (+1 or -1) cards of type ``t`` to seat ``s``'s hand, with its counters."""
     state[hand_at(p, s, t)] += n
@@ -311,13 +311,13 @@ def hand_add(state, p, s, t, n):
         state[se(p, s, SE_FUEL_N)] += n
 
 
-@inline_kernel
+@leaf_kernel
 def dock_add(state, k, c, n):
     """Count ``n`` (+1 or -1) dice of colour ``c`` on dock ``k``."""
     state[H_DOCK_DICE + k * NCOL + c] += n
 
 
-@inline_kernel
+@leaf_kernel
 def aboard_add(state, p, s, c, n):
     """Count ``n`` (+1 or -1) dice of colour ``c`` aboard seat ``s``'s plane."""
     state[se(p, s, SE_ABOARD)] += n
@@ -361,7 +361,7 @@ def recount(state, spec):
             aboard_add(state, p, state[die_at(p, d) + 1], dcol[d], 1)
 
 
-@inline_kernel
+@leaf_kernel
 def fuel_cost(state, spec, s, dest):
     """Fuel of a flight of seat ``s`` from where its plane is to ``dest``: the summed signs of
     the cheapest route (RB Flugphase d)."""
@@ -506,7 +506,7 @@ def give_up_cards(state, spec, s, k, to_table):
         i += 1
 
 
-@inline_kernel
+@leaf_kernel
 def improvable(state, spec, s, kind):
     """True when seat ``s`` can take improvement ``kind``: a dark dial below its last step or
     a switch still off (RB Flugphase e; Appendix)."""
@@ -732,7 +732,7 @@ def dock_ability(state, spec, s, k, rng, ev, evn):
     return ST_MOVE
 
 
-@inline_kernel
+@leaf_kernel
 def order_key(state, p, s):
     """Seat ``s``'s place in the new turn order: its dock, then its arrival (RB Boardingphase)."""
     return state[se(p, s, SE_DOCK)] * 64 + state[se(p, s, SE_ARRIVE)]
@@ -791,7 +791,7 @@ def next_flyer(state, spec, rng, rig_dice, ev, evn):
     maintenance(state, spec, rng, rig_dice, ev, evn)
 
 
-@inline_kernel
+@leaf_kernel
 def set_size(state, spec, s):
     """Alike symbols that make a set: three, two with switch pair_bonus (RB Flugphase b)."""
     p = spec[0]
@@ -801,7 +801,7 @@ def set_size(state, spec, s):
     return t
 
 
-@inline_kernel
+@leaf_kernel
 def fuel_cards(state, spec, s):
     """Cards with the fuel symbol in seat ``s``'s hand (the counter SE_FUEL_N)."""
     return state[se(spec[0], s, SE_FUEL_N)]
@@ -889,7 +889,7 @@ def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
                         fuel_out, tuck_fuel)
 
 
-@inline_kernel
+@leaf_kernel
 def wild_size(state, spec, s):
     """Face-down cards that carry one passenger: three, two with switch two_card_wild."""
     p = spec[0]
@@ -968,7 +968,7 @@ def add_symbol(state, spec, s, sym, ev, evn):
          state[H_PENDING], 0)
 
 
-@inline_kernel
+@leaf_kernel
 def flight_colour_count(state, c):
     """Dice of colour ``c`` on the flight being loaded (4-bit counters of ``H_FL_COLS``)."""
     return (state[H_FL_COLS] >> (4 * c)) & 15
@@ -1232,7 +1232,7 @@ def ahead(state, spec, a, b):
 
 
 # ---- legal actions ----------------------------------------------------------------------------
-@inline_kernel
+@leaf_kernel
 def put(acts, n, kind, a, b):
     """Append the action (kind, a, b) to ``acts`` at row ``n``; returns n + 1."""
     acts[n, 0] = kind
@@ -1324,9 +1324,10 @@ def legal_actions(state, spec, acts):
                         payable_with(p, fuel, col, th, tot, fcards, dial, cost, y, 1, 1 if y == SYM_FUEL else 0,
                                      tuck_fuel):
                     tuck_ok |= 1 << y
-            for t in range(p[P_NT]):
-                if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
-                    n = put(acts, n, K_TUCK, t, 0)
+            if tuck_ok != 0:
+                for t in range(p[P_NT]):
+                    if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
+                        n = put(acts, n, K_TUCK, t, 0)
     elif st == ST_IMPROVE:
         n = put(acts, n, K_IMPROVE, -1, 0)
         for kind in range(NIMP):
