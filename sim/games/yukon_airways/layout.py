@@ -17,9 +17,11 @@ Spec (``spec.compile_spec``), a tuple of arrays::
 State: one int32 array per game::
 
     offset           size            block
-    0                NH              header H_*
+    0                NH              header H_* (ends with the dock counters H_DOCK_DICE,
+                                     NDOCK x NCOL: dice on each dock by colour)
     p[P_OFF_SEAT]    S x SW          seat records SE_* (money, fuel, plane, dials, switches,
-                                     round counters, statistics)
+                                     round counters, statistics; last the counters SE_ABOARD,
+                                     SE_AB_COL[NCOL], SE_HAND_N, SE_FUEL_N)
     p[P_OFF_HAND]    S x NT          ticket cards in hand by type
     p[P_OFF_TABLE]   S x NT          ticket cards played this round (on the table)
     p[P_OFF_DECK]    NCARDS          draw pile deck[0:deck_n], top = deck[deck_n - 1]
@@ -177,6 +179,10 @@ H_FL_COLS = _h.slot()     # dice of this flight by colour (4 bits per colour)
 H_PENDING = _h.slot()     # improvements to take
 H_MONEY_IN = _h.slot()    # money paid out by the bank
 H_MONEY_OUT = _h.slot()   # money paid to the bank
+H_DOCK_DICE = _h.block(NDOCK * NCOL)
+"""Counter block: dice on dock k of colour c at H_DOCK_DICE + k * NCOL + c, kept equal to a
+recount of the die places by every move of a die (``rules.recount``; ``check_invariants``
+tests it), so the legal actions and the policies read it instead of scanning the dice."""
 NH = _h.size
 
 # ---- steps --------------------------------------------------------------------------------------
@@ -218,7 +224,13 @@ SE_SHORT = _r.slot()        # flights with cards burnt as fuel
 SE_BURNT = _r.slot()        # cards burnt as fuel
 SE_UNFLOWN = _r.slot()      # dice still aboard after the last flight of a round
 SE_CARDS_IN = _r.slot()     # cards drawn by this seat (deal, dock 2, orders, maintenance)
+SE_ABOARD = _r.slot()       # counter: dice aboard the plane (recount: die places)
+SE_AB_COL = _r.block(NCOL)  # counter: dice aboard by colour
+SE_HAND_N = _r.slot()       # counter: ticket cards in hand (recount: the hand by type)
+SE_FUEL_N = _r.slot()       # counter: fuel-symbol ticket cards in hand
 SW = _r.size
+"""Seat record size. The SE_ABOARD .. SE_FUEL_N counters are kept equal to a recount
+(``rules.recount``; ``check_invariants`` tests it) by every change of the dice or the hand."""
 
 # ---- action kinds -------------------------------------------------------------------------------
 KIND_NAMES = ("place", "buy", "move", "move_done", "take", "take_done", "pass", "fly", "ticket",
@@ -248,8 +260,10 @@ INVARIANT_NAMES = (
     "dial or switch out of range",
     "fuel out of 0..max outside a flight",
     "negative hand count",
+    "counters: a dice or hand counter (H_DOCK_DICE, SE_ABOARD .. SE_FUEL_N) differs from a recount",
 )
-(_, V_CARDS, V_DICE, V_MARKERS, V_GREY, V_MONEY, V_DIALS, V_FUEL, V_NEG_HAND) = index_constants(INVARIANT_NAMES)
+(_, V_CARDS, V_DICE, V_MARKERS, V_GREY, V_MONEY, V_DIALS, V_FUEL, V_NEG_HAND,
+ V_COUNTERS) = index_constants(INVARIANT_NAMES)
 
 # ---- policies -----------------------------------------------------------------------------------
 POLICY_NAMES = ("random", "greedy", "heuristic", "rollout")

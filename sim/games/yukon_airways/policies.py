@@ -17,10 +17,10 @@ import numpy as np
 from sim.games.engine import W_LA_BASE, inline_kernel, kernel, leaf_kernel
 from sim.games.yukon_airways.layout import (
     D_CHRISTMAS,
-    DP_PLANE,
     GREEDY_W,
     H_ACTOR,
     H_DEST,
+    H_DOCK_DICE,
     H_FREE,
     H_ROUND,
     IMP_PRIOR,
@@ -46,7 +46,6 @@ from sim.games.yukon_airways.layout import (
     P_DOCK6_COST,
     P_L,
     P_MARKER_MONEY,
-    P_NDICE,
     P_ROUNDS,
     P_SEATS,
     P_THRESH,
@@ -71,8 +70,11 @@ from sim.games.yukon_airways.layout import (
     W_NEW_PLACE,
 )
 from sim.games.yukon_airways.rules import (
+    aboard,
+    aboard_colour,
     cockpit_at,
     die_at,
+    dock_colour,
     flight_colour_count,
     fuel_cost,
     hand_at,
@@ -83,14 +85,14 @@ from sim.games.yukon_airways.rules import (
 )
 from sim.rng import POLICY, randint
 
-CX_ABOARD = 5
-CX_FREE = 6
-CX_GROUP = 7
-CX_BEST = 8
-CX_DOCK = 9
-CTX = CX_DOCK + NDOCK * NCOL
-"""Slots of the per-decision context: 0..4 dice aboard by colour, then the named ones, then
-the dice on dock k of colour c at CX_DOCK + k * NCOL + c."""
+CX_ABOARD = 0
+CX_FREE = 1
+CX_GROUP = 2
+CX_BEST = 3
+CTX = 4
+"""Slots of the per-decision context: dice aboard, free seats, the largest colour group on the
+seat's dock and its colour. The dice aboard by colour and on each dock by colour are the
+state's counters (``rules.aboard_colour``, ``rules.dock_colour``)."""
 PASSENGER = 3.0
 """Value (in $ of w_money) of a die aboard: about what it earns when flown."""
 _PRIOR = np.array(IMP_PRIOR, np.float64)
@@ -108,14 +110,14 @@ def seat_weights(pids, W):
 
 
 @inline_kernel
-def best_group(ctx, k, free, colours):
-    """Dice a seat could board at dock ``k`` (from the context's dock table): the largest
+def best_group(state, k, free, colours):
+    """Dice a seat could board at dock ``k`` (the dock counters ``H_DOCK_DICE``): the largest
     ``colours`` colour groups, at most ``free`` dice; returns (dice, best colour)."""
     best = 0
     bc = -1
     second = 0
     for c in range(NCOL):
-        m = ctx[CX_DOCK + k * NCOL + c]
+        m = state[H_DOCK_DICE + k * NCOL + c]
         if m > best:
             second = best
             best = m
@@ -126,7 +128,7 @@ def best_group(ctx, k, free, colours):
     return min(n, free), bc
 
 
-@inline_kernel
+@leaf_kernel
 def card_keep(spec, t):
     """How much a player likes to keep ticket card type ``t``: its location's value."""
     loc = spec[2]
@@ -136,28 +138,17 @@ def card_keep(spec, t):
 @inline_kernel
 def fill_context(state, spec, s, ctx):
     """What every action of one decision looks at, computed once per decision into ``ctx``
-    (int64[CTX]): dice aboard by colour, dice aboard, free seats, the largest colour group on
-    the seat's dock and its colour."""
+    (int64[CTX]): dice aboard, free seats, the largest colour group on the seat's dock and its
+    colour."""
     p = spec[0]
-    dcol = spec[8]
-    for i in range(CTX):
-        ctx[i] = 0
-    for d in range(p[P_NDICE]):
-        pl = state[die_at(p, d)]
-        if pl == DP_PLANE and state[die_at(p, d) + 1] == s:
-            ctx[dcol[d]] += 1
-        elif pl < NDOCK:
-            ctx[CX_DOCK + pl * NCOL + dcol[d]] += 1
-    n = 0
-    for c in range(NCOL):
-        n += ctx[c]
+    n = aboard(state, spec, s)
     ctx[CX_ABOARD] = n
     ctx[CX_FREE] = p[P_SEATS] - n
     k = state[se(p, s, SE_DOCK)]
     g = 0
     bc = -1
     if k >= 0:
-        g, bc = best_group(ctx, k, ctx[CX_FREE], 1)
+        g, bc = best_group(state, k, ctx[CX_FREE], 1)
     ctx[CX_GROUP] = g
     ctx[CX_BEST] = bc
 
@@ -168,14 +159,15 @@ def sc_place(state, spec, s, a, w, ctx):
     p = spec[0]
     wm = w[W_MONEY]
     free = ctx[CX_FREE]
-    g, bc = best_group(ctx, a, free, 2 if a == 2 else 1)
+    g, bc = best_group(state, a, free, 2 if a == 2 else 1)
     v = g * PASSENGER * wm + w[W_DOCK_ORDER] * (NDOCK - a)
     if a == 1:
         v += w[W_KEEP]
     elif a == 3:
         v += 0.5 * wm
         if bc >= 0 and g < free:
-            if ctx[CX_DOCK + ((a + NDOCK - 1) % NDOCK) * NCOL + bc] > 0 or ctx[CX_DOCK + ((a + 1) % NDOCK) * NCOL + bc] > 0:
+            if dock_colour(state, spec, (a + NDOCK - 1) % NDOCK, bc) > 0 or \
+                    dock_colour(state, spec, (a + 1) % NDOCK, bc) > 0:
                 v += 0.8 * PASSENGER * wm
     elif a == 4:
         v += 1.0 * wm
@@ -253,7 +245,7 @@ def sc_fly(state, spec, s, a, w, ctx):
     v = max(0, loc[a, 0] - state[se(p, s, SE_R_MAXVAL)]) * wm * (1.0 + 0.1 * w[W_FAR])
     v += k * wm + loc[a, 1] * k * w[W_FAR]
     for c in range(NCOL):
-        v += min(ctx[c], state[map_at(p, a, c)]) * w[W_IMPROVE]
+        v += min(aboard_colour(state, spec, s, c), state[map_at(p, a, c)]) * w[W_IMPROVE]
     seen = 0
     for c in range(NCOLG):
         seen += state[cockpit_at(p, s, a, c)]

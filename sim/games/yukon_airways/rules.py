@@ -56,6 +56,7 @@ from sim.games.yukon_airways.layout import (
     H_DECK_N,
     H_DEST,
     H_DISC_N,
+    H_DOCK_DICE,
     H_FL_COLS,
     H_FL_DICE,
     H_FL_ROOM,
@@ -156,6 +157,8 @@ from sim.games.yukon_airways.layout import (
     P_UNFLOWN,
     P_WILD,
     RW_MONEY,
+    SE_AB_COL,
+    SE_ABOARD,
     SE_ARRIVE,
     SE_BURNT,
     SE_CARDS_IN,
@@ -164,6 +167,8 @@ from sim.games.yukon_airways.layout import (
     SE_DOCKS,
     SE_FLIGHTS,
     SE_FUEL,
+    SE_FUEL_N,
+    SE_HAND_N,
     SE_IMP,
     SE_LOC,
     SE_M_BONUS,
@@ -209,6 +214,7 @@ from sim.games.yukon_airways.layout import (
     SYM_FUEL,
     SYM_MONEY,
     V_CARDS,
+    V_COUNTERS,
     V_DIALS,
     V_DICE,
     V_FUEL,
@@ -221,43 +227,43 @@ from sim.rng import CHANCE, randint, shuffle
 
 
 # ---- accessors ----------------------------------------------------------------------------------
-@inline_kernel
+@leaf_kernel
 def se(p, s, f):
     """Offset of field ``f`` (SE_*) of seat ``s``'s record."""
     return p[P_OFF_SEAT] + s * SW + f
 
 
-@inline_kernel
+@leaf_kernel
 def hand_at(p, s, t):
     """Offset of the count of card type ``t`` in seat ``s``'s hand."""
     return p[P_OFF_HAND] + s * p[P_NT] + t
 
 
-@inline_kernel
+@leaf_kernel
 def table_at(p, s, t):
     """Offset of the count of card type ``t`` seat ``s`` played this round."""
     return p[P_OFF_TABLE] + s * p[P_NT] + t
 
 
-@inline_kernel
+@leaf_kernel
 def die_at(p, d):
     """Offset of die ``d``'s (place, seat) pair."""
     return p[P_OFF_DIE] + 2 * d
 
 
-@inline_kernel
+@leaf_kernel
 def map_at(p, l, c):
     """Offset of the count of colour ``c`` markers on location ``l``."""
     return p[P_OFF_MAP] + l * NCOL + c
 
 
-@inline_kernel
+@leaf_kernel
 def cockpit_at(p, s, l, c):
     """Offset of seat ``s``'s markers of colour ``c`` (GREY = grey) on location ``l`` of its map."""
     return p[P_OFF_COCKPIT] + (s * p[P_L] + l) * NCOLG + c
 
 
-@inline_kernel
+@leaf_kernel
 def dial_value(state, spec, s, d):
     """Value of seat ``s``'s dial ``d`` (D_*) at its current step (RB Appendix Anzeigen)."""
     p = spec[0]
@@ -265,58 +271,97 @@ def dial_value(state, spec, s, d):
     return dials[d, 1 + state[se(p, s, SE_DIAL + d)]]
 
 
-@inline_kernel
+@leaf_kernel
 def switch_on(state, spec, s, j):
     """1 when seat ``s``'s switch ``j`` (SW_*) is on (RB Appendix Schalter)."""
     return state[se(spec[0], s, SE_SW + j)]
 
 
-@inline_kernel
+@leaf_kernel
 def hand_total(state, spec, s):
-    """Ticket cards in seat ``s``'s hand."""
-    p = spec[0]
-    n = 0
-    for t in range(p[P_NT]):
-        n += state[hand_at(p, s, t)]
-    return n
+    """Ticket cards in seat ``s``'s hand (the counter SE_HAND_N)."""
+    return state[se(spec[0], s, SE_HAND_N)]
 
 
-@inline_kernel
+@leaf_kernel
 def aboard(state, spec, s):
-    """Dice aboard seat ``s``'s plane."""
-    p = spec[0]
-    n = 0
-    for d in range(p[P_NDICE]):
-        if state[die_at(p, d)] == DP_PLANE and state[die_at(p, d) + 1] == s:
-            n += 1
-    return n
+    """Dice aboard seat ``s``'s plane (the counter SE_ABOARD)."""
+    return state[se(spec[0], s, SE_ABOARD)]
 
 
-@inline_kernel
+@leaf_kernel
 def aboard_colour(state, spec, s, c):
-    """Dice of colour ``c`` aboard seat ``s``'s plane."""
-    p = spec[0]
-    dcol = spec[8]
-    n = 0
-    for d in range(p[P_NDICE]):
-        if state[die_at(p, d)] == DP_PLANE and state[die_at(p, d) + 1] == s and dcol[d] == c:
-            n += 1
-    return n
+    """Dice of colour ``c`` aboard seat ``s``'s plane (the counter SE_AB_COL + c)."""
+    return state[se(spec[0], s, SE_AB_COL + c)]
 
 
-@inline_kernel
+@leaf_kernel
 def dock_colour(state, spec, k, c):
-    """Dice of colour ``c`` on dock ``k`` (0-based)."""
+    """Dice of colour ``c`` on dock ``k`` (0-based; the counter block H_DOCK_DICE)."""
+    return state[H_DOCK_DICE + k * NCOL + c]
+
+
+# ---- counters (layout: H_DOCK_DICE, SE_ABOARD .. SE_FUEL_N) ---------------------------------------
+@leaf_kernel
+def hand_add(state, p, s, t, n):
+    """Add ``n`` (+1 or -1) cards of type ``t`` to seat ``s``'s hand, with its counters."""
+    state[hand_at(p, s, t)] += n
+    state[se(p, s, SE_HAND_N)] += n
+    if t % NSYM == SYM_FUEL:
+        state[se(p, s, SE_FUEL_N)] += n
+
+
+@leaf_kernel
+def dock_add(state, k, c, n):
+    """Count ``n`` (+1 or -1) dice of colour ``c`` on dock ``k``."""
+    state[H_DOCK_DICE + k * NCOL + c] += n
+
+
+@leaf_kernel
+def aboard_add(state, p, s, c, n):
+    """Count ``n`` (+1 or -1) dice of colour ``c`` aboard seat ``s``'s plane."""
+    state[se(p, s, SE_ABOARD)] += n
+    state[se(p, s, SE_AB_COL + c)] += n
+
+
+@leaf_kernel
+def recount_fuel_cards(state, spec, s):
+    """Set seat ``s``'s counter SE_FUEL_N from its hand."""
+    p = spec[0]
+    n = 0
+    for l in range(p[P_L]):
+        n += state[hand_at(p, s, l * NSYM + SYM_FUEL)]
+    state[se(p, s, SE_FUEL_N)] = n
+
+
+@leaf_kernel
+def recount(state, spec):
+    """Set every counter (H_DOCK_DICE, and per seat SE_ABOARD, SE_AB_COL, SE_HAND_N,
+    SE_FUEL_N) from the die places and the hands: their definition. The rules keep them
+    up to date move by move; ``check_invariants`` compares them with this recount, and the
+    scenario builders (``state.GameState``) call it after moving dice or cards by hand."""
     p = spec[0]
     dcol = spec[8]
-    n = 0
+    for i in range(NDOCK * NCOL):
+        state[H_DOCK_DICE + i] = 0
+    for s in range(p[P_S]):
+        state[se(p, s, SE_ABOARD)] = 0
+        for c in range(NCOL):
+            state[se(p, s, SE_AB_COL + c)] = 0
+        n = 0
+        for t in range(p[P_NT]):
+            n += state[hand_at(p, s, t)]
+        state[se(p, s, SE_HAND_N)] = n
+        recount_fuel_cards(state, spec, s)
     for d in range(p[P_NDICE]):
-        if state[die_at(p, d)] == k and dcol[d] == c:
-            n += 1
-    return n
+        pl = state[die_at(p, d)]
+        if pl < NDOCK:
+            dock_add(state, pl, dcol[d], 1)
+        elif pl == DP_PLANE:
+            aboard_add(state, p, state[die_at(p, d) + 1], dcol[d], 1)
 
 
-@inline_kernel
+@leaf_kernel
 def fuel_cost(state, spec, s, dest):
     """Fuel of a flight of seat ``s`` from where its plane is to ``dest``: the summed signs of
     the cheapest route (RB Flugphase d)."""
@@ -388,6 +433,7 @@ def redeal(state, spec, seat, rng, tmp):
             for _ in range(h):
                 state[hand_at(p, o, tmp[k])] += 1
                 k += 1
+            recount_fuel_cards(state, spec, o)  # the hand keeps its size (SE_HAND_N)
     for i in range(dn):
         state[d0 + i] = tmp[k]
         k += 1
@@ -413,7 +459,7 @@ def draw_card(state, spec, s, rng, ev, evn):
     n = state[H_DECK_N] - 1
     t = state[p[P_OFF_DECK] + n]
     state[H_DECK_N] = n
-    state[hand_at(p, s, t)] += 1
+    hand_add(state, p, s, t, 1)
     state[se(p, s, SE_CARDS_IN)] += 1
     return 1
 
@@ -451,7 +497,7 @@ def give_up_cards(state, spec, s, k, to_table):
     while left > 0 and i < corder.shape[0]:
         t = corder[i]
         while left > 0 and state[hand_at(p, s, t)] > 0:
-            state[hand_at(p, s, t)] -= 1
+            hand_add(state, p, s, t, -1)
             if to_table:
                 state[table_at(p, s, t)] += 1
             else:
@@ -460,7 +506,7 @@ def give_up_cards(state, spec, s, k, to_table):
         i += 1
 
 
-@inline_kernel
+@leaf_kernel
 def improvable(state, spec, s, kind):
     """True when seat ``s`` can take improvement ``kind``: a dark dial below its last step or
     a switch still off (RB Flugphase e; Appendix)."""
@@ -499,11 +545,14 @@ def improve(state, spec, s, kind, counted):
 # ---- set-up (RB Vorbereitung) --------------------------------------------------------------------
 @leaf_kernel
 def roll_die_to_dock(state, spec, d, rng, rig_dice, ev, evn):
-    """Roll die ``d`` and lay it on the dock of its face (RB Vorbereitung, Wartungsphase a)."""
+    """Roll die ``d`` and lay it on the dock of its face (RB Vorbereitung, Wartungsphase a).
+    The die comes from a ticket, from set-up (not counted anywhere yet) or, when the caller
+    has taken it off a plane's counters, from a plane."""
     p = spec[0]
     f = roll(rng, CHANCE, NDOCK, rig_dice)
     state[die_at(p, d)] = f - 1
     state[die_at(p, d) + 1] = -1
+    dock_add(state, f - 1, spec[8][d], 1)
     emit(ev, evn, state[H_TURN], -1, E_ROLL, d, f, 0, 0, 0)
 
 
@@ -683,7 +732,7 @@ def dock_ability(state, spec, s, k, rng, ev, evn):
     return ST_MOVE
 
 
-@inline_kernel
+@leaf_kernel
 def order_key(state, p, s):
     """Seat ``s``'s place in the new turn order: its dock, then its arrival (RB Boardingphase)."""
     return state[se(p, s, SE_DOCK)] * 64 + state[se(p, s, SE_ARRIVE)]
@@ -742,7 +791,7 @@ def next_flyer(state, spec, rng, rig_dice, ev, evn):
     maintenance(state, spec, rng, rig_dice, ev, evn)
 
 
-@inline_kernel
+@leaf_kernel
 def set_size(state, spec, s):
     """Alike symbols that make a set: three, two with switch pair_bonus (RB Flugphase b)."""
     p = spec[0]
@@ -752,14 +801,10 @@ def set_size(state, spec, s):
     return t
 
 
-@inline_kernel
+@leaf_kernel
 def fuel_cards(state, spec, s):
-    """Cards with the fuel symbol in seat ``s``'s hand."""
-    p = spec[0]
-    n = 0
-    for l in range(p[P_L]):
-        n += state[hand_at(p, s, l * NSYM + SYM_FUEL)]
-    return n
+    """Cards with the fuel symbol in seat ``s``'s hand (the counter SE_FUEL_N)."""
+    return state[se(spec[0], s, SE_FUEL_N)]
 
 
 @inline_kernel
@@ -792,9 +837,16 @@ def flight_numbers(state, spec, s):
 
 
 @inline_kernel
-def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_out, tuck_fuel):
-    """``payable_after`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``) and the
-    flight's fuel ``cost`` (``fuel_cost``); the other arguments as there."""
+def payable_limit(p, fuel, col, th, hand, fcards, dial, sym, cards, fuel_out, tuck_fuel):
+    """The highest fuel cost ``payable_after`` accepts, from the seat's ``flight_numbers``
+    (``fuel`` .. ``dial``), the other arguments as there (-1: none). With ``k`` more fuel-symbol
+    cards tucked (0 .. the fuel cards left, only when ``tuck_fuel``; each completed fuel set
+    fills the tank to ``fuel_k``) a cost is payable when its short part ``max(0, cost -
+    fuel_k)`` is within the dial and the ``hand - cards - k`` cards left, i.e. ``cost <=
+    fuel_k + min(dial, hand - cards - k)`` where that minimum is >= 0; the limit is the largest
+    such bound over ``k``. A flight is payable exactly when its cost is at most the limit
+    (``payable_with``), so ``legal_actions`` tests every destination against a limit computed
+    once per decision."""
     if sym == SYM_FUEL:
         col += 1
         if col >= th:
@@ -802,18 +854,25 @@ def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_ou
             fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
     tot = hand - cards
     fc = fcards - fuel_out if tuck_fuel else 0
+    lim = -1
     for k in range(fc + 1):
         if k > 0:
             col += 1
             if col >= th:
                 col = 0
                 fuel = min(fuel + p[P_BONUS_FUEL], p[P_FUELMAX])
-        short = cost - fuel
-        if short < 0:
-            short = 0
-        if short <= dial and tot - k >= short:
-            return True
-    return False
+        room = min(dial, tot - k)
+        if room >= 0 and fuel + room > lim:
+            lim = fuel + room
+    return lim
+
+
+@inline_kernel
+def payable_with(p, fuel, col, th, hand, fcards, dial, cost, sym, cards, fuel_out, tuck_fuel):
+    """``payable_after`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``) and the
+    flight's fuel ``cost`` (``fuel_cost``, >= 0); the other arguments as there: ``cost`` at
+    most the ``payable_limit``."""
+    return cost <= payable_limit(p, fuel, col, th, hand, fcards, dial, sym, cards, fuel_out, tuck_fuel)
 
 
 @leaf_kernel
@@ -830,7 +889,7 @@ def payable_after(state, spec, s, dest, sym, cards, fuel_out, tuck_fuel):
                         fuel_out, tuck_fuel)
 
 
-@inline_kernel
+@leaf_kernel
 def wild_size(state, spec, s):
     """Face-down cards that carry one passenger: three, two with switch two_card_wild."""
     p = spec[0]
@@ -841,20 +900,35 @@ def wild_size(state, spec, s):
 
 
 @inline_kernel
-def can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
-    """``can_fly`` from the seat's ``flight_numbers`` (``fuel`` .. ``dial``), its
-    ``wild_size`` ``w`` and the fuel cards ``wfuel`` among its ``w`` cheapest
-    (``fuel_in_cheapest``): the same test, the seat read once for every destination."""
+def fly_limits(state, spec, s):
+    """The ``payable_limit`` of seat ``s``'s first passenger of a flight, read once for every
+    destination: (a ticket without the fuel symbol, a fuel ticket, the face-down cards; -1
+    when the hand is smaller than ``wild_size``). A ticket's own symbol other than fuel does
+    not change the fuel, so money and improvement tickets share one limit."""
+    p = spec[0]
+    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
+    w = wild_size(state, spec, s)
+    lim_t = payable_limit(p, fuel, col, th, hand, fcards, dial, -1, 1, 0, False)
+    lim_f = payable_limit(p, fuel, col, th, hand, fcards, dial, SYM_FUEL if p[P_TICKET_SYM] == 1 else -1, 1, 1,
+                          True)
+    lim_w = -1
+    if hand >= w:
+        lim_w = payable_limit(p, fuel, col, th, hand, fcards, dial, -1, w, fuel_in_cheapest(state, spec, s, w), True)
+    return lim_t, lim_f, lim_w
+
+
+@inline_kernel
+def can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w):
+    """``can_fly`` from the seat's ``fly_limits``: the same test, the seat read once for every
+    destination."""
     p = spec[0]
     if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
         return False
     cost = fuel_cost(state, spec, s, dest)
     for y in range(NSYM):
-        if state[hand_at(p, s, dest * NSYM + y)] > 0 and \
-                payable_with(p, fuel, col, th, hand, fcards, dial, cost, y if p[P_TICKET_SYM] == 1 else -1, 1,
-                             1 if y == SYM_FUEL else 0, y == SYM_FUEL):
+        if state[hand_at(p, s, dest * NSYM + y)] > 0 and cost <= (lim_f if y == SYM_FUEL else lim_t):
             return True
-    return hand >= w and payable_with(p, fuel, col, th, hand, fcards, dial, cost, -1, w, wfuel, True)
+    return cost <= lim_w
 
 
 @leaf_kernel
@@ -863,11 +937,9 @@ def can_fly(state, spec, s, dest):
     where it is) when a first passenger can be loaded and the flight still paid (tank, fuel
     sets, then cards up to the cards-as-fuel dial; ``payable_after``): a ticket naming
     ``dest`` or the face-down cards; exactly the first loading actions ``legal_actions``
-    offers at step ``load``. (``can_fly_with`` on the seat's ``flight_numbers``.)"""
-    fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
-    w = wild_size(state, spec, s)
-    return can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w,
-                        fuel_in_cheapest(state, spec, s, w))
+    offers at step ``load``. (``can_fly_with`` on the seat's ``fly_limits``.)"""
+    lim_t, lim_f, lim_w = fly_limits(state, spec, s)
+    return can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w)
 
 
 @leaf_kernel
@@ -896,7 +968,7 @@ def add_symbol(state, spec, s, sym, ev, evn):
          state[H_PENDING], 0)
 
 
-@inline_kernel
+@leaf_kernel
 def flight_colour_count(state, c):
     """Dice of colour ``c`` on the flight being loaded (4-bit counters of ``H_FL_COLS``)."""
     return (state[H_FL_COLS] >> (4 * c)) & 15
@@ -911,6 +983,7 @@ def load_die(state, spec, s, c):
         o = die_at(p, d)
         if state[o] == DP_PLANE and state[o + 1] == s and dcol[d] == c:
             state[o] = DP_LOADING
+            aboard_add(state, p, s, c, -1)
             state[H_FL_DICE] += 1
             state[H_FL_COLS] += 1 << (4 * c)
             return d
@@ -1044,6 +1117,8 @@ def maintenance(state, spec, rng, rig_dice, ev, evn):
     for d in range(p[P_NDICE]):
         pl = state[die_at(p, d)]
         if pl == DP_TICKET or (pl == DP_PLANE and p[P_UNFLOWN] == 1):
+            if pl == DP_PLANE:
+                aboard_add(state, p, state[die_at(p, d) + 1], spec[8][d], -1)
             roll_die_to_dock(state, spec, d, rng, rig_dice, ev, evn)
     for s in range(S):
         for t in range(p[P_NT]):
@@ -1157,7 +1232,7 @@ def ahead(state, spec, a, b):
 
 
 # ---- legal actions ----------------------------------------------------------------------------
-@inline_kernel
+@leaf_kernel
 def put(acts, n, kind, a, b):
     """Append the action (kind, a, b) to ``acts`` at row ``n``; returns n + 1."""
     acts[n, 0] = kind
@@ -1211,11 +1286,9 @@ def legal_actions(state, spec, acts):
     elif st == ST_DEST:
         n = put(acts, n, K_PASS, 0, 0)
         if aboard(state, spec, s) > 0:
-            fuel, col, th, hand, fcards, dial = flight_numbers(state, spec, s)
-            w = wild_size(state, spec, s)
-            wfuel = fuel_in_cheapest(state, spec, s, w)
+            lim_t, lim_f, lim_w = fly_limits(state, spec, s)
             for dest in range(p[P_L]):
-                if can_fly_with(state, spec, s, dest, fuel, col, th, hand, fcards, dial, w, wfuel):
+                if can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w):
                     n = put(acts, n, K_FLY, dest, 0)
     elif st == ST_LOAD:
         dest = state[H_DEST]
@@ -1251,9 +1324,10 @@ def legal_actions(state, spec, acts):
                         payable_with(p, fuel, col, th, tot, fcards, dial, cost, y, 1, 1 if y == SYM_FUEL else 0,
                                      tuck_fuel):
                     tuck_ok |= 1 << y
-            for t in range(p[P_NT]):
-                if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
-                    n = put(acts, n, K_TUCK, t, 0)
+            if tuck_ok != 0:
+                for t in range(p[P_NT]):
+                    if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
+                        n = put(acts, n, K_TUCK, t, 0)
     elif st == ST_IMPROVE:
         n = put(acts, n, K_IMPROVE, -1, 0)
         for kind in range(NIMP):
@@ -1310,6 +1384,8 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         frm = state[o]
         to = (frm + (NDOCK - 1 if b == 0 else 1)) % NDOCK
         state[o] = to
+        dock_add(state, frm, dcol[a], -1)
+        dock_add(state, to, dcol[a], 1)
         paid = 0
         if state[H_FREE] > 0:
             state[H_FREE] -= 1
@@ -1328,6 +1404,8 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
                 state[o] = DP_PLANE
                 state[o + 1] = s
                 got += 1
+        dock_add(state, k, a, -got)
+        aboard_add(state, p, s, a, got)
         state[H_TAKEN] |= 1 << a
         state[H_COLOURS] -= 1
         emit(ev, evn, T, s, E_TAKE, a, b, k, 0, 0)
@@ -1356,7 +1434,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
              state[se(p, s, SE_FUEL)], aboard(state, spec, s))
     elif kind == K_TICKET:
         t = state[H_DEST] * NSYM + a
-        state[hand_at(p, s, t)] -= 1
+        hand_add(state, p, s, t, -1)
         state[table_at(p, s, t)] += 1
         d = load_die(state, spec, s, b)
         state[H_FL_TICKETS] += 1
@@ -1380,7 +1458,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         state[H_FL_ROOM] -= 1
         emit(ev, evn, T, s, E_EXTRA, d, a, 0, 0, 0)
     elif kind == K_TUCK:
-        state[hand_at(p, s, a)] -= 1
+        hand_add(state, p, s, a, -1)
         state[table_at(p, s, a)] += 1
         emit(ev, evn, T, s, E_TUCK, a, a % NSYM, 0, 0, 0)
         add_symbol(state, spec, s, a % NSYM, ev, evn)
@@ -1396,7 +1474,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         emit(ev, evn, T, s, E_IMPROVE, a, state[H_PENDING], 0, 0, 0)
         after_flight(state, spec, s, rng, rig_dice, ev, evn)
     elif kind == K_DISCARD:
-        state[hand_at(p, s, a)] -= 1
+        hand_add(state, p, s, a, -1)
         discard_card(state, spec, a)
         emit(ev, evn, T, s, E_DISCARD, a, 0, 0, 0, 0)
         if hand_total(state, spec, s) <= dial_value(state, spec, s, D_HAND):
@@ -1412,7 +1490,8 @@ def check_invariants(state, spec):
     place (deck, discard, hands, table; per type), no negative hand count, every die in one
     place (a dock, a plane, a ticket) with planes within their seats, every coloured marker
     in one place (box, board, cockpits), the grey supply balanced, money non-negative and
-    the bank's books balanced, dials and switches in range, fuel in 0..max outside a flight."""
+    the bank's books balanced, dials and switches in range, fuel in 0..max outside a flight;
+    the dice and hand counters equal to a recount (``recount``)."""
     p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
     S = p[P_S]
     L = p[P_L]
@@ -1481,4 +1560,9 @@ def check_invariants(state, spec):
         f = state[se(p, s, SE_FUEL)]
         if f < 0 or f > p[P_FUELMAX]:
             return V_FUEL
+    fresh = state.copy()
+    recount(fresh, spec)
+    for i in range(state.shape[0]):
+        if fresh[i] != state[i]:
+            return V_COUNTERS
     return 0

@@ -7,7 +7,8 @@ location * 3 + symbol``; the deal takes the first 6 for the first seat ...), and
 the deck's cards; ``Rig(dice=[...])`` are die faces in roll order (set-up rolls die 0, 1, ...;
 maintenance rolls the dice on tickets in die order).
 
-Builders for scenario tests (each keeps every card, die, marker and dollar in one place):
+Builders for scenario tests (each keeps every card, die, marker and dollar in one place, and
+the dice and hand counters equal to a recount, ``rules.recount``):
 ``give_card``, ``set_money``, ``set_fuel``, ``set_dial``, ``set_switch``, ``set_symbols``, ``put_die``,
 ``set_markers``, ``set_location``; readers ``seat``, ``hand``, ``dice_at``, ``markers``.
 """
@@ -24,7 +25,7 @@ from sim.games.base import GameStateBase, Rig
 from sim.games.engine import EV_W, make_rig, seat_policies
 from sim.games.yukon_airways.data import COLOURS, SYMBOLS
 from sim.games.yukon_airways.policies import CTX, seat_weights, select
-from sim.games.yukon_airways.rules import apply_action, check_invariants, legal_actions, setup
+from sim.games.yukon_airways.rules import apply_action, check_invariants, legal_actions, recount, setup
 from sim.rng import seed_streams
 
 
@@ -216,6 +217,7 @@ class GameState(GameStateBase):
                     raise ValueError(f"no card of type {t} in the draw pile, discard pile or another hand")
                 self.state[int(self.p[Y.P_OFF_HAND]) + other[0] * nt + t] -= 1
             self.state[int(self.p[Y.P_OFF_HAND]) + s * int(self.p[Y.P_NT]) + t] += 1
+        recount(self.state, self.spec)
 
     def clear_hand(self, s: int) -> None:
         """Put seat ``s``'s whole hand on the discard pile."""
@@ -225,6 +227,7 @@ class GameState(GameStateBase):
                 self.state[base + t] -= 1
                 self.state[int(self.p[Y.P_OFF_DISC]) + int(self.state[Y.H_DISC_N])] = t
                 self.state[Y.H_DISC_N] += 1
+        recount(self.state, self.spec)
 
     def set_money(self, s: int, m: int) -> None:
         """Seat ``s`` holds ``m`` dollars (the difference booked to the bank)."""
@@ -257,6 +260,7 @@ class GameState(GameStateBase):
         o = int(self.p[Y.P_OFF_DIE]) + 2 * d
         self.state[o] = place
         self.state[o + 1] = s
+        recount(self.state, self.spec)
 
     def set_markers(self, l: int, counts: Sequence[int]) -> None:
         """Location ``l`` holds ``counts[c]`` markers of colour c (the box supplies or takes

@@ -69,6 +69,16 @@ def test_invariants_after_every_action_for_every_policy():
         assert not any(codes), (seats, [(g, c) for g, c in enumerate(codes) if c][:5])
 
 
+def test_invariants_after_every_action_when_unflown_dice_are_rolled():
+    """RULES.md D6 option unflown_dice = roll: the maintenance rolls the dice still aboard onto
+    the docks too (their counters move from the plane to the docks); some game has such dice."""
+    run = make_run(seats=["random", "greedy", "random", "heuristic"], unflown_dice="roll")
+    codes = [run.game.check_playout(run, g) for g in range(100)]
+    assert not any(codes), [(g, c) for g, c in enumerate(codes) if c][:5]
+    df = games_frame(run, run_games(run, count=100))
+    assert sum(df[f"unflown_s{s}"].sum() for s in range(4)) > 0
+
+
 def test_heuristic_beats_greedy_beats_random(frame):
     run, df = frame
     rates = {}

@@ -11,7 +11,7 @@ import sim.games.yukon_airways.layout as Y
 from sim.compile import run_from_dict
 from sim.games.yukon_airways.play import play_batch, rollout_choice, run_traced
 from sim.games.yukon_airways.policies import CTX, select
-from sim.games.yukon_airways.rules import legal_actions
+from sim.games.yukon_airways.rules import check_invariants, legal_actions, redeal
 from sim.games.yukon_airways.state import GameState
 
 from .conftest import make_run, raw_config
@@ -103,3 +103,21 @@ def test_rollout_looks_ahead_and_beats_its_base():
     seat = [int(np.where(run.perms[g % run.perms.shape[0]] == 0)[0][0]) for g in range(N)]
     wins = sum(int(out[g, cols.index("winner")] == seat[g]) for g in range(N))
     assert wins >= 8, wins
+
+
+def test_redeal_keeps_every_card_and_the_hand_counters():
+    """rules.redeal (the look-ahead's re-deal of the unseen tickets) keeps every card in one
+    place, every hand its size and the hand counters (SE_HAND_N, SE_FUEL_N) equal to a recount."""
+    g = GameState.from_run(make_run(), 2)
+    for _ in range(30):
+        g.end_turn()
+    me = int(g.state[Y.H_ACTOR])
+    st = g.state.copy()
+    tmp = np.zeros(int(g.p[Y.P_NT] + g.p[Y.P_NCARDS]), np.int32)
+    redeal(st, g.spec, me, np.array([11, 13], np.uint64), tmp)
+    assert int(check_invariants(st, g.spec)) == 0
+    nt, h = int(g.p[Y.P_NT]), int(g.p[Y.P_OFF_HAND])
+    hands = lambda a: [a[h + s * nt: h + (s + 1) * nt] for s in range(4)]  # noqa: E731
+    assert np.array_equal(hands(st)[me], hands(g.state)[me])
+    assert [int(x.sum()) for x in hands(st)] == [int(x.sum()) for x in hands(g.state)]
+    assert not np.array_equal(st, g.state)

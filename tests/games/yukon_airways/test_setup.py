@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from sim.games.base import Rig
-from sim.games.yukon_airways.layout import NCOL, ST_PLACE, STEP_NAMES
+from sim.games.yukon_airways.data import COLOURS
+from sim.games.yukon_airways.layout import (
+    H_DOCK_DICE,
+    NCOL,
+    NDOCK,
+    NSYM,
+    SE_ABOARD,
+    SE_FUEL_N,
+    SE_HAND_N,
+    ST_PLACE,
+    STEP_NAMES,
+    SYM_FUEL,
+    V_COUNTERS,
+)
 
 
 def test_three_order_cards_face_up(gs):
@@ -104,3 +117,21 @@ def test_random_start_player_and_start_money_by_turn_order(gs):
             assert g.seat(s)["money"] == i + 1 and g.seat(s)["start_pos"] == i
     assert firsts == {0, 1, 2, 3}
     assert gs(0).invariants() == 0
+
+
+def test_dice_and_hand_counters_after_set_up_and_a_wrong_counter_is_reported(gs):
+    """The state's counters (layout H_DOCK_DICE, SE_ABOARD .. SE_FUEL_N) after the set-up
+    (RB Vorbereitung: the dice rolled onto the docks, six tickets dealt, planes empty) equal a
+    recount; check_invariants reports a counter that does not (V_COUNTERS)."""
+    g = gs(3)
+    docks = [[sum(1 for d in g.dice_at(k) if g.colour_of(d) == COLOURS[c]) for c in range(NCOL)] for k in range(NDOCK)]
+    assert [[int(g.state[H_DOCK_DICE + k * NCOL + c]) for c in range(NCOL)] for k in range(NDOCK)] == docks
+    assert sum(map(sum, docks)) == 15
+    for s in range(4):
+        hand = g.hand(s)
+        assert int(g.state[g._se(s, SE_HAND_N)]) == sum(hand.values()) == 6
+        assert int(g.state[g._se(s, SE_FUEL_N)]) == sum(n for t, n in hand.items() if t % NSYM == SYM_FUEL)
+        assert int(g.state[g._se(s, SE_ABOARD)]) == 0
+    assert g.invariants() == 0
+    g.state[H_DOCK_DICE + 2 * NCOL + 1] += 1
+    assert g.invariants() == V_COUNTERS
