@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import kernel
+from sim.games.engine import kernel, leaf_kernel
 from sim.games.now_boarding.layout import (
     ACTIVE,
     C_ANGER,
@@ -115,7 +115,7 @@ from sim.games.now_boarding.rules import (
 from sim.rng import POLICY, randint, uniform
 
 
-@kernel
+@leaf_kernel
 def fits(st, p, c):
     """Could plane p ever board card c now (seats incl. the temporary token, Celebrity rules)?"""
     b = pb(p)
@@ -130,7 +130,7 @@ def fits(st, p, c):
     return True
 
 
-@kernel
+@leaf_kernel
 def targeted_by_other(st, spec, p, c):
     """True when a plane other than p is heading for card c."""
     for q in range(spec[K_NP]):
@@ -139,7 +139,7 @@ def targeted_by_other(st, spec, p, c):
     return False
 
 
-@kernel
+@leaf_kernel
 def handed_to_other(st, spec, p, c):
     """True when card c was handed off for another plane that is at the same airport."""
     a = st[C_WHERE + c]
@@ -149,7 +149,7 @@ def handed_to_other(st, spec, p, c):
     return False
 
 
-@kernel
+@leaf_kernel
 def primary_dest(st, spec, p):
     """Nearest destination among the cards aboard plane p (-1 when empty)."""
     best = -1
@@ -165,7 +165,7 @@ def primary_dest(st, spec, p):
     return best
 
 
-@kernel
+@leaf_kernel
 def deliver_all(st, spec, p, ev, evn):
     """Set down every passenger aboard p whose destination is p's airport (always taken: a
     delivery is never worse than keeping the passenger). Returns the count."""
@@ -181,7 +181,7 @@ def deliver_all(st, spec, p, ev, evn):
     return n
 
 
-@kernel
+@leaf_kernel
 def do_pickups(st, spec, p, pol, w, rng, ev, evn):
     """Board passengers waiting at p's airport per the policy. Returns the count boarded."""
     b = pb(p)
@@ -235,7 +235,7 @@ def do_pickups(st, spec, p, pol, w, rng, ev, evn):
     return n
 
 
-@kernel
+@leaf_kernel
 def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
     """Hand-off drop-offs at a non-destination airport (RB "Dejar pasajeros", Pro tip).
     random: each legal one with probability 1/8; heuristic: when another plane at this airport
@@ -281,7 +281,7 @@ def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
     return n
 
 
-@kernel
+@leaf_kernel
 def choose_target(st, spec, p, pol, w, rng):
     """Airport plane p flies toward next (-1 = stay). Sets P_TCARD to the card it goes to fetch.
 
@@ -397,7 +397,7 @@ def choose_target(st, spec, p, pol, w, rng):
     return best_t
 
 
-@kernel
+@leaf_kernel
 def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
     """Next upgrade plane p wants (kind, colour, price) given the planned seats/speed/mask and
     the money not yet planned (``budget``, $); kind -1 = none. The planner's ``endbuy`` after
@@ -499,7 +499,7 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
     return k, c, price
 
 
-@kernel
+@leaf_kernel
 def after_last_draw(st):
     """True from the maintenance that draws the evening pile's last cards to the end (the
     round after it and the final round follow; RB "Fase de mantenimiento": pile sizes are
@@ -507,7 +507,7 @@ def after_last_draw(st):
     return st[S_STAGE] >= 3 or (st[S_STAGE] == 2 and pile_left(st, 2) <= 0)
 
 
-@kernel
+@leaf_kernel
 def strategy_of(pol, w):
     """Upgrade strategy of the team (STRAT_*): the heuristic's ``strategy`` weight rounded
     (out of range: balanced); the other policies buy balanced."""
@@ -519,7 +519,7 @@ def strategy_of(pol, w):
     return STRAT_BALANCED
 
 
-@kernel
+@leaf_kernel
 def free_choice(pol, w, rng):
     """RB setup 8, free seat (U_SEAT) or speed (U_SPEED) when the config leaves it to the team:
     speed for the speed-first strategy, a coin for random, else a seat."""
@@ -532,7 +532,7 @@ def free_choice(pol, w, rng):
     return U_SEAT
 
 
-@kernel
+@leaf_kernel
 def accept_vip(pol, rng):
     """VIP variant: greedy and heuristic take a pending VIP at once (refusing is a sure complaint);
     random takes it with probability 1/2."""
@@ -541,7 +541,7 @@ def accept_vip(pol, rng):
     return True
 
 
-@kernel
+@leaf_kernel
 def free_route_choice(st, spec, p, pol, rng):
     """RB setup 8 (2 players): the route colour plane p takes free. random: up to 20 random
     colours until one is available (-1 if none); else the colour saving the most distance
@@ -555,7 +555,7 @@ def free_route_choice(st, spec, p, pol, rng):
     return spec[K_RBEST + st[pb(p) + P_MASK]]
 
 
-@kernel
+@leaf_kernel
 def stop_buying(pol, rng):
     """random: stop planning more upgrades with probability 0.3 after each affordable one."""
     return pol == POL_RANDOM and uniform(rng, POLICY) < 0.3
@@ -572,14 +572,14 @@ def stop_buying(pol, rng):
 # aboard, money, the weather on the board now (via the distance tables); never PILE or the
 # weather plan.
 
-@kernel
+@leaf_kernel
 def _pick_key(st, spec, c, last):
     """Boarding priority of waiting card c: the last anger cube first, then anger, then fare."""
     a = st[C_ANGER + c]
     return (1000 if a >= last else 0) + 10 * a + spec[K_CFARE + c]
 
 
-@kernel
+@leaf_kernel
 def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
                 L_abd, L_abf, L_npk, L_pk, L_vis, cap):
     """DFS level d <- level d-1 extended by a stop at airport s reached for ``cost`` move points:
@@ -660,7 +660,7 @@ def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L
     L_val[d] = v
 
 
-@kernel
+@leaf_kernel
 def _dfrom(st, spec, p, loc, x):
     """Move points for plane p from ``loc`` (an airport, or -1 = its current spot) to airport x."""
     if loc >= 0:
@@ -668,7 +668,7 @@ def _dfrom(st, spec, p, loc, x):
     return plane_dist(st, spec, p, x)
 
 
-@kernel
+@leaf_kernel
 def _level_mask(L_nab, L_abd, d, wmask):
     """Airports worth a stop or a heading from DFS level d: waiting passengers (``wmask``) or a
     destination aboard."""
@@ -678,7 +678,7 @@ def _level_mask(L_nab, L_abd, d, wmask):
     return m
 
 
-@kernel
+@leaf_kernel
 def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd, L_npk, L_pk,
                hmask):
     """Value of ending the round after DFS level d, with the best heading for the move points
@@ -737,26 +737,17 @@ def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, 
     return bv, bh
 
 
-@kernel
-def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h):
+@leaf_kernel
+def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h, S):
     """Best itinerary of plane p this round (depth-first over up to PLN_MAXS stops within its
     move points; boarding at each stop by priority). Writes the stops (airports, first = the
     start airport when the plane is at one) into best_stops[PLN_MAXS+1] (-1 ends) and the cards it
-    boards into best_pk[16] (-1 ends). Returns (value gain over staying put, end level value)."""
+    boards into best_pk[16] (-1 ends). ``S``: the DFS scratch (``plan_scratch``). Returns (value
+    gain over staying put, end level value)."""
     b = pb(p)
     last = spec[K_ANGER_LIMIT] - 1
     cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
-    D = PLN_MAXS + 2
-    L_loc = np.empty(D, np.int64)
-    L_mp = np.empty(D, np.int64)
-    L_val = np.empty(D, np.float64)
-    L_load = np.empty(D, np.int64)
-    L_nab = np.empty(D, np.int64)
-    L_abd = np.empty((D, 8), np.int64)
-    L_abf = np.empty((D, 8), np.int64)
-    L_npk = np.empty(D, np.int64)
-    L_pk = np.empty((D, 16), np.int64)
-    L_vis = np.empty(D, np.int64)
+    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk = S
     # level 0: the plane as it is, the cards aboard
     here = st[b + P_AIR]
     L_loc[0] = here
@@ -807,12 +798,9 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
                              L_npk, L_pk, _level_mask(L_nab, L_abd, 0, hbase))
         best = base
         best_h[0] = h
-    stops = np.empty(D, np.int64)
     if start == 1:
         stops[1] = here
     # iterative DFS over stop sequences: it[d] = next airport to try at level d+1
-    it = np.zeros(D, np.int64)
-    msk = np.zeros(D, np.int64)
     d = start
     it[d] = 0
     msk[d] = _level_mask(L_nab, L_abd, d, wmask)
@@ -847,6 +835,28 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
         it[d] = 0
         msk[d] = mk
     return best - base, best
+
+
+@kernel
+def plan_scratch():
+    """The DFS scratch of ``plan_plane`` / ``plan_plane2`` (one per ``plan_round``, reused by every
+    plan): per level d < PLN_MAXS+3 its location, move points, value, load, cards aboard (count,
+    destinations, cards, where boarded), boardings/set-downs (count, list), visited airports,
+    stop, next airport to try and airport mask. Returns the tuple (L_loc, L_mp, L_val, L_load,
+    L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk)."""
+    D = PLN_MAXS + 3
+    return (np.empty(D, np.int64), np.empty(D, np.int64), np.empty(D, np.float64), np.empty(D, np.int64),
+            np.empty(D, np.int64), np.empty((D, 8), np.int64), np.empty((D, 8), np.int64),
+            np.empty((D, 8), np.int64), np.empty(D, np.int64), np.empty((D, 16), np.int64),
+            np.zeros(D, np.int64), np.empty(D, np.int64), np.zeros(D, np.int64), np.zeros(D, np.int64))
+
+
+@kernel
+def commit_scratch():
+    """The scratch of ``_commit``: (taken int64[NCARD], covered int64[NCARD], done int64[MAXP],
+    dirty int64[MAXP], committed stops int64[PLN_MAXS])."""
+    return (np.zeros(NCARD, np.int64), np.zeros(NCARD, np.int64), np.zeros(MAXP, np.int64),
+            np.zeros(MAXP, np.int64), np.empty(PLN_MAXS, np.int64))
 
 
 @kernel
@@ -900,6 +910,7 @@ def plan_round(st, spec, w):
         st[PLN_N + p] = 0
         st[PLN_I + p] = 0
         st[PLN_HEAD + p] = -1
+    S = plan_scratch()
     # the first commitment's plans are the same for every trial (nothing taken or covered yet)
     stops0 = np.empty((MAXP, PLN_MAXS + 1), np.int64)
     pks0 = np.empty((MAXP, 16), np.int64)
@@ -910,14 +921,23 @@ def plan_round(st, spec, w):
     zc = np.zeros(NCARD, np.int64)
     for p in range(n):
         if prog:
-            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
+            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p], S)
         else:
-            g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
+            g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p], S)
         gain0[p] = g
         val0[p] = v
     pre = np.full(MAXP, -1, np.int64)
-    bt, bstops, bpks, bheads, gval = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0,
-                                             gain0, val0, pre)
+    # two team plans: the best so far (index bi) and the trial's (1 - bi)
+    TS = np.empty((2, MAXP, PLN_MAXS + 1), np.int64)
+    TP = np.empty((2, MAXP, 16), np.int64)
+    TH = np.empty((2, MAXP, 1), np.int64)
+    TG = np.empty((2, MAXP), np.float64)
+    TV = np.empty((2, MAXP), np.float64)
+    C = commit_scratch()
+    bi = 0
+    bt = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
+                 TS[0], TP[0], TH[0], TG[0], TV[0], C, S)
+    gval = TV[0].copy()
     if prog and w[PW_ORDERS] > 0.5 and n > 1:
         # plane orders (the team's commitment order): the greedy commitment against forced first
         # planes (``orders`` 1: each plane first; 2: each ordered pair first); the team plan with
@@ -938,14 +958,15 @@ def plan_round(st, spec, w):
                     continue
                 pre[0] = f
                 pre[1] = f2
-                t, ts, tp, th, _tv = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0,
-                                             gain0, val0, pre)
+                t = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
+                            TS[1 - bi], TP[1 - bi], TH[1 - bi], TG[1 - bi], TV[1 - bi], C, S)
                 if t > bt + 1e-9:
                     bt = t
-                    bstops = ts
-                    bpks = tp
-                    bheads = th
+                    bi = 1 - bi
     # the plan into the state: stops (PLN_*), boardings (C_ASSIGN), set-downs (C_DROPAT), heading
+    bstops = TS[bi]
+    bpks = TP[bi]
+    bheads = TH[bi]
     for p in range(n):
         ns = 0
         for i in range(PLN_MAXS + 1):
@@ -969,28 +990,36 @@ def plan_round(st, spec, w):
         st[PLN_HEAD + p] = bheads[p, 0]
 
 
-@kernel
-def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre):
+@leaf_kernel
+def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
+            stops, pks, heads, gain, val, C, S):
     """One team commitment (``plan_round``): planes are committed one at a time, each time the one
     whose best itinerary gains most over staying put (``pre`` int64[MAXP]: the planes committed
     first, -1 ends the prefix); its
     pickups are reserved for it, the passengers it covers are marked, and the planes that
-    planned on them re-plan. Returns (total value of the committed plans, stops
-    int64[MAXP, PLN_MAXS+1], boardings/set-downs int64[MAXP, 16], headings int64[MAXP, 1] in
-    ``plan_plane2``'s encoding, each plane's committed plan value float64[MAXP]); reads the
-    state, writes nothing."""
+    planned on them re-plan. Writes the team plan, starting from the first plans ``stops0`` ..
+    ``val0``, into stops int64[MAXP, PLN_MAXS+1], boardings/set-downs pks int64[MAXP, 16],
+    headings heads int64[MAXP, 1] in ``plan_plane2``'s encoding, each plane's best gain
+    gain float64[MAXP] and committed plan value val float64[MAXP] (rows of the first n
+    planes); ``C``: ``commit_scratch``, ``S``: ``plan_scratch``. Returns the total value of
+    the committed plans; reads the state, writes nothing in it."""
     n = spec[K_NP]
     last = spec[K_ANGER_LIMIT] - 1
-    taken = np.zeros(NCARD, np.int64)
-    covered = np.zeros(NCARD, np.int64)
-    done = np.zeros(MAXP, np.int64)
-    stops = stops0.copy()
-    pks = pks0.copy()
-    heads = heads0.copy()
-    gain = gain0.copy()
-    val = val0.copy()
-    dirty = np.zeros(MAXP, np.int64)
-    cs = np.empty(PLN_MAXS, np.int64)
+    taken, covered, done, dirty, cs = C
+    for c in range(NCARD):
+        taken[c] = 0
+        covered[c] = 0
+    for p in range(MAXP):
+        done[p] = 0
+        dirty[p] = 0
+    for p in range(n):
+        for i in range(PLN_MAXS + 1):
+            stops[p, i] = stops0[p, i]
+        for j in range(16):
+            pks[p, j] = pks0[p, j]
+        heads[p, 0] = heads0[p, 0]
+        gain[p] = gain0[p]
+        val[p] = val0[p]
     total = 0.0
     for it in range(n):
         bp = -1
@@ -1001,9 +1030,10 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
             if dirty[p] == 1:
                 if prog:
                     g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p],
-                                       heads[p])
+                                       heads[p], S)
                 else:
-                    g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
+                    g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p],
+                                      S)
                 gain[p] = g
                 val[p] = v
                 dirty[p] = 0
@@ -1098,7 +1128,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                     if c < 100 and taken[c] != 0:
                         dirty[q] = 1
                         break
-    return total, stops, pks, heads, val
+    return total
 
 
 # ---------------------------------------------------------------- planner, progress mode (prog > 0)
@@ -1114,7 +1144,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
 # one when the plane is full. The last leg may end short of its airport (the heading).
 
 
-@kernel
+@leaf_kernel
 def _team_dist(st, spec, TD):
     """TD[u, v] int64[NA, NA]: the fewest move points from u to v by any plane (mode 0, the
     weather on the board now)."""
@@ -1129,7 +1159,7 @@ def _team_dist(st, spec, TD):
             TD[u, v] = best
 
 
-@kernel
+@leaf_kernel
 def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
          L_abf, L_abp, L_npk, L_pk, cap):
     """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
@@ -1265,7 +1295,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
     return full
 
 
-@kernel
+@leaf_kernel
 def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
     """Airports worth a leg from progress-mode level d at airport ``e`` (-1: on a route):
     ``wmask``, a destination aboard, or the destination of a passenger waiting at e (boarded
@@ -1281,7 +1311,7 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
     return m
 
 
-@kernel
+@leaf_kernel
 def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d):
     """``cover`` per passenger at its next-to-last cube (not taken, not covered, not boarded in
     this plan) within next round's speed of the plane's end: at ``e`` (-1 = its current spot),
@@ -1323,26 +1353,18 @@ def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d
     return v
 
 
-@kernel
-def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h):
+@leaf_kernel
+def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h, S):
     """Progress-mode itinerary of plane p (see the section comment): depth-first over up to
     PLN_MAXS full legs, each level ending either there or with a partial leg (heading). Writes the
     stops into best_stops[PLN_MAXS+1] (-1 ends; the start airport is not a stop), the boardings
     (card) and set-downs (card + 100·(airport+1)) into best_pk[16], the heading into best_h[0].
-    Returns (gain over the best plan that stays put, its value)."""
+    ``S``: the DFS scratch (``plan_scratch``). Returns (gain over the best plan that stays put,
+    its value)."""
     b = pb(p)
     last = spec[K_ANGER_LIMIT] - 1
     cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
-    D = PLN_MAXS + 3
-    L_loc = np.empty(D, np.int64)
-    L_mp = np.empty(D, np.int64)
-    L_val = np.empty(D, np.float64)
-    L_load = np.empty(D, np.int64)
-    L_nab = np.empty(D, np.int64)
-    L_abf = np.empty((D, 8), np.int64)
-    L_abp = np.empty((D, 8), np.int64)
-    L_npk = np.empty(D, np.int64)
-    L_pk = np.empty((D, 16), np.int64)
+    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk = S
     here = st[b + P_AIR]
     L_loc[0] = here
     L_mp[0] = st[b + P_SPLEFT] + int(w[PW_HORIZON])
@@ -1375,11 +1397,9 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     # staying put: the cards aboard where they are
     base = _cover_value(st, spec, w, p, here, 0, -1, ncl, crl, taken, covered, 0, L_pk, 0)
     best = base
-    stops = np.empty(D, np.int64)
-    it = np.zeros(D, np.int64)
-    msk = np.zeros(D, np.int64)
+    it[0] = 0
+    L_vis[0] = 0
     d = 0
-    L_vis = np.zeros(D, np.int64)
     msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken)
     while d >= 0:
         s = it[d]
@@ -1443,7 +1463,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     return best - base, best
 
 
-@kernel
+@leaf_kernel
 def _planned_later(st, p, d):
     """True when airport d is one of plane p's stops still ahead this round."""
     for i in range(st[PLN_I + p], st[PLN_N + p]):
@@ -1452,7 +1472,7 @@ def _planned_later(st, p, d):
     return False
 
 
-@kernel
+@leaf_kernel
 def _next_target(st, p):
     """Airport plane p flies toward next under its plan: its next stop, else its heading (-1)."""
     i = st[PLN_I + p]
@@ -1461,7 +1481,7 @@ def _next_target(st, p):
     return st[PLN_HEAD + p]
 
 
-@kernel
+@leaf_kernel
 def _reserved(st, spec, p, here):
     """Seats plane p keeps free for the passengers planned for it at later stops (not ``here``)."""
     r = 0
@@ -1472,7 +1492,7 @@ def _reserved(st, spec, p, here):
     return r
 
 
-@kernel
+@leaf_kernel
 def planner_step(st, spec, p, w, ev, evn):
     """One pass step of plane p under the planner (see ``plane_step``): at an airport deliver,
     set down the passengers planned to wait here and (``offload``) those the rest of its plan
