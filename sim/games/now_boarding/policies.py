@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import kernel, leaf_kernel
+from sim.games.engine import inline_kernel, kernel, leaf_kernel
 from sim.games.now_boarding.layout import (
     ACTIVE,
     C_ANGER,
@@ -1159,7 +1159,7 @@ def _team_dist(st, spec, TD):
             TD[u, v] = best
 
 
-@leaf_kernel
+@inline_kernel
 def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
          L_abf, L_abp, L_npk, L_pk, cap):
     """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
@@ -1311,7 +1311,7 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
     return m
 
 
-@leaf_kernel
+@inline_kernel
 def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d):
     """``cover`` per passenger at its next-to-last cube (not taken, not covered, not boarded in
     this plan) within next round's speed of the plane's end: at ``e`` (-1 = its current spot),
