@@ -747,7 +747,7 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
     b = pb(p)
     last = spec[K_ANGER_LIMIT] - 1
     cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
-    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk = S
+    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk = S[:14]
     # level 0: the plane as it is, the cards aboard
     here = st[b + P_AIR]
     L_loc[0] = here
@@ -842,13 +842,17 @@ def plan_scratch():
     """The DFS scratch of ``plan_plane`` / ``plan_plane2`` (one per ``plan_round``, reused by every
     plan): per level d < PLN_MAXS+3 its location, move points, value, load, cards aboard (count,
     destinations, cards, where boarded), boardings/set-downs (count, list), visited airports,
-    stop, next airport to try and airport mask. Returns the tuple (L_loc, L_mp, L_val, L_load,
-    L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk)."""
+    stop, next airport to try, airport mask and boarded cards (bitmask int64[2]); then the
+    cover candidates of one plan (``_cover_value``: cards, airports, cover2 flags). Returns the
+    tuple (L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it,
+    msk, L_bm, ce, cx, c2)."""
     D = PLN_MAXS + 3
     return (np.empty(D, np.int64), np.empty(D, np.int64), np.empty(D, np.float64), np.empty(D, np.int64),
             np.empty(D, np.int64), np.empty((D, 8), np.int64), np.empty((D, 8), np.int64),
             np.empty((D, 8), np.int64), np.empty(D, np.int64), np.empty((D, 16), np.int64),
-            np.zeros(D, np.int64), np.empty(D, np.int64), np.zeros(D, np.int64), np.zeros(D, np.int64))
+            np.zeros(D, np.int64), np.empty(D, np.int64), np.zeros(D, np.int64), np.zeros(D, np.int64),
+            np.zeros((D, 2), np.int64), np.empty(NCARD, np.int64), np.empty(NCARD, np.int64),
+            np.empty(NCARD, np.int64))
 
 
 @kernel
@@ -1161,11 +1165,12 @@ def _team_dist(st, spec, TD):
 
 @inline_kernel
 def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
-         L_abf, L_abp, L_npk, L_pk, cap):
+         L_abf, L_abp, L_npk, L_pk, L_bm, cap):
     """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
     (a partial leg, the heading, when cost > the move points left: the plane flies them toward
     s). At L_loc[d] (an airport) first the set-downs and boarding for this leg, then the leg's
-    progress; at s (full leg) the deliveries. Returns True for a full leg."""
+    progress; at s (full leg) the deliveries. ``L_bm[d]`` int64[2]: the cards boarded in
+    L_pk[d] as a bitmask (card c: bit c % 64 of word c // 64). Returns True for a full leg."""
     q = d
     e = L_loc[q]
     d1 = d + 1
@@ -1178,6 +1183,8 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
     npk = L_npk[q]
     for i in range(npk):
         L_pk[d1, i] = L_pk[q, i]
+    L_bm[d1, 0] = L_bm[q, 0]
+    L_bm[d1, 1] = L_bm[q, 1]
     wp = w[PW_PROG]
     # carried passengers: keep, or set down at e when the leg takes them away
     for i in range(L_nab[q]):
@@ -1210,12 +1217,9 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 c = wl[e, i]
                 if taken[c] != 0:
                     continue
-                dup = False
-                for j in range(npk):
-                    if L_pk[d1, j] == c or L_pk[d1, j] % 100 == c:
-                        dup = True
-                        break
-                if dup:
+                # boarded (or boarded and set down again) in this plan: a waiting card is never
+                # aboard, so its set-down implies its boarding
+                if (L_bm[d1, c >> 6] >> (c & 63)) & 1:
                     continue
                 dd = spec[K_CDEST + c]
                 t0 = TD[e, dd]
@@ -1265,6 +1269,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                     break
             L_pk[d1, npk] = bc
             npk += 1
+            L_bm[d1, bc >> 6] |= np.int64(1) << (bc & 63)
             L_abf[d1, n] = bc
             L_abp[d1, n] = e
             n += 1
@@ -1312,12 +1317,13 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
 
 
 @inline_kernel
-def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d):
+def _cover_value(st, spec, w, p, e, m, h, nce, ce, cx, c2, L_bm, d):
     """``cover`` per passenger at its next-to-last cube (not taken, not covered, not boarded in
     this plan) within next round's speed of the plane's end: at ``e`` (-1 = its current spot),
-    having flown ``m`` more points toward ``h`` (-1 none)."""
+    having flown ``m`` more points toward ``h`` (-1 none). ``ce[:nce]``: the crl cards neither
+    taken nor covered, in crl order, ``cx`` their airports, ``c2`` 1 below the next-to-last
+    cube (cover2); ``L_bm[d]``: the cards boarded in this plan (see ``_leg``)."""
     reach = st[pb(p) + P_SPEED]
-    last = spec[K_ANGER_LIMIT] - 1
     cap = st[pb(p) + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
     nc = 0
     rem = 0
@@ -1325,25 +1331,18 @@ def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d
         deh = _dfrom(st, spec, p, e, h)
         rem = deh - m if deh > m else 0
     v = 0.0
-    for i in range(ncl):
-        c = crl[i]
-        if taken[c] != 0 or covered[c] != 0:
-            continue
+    for i in range(nce):
+        c = ce[i]
         if w[PW_COVERCAP] > 0 and nc >= cap:
             break
-        mine = False
-        for j in range(npk):
-            if L_pk[d, j] == c:
-                mine = True
-                break
-        if mine:
+        if (L_bm[d, c >> 6] >> (c & 63)) & 1:
             continue
-        x = st[C_WHERE + c]
+        x = cx[i]
         dx = _dfrom(st, spec, p, e, x)
         if h >= 0:
             alt = rem + airport_dist(st, p, h, x)
             dx = dx + m if dx + m < alt else alt
-        if st[C_ANGER + c] < last - 1:
+        if c2[i] != 0:
             if dx <= 2 * reach:
                 v += w[PW_COVER2]
                 nc += 1
@@ -1364,9 +1363,11 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     b = pb(p)
     last = spec[K_ANGER_LIMIT] - 1
     cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
-    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk = S
+    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk, L_bm, ce, cx, c2 = S
     here = st[b + P_AIR]
     L_loc[0] = here
+    L_bm[0, 0] = 0
+    L_bm[0, 1] = 0
     L_mp[0] = st[b + P_SPLEFT] + int(w[PW_HORIZON])
     L_val[0] = 0.0
     L_load[0] = st[b + P_LOAD]
@@ -1391,11 +1392,17 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
                 wmask |= 1 << a
                 break
     hbase = wmask
+    nce = 0
     for i in range(ncl):
-        if taken[crl[i]] == 0 and covered[crl[i]] == 0:
-            hbase |= 1 << st[C_WHERE + crl[i]]
+        c = crl[i]
+        if taken[c] == 0 and covered[c] == 0:
+            hbase |= 1 << st[C_WHERE + c]
+            ce[nce] = c
+            cx[nce] = st[C_WHERE + c]
+            c2[nce] = 1 if st[C_ANGER + c] < last - 1 else 0
+            nce += 1
     # staying put: the cards aboard where they are
-    base = _cover_value(st, spec, w, p, here, 0, -1, ncl, crl, taken, covered, 0, L_pk, 0)
+    base = _cover_value(st, spec, w, p, here, 0, -1, nce, ce, cx, c2, L_bm, 0)
     best = base
     it[0] = 0
     L_vis[0] = 0
@@ -1413,7 +1420,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         if cost >= INF or cost <= 0:
             continue
         full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load,
-                    L_nab, L_abf, L_abp, L_npk, L_pk, cap)
+                    L_nab, L_abf, L_abp, L_npk, L_pk, L_bm, cap)
         d1 = d + 1
         # approach: the waiting passengers at s the free seats can take next round (``pick`` each,
         # by the share of the way flown)
@@ -1421,24 +1428,16 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         nw = 0
         for i in range(nwl[s]):
             c = wl[s, i]
-            if taken[c] != 0:
-                continue
-            mine = False
-            for j in range(L_npk[d1]):
-                if L_pk[d1, j] == c:
-                    mine = True
-                    break
-            if not mine:
+            if taken[c] == 0 and (L_bm[d1, c >> 6] >> (c & 63)) & 1 == 0:
                 nw += 1
         if nw > free:
             nw = free
         appr = w[PW_PICK] * nw if nw > 0 else 0.0
         if full:
-            v = L_val[d1] + appr + _cover_value(st, spec, w, p, s, 0, -1, ncl, crl, taken, covered, L_npk[d1],
-                                                L_pk, d1)
+            v = L_val[d1] + appr + _cover_value(st, spec, w, p, s, 0, -1, nce, ce, cx, c2, L_bm, d1)
         else:
-            v = L_val[d1] + appr * L_mp[d] / cost + _cover_value(st, spec, w, p, L_loc[d], L_mp[d], s, ncl, crl,
-                                                                   taken, covered, L_npk[d1], L_pk, d1)
+            v = L_val[d1] + appr * L_mp[d] / cost + _cover_value(st, spec, w, p, L_loc[d], L_mp[d], s, nce, ce,
+                                                                   cx, c2, L_bm, d1)
         if v > best:
             best = v
             for i in range(PLN_MAXS + 1):
