@@ -845,14 +845,14 @@ def plan_scratch():
     stop, next airport to try, airport mask and boarded cards (bitmask int64[2]); then the
     cover candidates of one plan (``_cover_value``: cards, airports, cover2 flags). Returns the
     tuple (L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it,
-    msk, L_bm, ce, cx, c2)."""
+    msk, L_bm, ce, cx, c2) and the plane's distance table (``plan_plane2``: DF int64[NA+1, NA])."""
     D = PLN_MAXS + 3
     return (np.empty(D, np.int64), np.empty(D, np.int64), np.empty(D, np.float64), np.empty(D, np.int64),
             np.empty(D, np.int64), np.empty((D, 8), np.int64), np.empty((D, 8), np.int64),
             np.empty((D, 8), np.int64), np.empty(D, np.int64), np.empty((D, 16), np.int64),
             np.zeros(D, np.int64), np.empty(D, np.int64), np.zeros(D, np.int64), np.zeros(D, np.int64),
             np.zeros((D, 2), np.int64), np.empty(NCARD, np.int64), np.empty(NCARD, np.int64),
-            np.empty(NCARD, np.int64))
+            np.empty(NCARD, np.int64), np.empty((NA + 1, NA), np.int64))
 
 
 @kernel
@@ -1165,12 +1165,13 @@ def _team_dist(st, spec, TD):
 
 @inline_kernel
 def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
-         L_abf, L_abp, L_npk, L_pk, L_bm, cap):
+         L_abf, L_abp, L_npk, L_pk, L_bm, cap, DF):
     """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
     (a partial leg, the heading, when cost > the move points left: the plane flies them toward
     s). At L_loc[d] (an airport) first the set-downs and boarding for this leg, then the leg's
     progress; at s (full leg) the deliveries. ``L_bm[d]`` int64[2]: the cards boarded in
-    L_pk[d] as a bitmask (card c: bit c % 64 of word c // 64). Returns True for a full leg."""
+    L_pk[d] as a bitmask (card c: bit c % 64 of word c // 64); ``DF``: plane p's distances
+    (``plan_plane2``). Returns True for a full leg."""
     q = d
     e = L_loc[q]
     d1 = d + 1
@@ -1193,7 +1194,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
         if e >= 0:
             t0 = TD[e, dd]
         else:
-            t0 = plane_dist(st, spec, p, dd)
+            t0 = DF[NA, dd]
         t1 = rem + TD[s, dd]
         if t0 + m < t1:
             t1 = t0 + m
@@ -1317,18 +1318,20 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
 
 
 @inline_kernel
-def _cover_value(st, spec, w, p, e, m, h, nce, ce, cx, c2, L_bm, d):
+def _cover_value(st, spec, w, p, e, m, h, nce, ce, cx, c2, L_bm, d, DF):
     """``cover`` per passenger at its next-to-last cube (not taken, not covered, not boarded in
     this plan) within next round's speed of the plane's end: at ``e`` (-1 = its current spot),
     having flown ``m`` more points toward ``h`` (-1 none). ``ce[:nce]``: the crl cards neither
     taken nor covered, in crl order, ``cx`` their airports, ``c2`` 1 below the next-to-last
-    cube (cover2); ``L_bm[d]``: the cards boarded in this plan (see ``_leg``)."""
+    cube (cover2); ``L_bm[d]``: the cards boarded in this plan (see ``_leg``); ``DF``: plane p's
+    distances (``plan_plane2``)."""
     reach = st[pb(p) + P_SPEED]
     cap = st[pb(p) + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
     nc = 0
     rem = 0
+    er = e if e >= 0 else NA
     if h >= 0:
-        deh = _dfrom(st, spec, p, e, h)
+        deh = DF[er, h]
         rem = deh - m if deh > m else 0
     v = 0.0
     for i in range(nce):
@@ -1338,9 +1341,9 @@ def _cover_value(st, spec, w, p, e, m, h, nce, ce, cx, c2, L_bm, d):
         if (L_bm[d, c >> 6] >> (c & 63)) & 1:
             continue
         x = cx[i]
-        dx = _dfrom(st, spec, p, e, x)
+        dx = DF[er, x]
         if h >= 0:
-            alt = rem + airport_dist(st, p, h, x)
+            alt = rem + DF[h, x]
             dx = dx + m if dx + m < alt else alt
         if c2[i] != 0:
             if dx <= 2 * reach:
@@ -1363,8 +1366,14 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     b = pb(p)
     last = spec[K_ANGER_LIMIT] - 1
     cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
-    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk, L_bm, ce, cx, c2 = S
+    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk, L_bm, ce, cx, c2, DF = S
     here = st[b + P_AIR]
+    # the plane's distances: DF[u, v] from airport u, DF[NA, v] from where it is now
+    for u in range(NA):
+        for x in range(NA):
+            DF[u, x] = airport_dist(st, p, u, x)
+    for x in range(NA):
+        DF[NA, x] = plane_dist(st, spec, p, x)
     L_loc[0] = here
     L_bm[0, 0] = 0
     L_bm[0, 1] = 0
@@ -1402,7 +1411,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
             c2[nce] = 1 if st[C_ANGER + c] < last - 1 else 0
             nce += 1
     # staying put: the cards aboard where they are
-    base = _cover_value(st, spec, w, p, here, 0, -1, nce, ce, cx, c2, L_bm, 0)
+    base = _cover_value(st, spec, w, p, here, 0, -1, nce, ce, cx, c2, L_bm, 0, DF)
     best = base
     it[0] = 0
     L_vis[0] = 0
@@ -1416,11 +1425,11 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         it[d] = s + 1
         if (msk[d] >> s) & 1 == 0 or spec[K_AIRIN + s] == 0 or s == L_loc[d] or L_mp[d] <= 0 or (L_vis[d] >> s) & 1:
             continue
-        cost = _dfrom(st, spec, p, L_loc[d], s)
+        cost = DF[L_loc[d] if L_loc[d] >= 0 else NA, s]
         if cost >= INF or cost <= 0:
             continue
         full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load,
-                    L_nab, L_abf, L_abp, L_npk, L_pk, L_bm, cap)
+                    L_nab, L_abf, L_abp, L_npk, L_pk, L_bm, cap, DF)
         d1 = d + 1
         # approach: the waiting passengers at s the free seats can take next round (``pick`` each,
         # by the share of the way flown)
@@ -1434,10 +1443,10 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
             nw = free
         appr = w[PW_PICK] * nw if nw > 0 else 0.0
         if full:
-            v = L_val[d1] + appr + _cover_value(st, spec, w, p, s, 0, -1, nce, ce, cx, c2, L_bm, d1)
+            v = L_val[d1] + appr + _cover_value(st, spec, w, p, s, 0, -1, nce, ce, cx, c2, L_bm, d1, DF)
         else:
             v = L_val[d1] + appr * L_mp[d] / cost + _cover_value(st, spec, w, p, L_loc[d], L_mp[d], s, nce, ce,
-                                                                   cx, c2, L_bm, d1)
+                                                                   cx, c2, L_bm, d1, DF)
         if v > best:
             best = v
             for i in range(PLN_MAXS + 1):
