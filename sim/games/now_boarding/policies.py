@@ -1301,7 +1301,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
     return full
 
 
-@leaf_kernel
+@inline_kernel
 def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
     """Airports worth a leg from progress-mode level d at airport ``e`` (-1: on a route):
     ``wmask``, a destination aboard, or the destination of a passenger waiting at e (boarded
