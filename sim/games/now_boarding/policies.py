@@ -839,13 +839,14 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
 
 @kernel
 def plan_scratch():
-    """The DFS scratch of ``plan_plane`` / ``plan_plane2`` (one per ``plan_round``, reused by every
-    plan): per level d < PLN_MAXS+3 its location, move points, value, load, cards aboard (count,
-    destinations, cards, where boarded), boardings/set-downs (count, list), visited airports,
-    stop, next airport to try, airport mask and boarded cards (bitmask int64[2]); then the
-    cover candidates of one plan (``_cover_value``: cards, airports, cover2 flags). Returns the
-    tuple (L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it,
-    msk, L_bm, ce, cx, c2) and the plane's distance table (``plan_plane2``: DF int64[NA+1, NA])."""
+    """The DFS scratch of ``plan_plane`` / ``plan_plane2`` (made once per ``plan_round``, reused by
+    every plan; ``plan_plane`` uses the first 14): per level d < PLN_MAXS+3 its location, move
+    points, value, load, cards aboard (count, destinations, cards, where boarded),
+    boardings/set-downs (count, list int64[D, 16]), visited airports, stop, next airport to try,
+    airport mask and boarded cards (bitmask int64[D, 2]); then one plan's cover candidates
+    (``_cover_value``: cards, airports, cover2 flags, int64[NCARD] each) and the plane's
+    distances (DF int64[NA+1, NA], see ``plan_plane2``). Returns the tuple (L_loc, L_mp, L_val,
+    L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk, L_bm, ce, cx, c2, DF)."""
     D = PLN_MAXS + 3
     return (np.empty(D, np.int64), np.empty(D, np.int64), np.empty(D, np.float64), np.empty(D, np.int64),
             np.empty(D, np.int64), np.empty((D, 8), np.int64), np.empty((D, 8), np.int64),
