@@ -71,6 +71,7 @@ from sim.games.now_boarding.layout import (
     PW_ORDERS,
     PW_PICK,
     PW_PROG,
+    PW_RELAY,
     PW_RESET,
     PW_SEAT1,
     PW_SEAT2,
@@ -113,6 +114,20 @@ from sim.games.now_boarding.rules import (
     upgrade_price,
 )
 from sim.rng import POLICY, randint, uniform
+
+RELAYK = 5000
+"""Planner plan entries: a boarding of a relayed passenger (``relay``) is card + RELAYK (a
+set-down is card + 100·(airport + 1), a plain boarding the card)."""
+RELAY_AT = 64
+"""``rel`` / C_DROPAT encoding of a relay: airport + 1 + RELAY_AT × (move point or plane + 1)."""
+
+
+@kernel
+def _waits(taken, rel, c, a):
+    """True when waiting-list card c counts as waiting at airport a for the plane being planned:
+    not taken, and not a relayed passenger listed at another airport (``rel`` int64[NCARD]: 0 =
+    waiting since the round began; else airport + 1 + RELAY_AT × the move point it waits from)."""
+    return taken[c] == 0 and (rel[c] == 0 or rel[c] % RELAY_AT == a + 1)
 
 
 @kernel
@@ -910,7 +925,7 @@ def plan_round(st, spec, w):
     zc = np.zeros(NCARD, np.int64)
     for p in range(n):
         if prog:
-            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
+            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, zt, stops0[p], pks0[p], heads0[p])
         else:
             g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
         gain0[p] = g
@@ -962,11 +977,21 @@ def plan_round(st, spec, w):
             c = bpks[p, j]
             if c < 0:
                 break
+            if c >= RELAYK:
+                continue
             if c >= 100:
                 st[C_DROPAT + c % 100] = c // 100
             else:
                 st[C_ASSIGN + c] = p + 1
         st[PLN_HEAD + p] = bheads[p, 0]
+    # relays: the plane that sets the passenger down hands it to the one planned to board it
+    for p in range(n):
+        for j in range(16):
+            c = bpks[p, j]
+            if c < 0:
+                break
+            if c >= RELAYK:
+                st[C_DROPAT + c - RELAYK] += RELAY_AT * (p + 1)
 
 
 @kernel
@@ -975,7 +1000,10 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     whose best itinerary gains most over staying put (``pre`` int64[MAXP]: the planes committed
     first, -1 ends the prefix); its
     pickups are reserved for it, the passengers it covers are marked, and the planes that
-    planned on them re-plan. Returns (total value of the committed plans, stops
+    planned on them re-plan. With ``relay`` the passengers it sets down wait (on local copies of
+    the waiting lists ``wl``/``nwl``) for the planes committed after it, from the move point
+    after the set-down (``rel``: see ``_waits``), and every uncommitted plane re-plans; a plan's
+    boarding of such a passenger is card + RELAYK. Returns (total value of the committed plans, stops
     int64[MAXP, PLN_MAXS+1], boardings/set-downs int64[MAXP, 16], headings int64[MAXP, 1] in
     ``plan_plane2``'s encoding, each plane's committed plan value float64[MAXP]); reads the
     state, writes nothing."""
@@ -991,6 +1019,11 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     val = val0.copy()
     dirty = np.zeros(MAXP, np.int64)
     cs = np.empty(PLN_MAXS, np.int64)
+    relay = prog and w[PW_RELAY] > 0
+    rel = np.zeros(NCARD, np.int64)
+    if relay:
+        wl = wl.copy()
+        nwl = nwl.copy()
     total = 0.0
     for it in range(n):
         bp = -1
@@ -1000,8 +1033,8 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                 continue
             if dirty[p] == 1:
                 if prog:
-                    g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p],
-                                       heads[p])
+                    g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, rel, stops[p],
+                                       pks[p], heads[p])
                 else:
                     g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
                 gain[p] = g
@@ -1035,6 +1068,9 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
             c = pks[p, j]
             if c < 0:
                 break
+            if c >= RELAYK:
+                taken[c - RELAYK] = 1
+                continue
             if c >= 100:
                 continue
             taken[c] = 1
@@ -1049,6 +1085,29 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                 m -= airport_dist(st, p, cs[i - 1], cs[i])
         if m < 0:
             m = 0
+        if relay:
+            # the passengers this plane sets down wait there for the planes committed after it,
+            # from the move point after the set-down (the move points flown to that stop)
+            for j in range(16):
+                c = pks[p, j]
+                if c < 0:
+                    break
+                if c < 100 or c >= RELAYK:
+                    continue
+                x = c % 100
+                a = c // 100 - 1
+                el = 0
+                if a != st[pb(p) + P_AIR]:
+                    for i in range(ns):
+                        el += plane_dist(st, spec, p, cs[0]) if i == 0 else airport_dist(st, p, cs[i - 1], cs[i])
+                        if cs[i] == a:
+                            break
+                if nwl[a] < NCARD:
+                    wl[a, nwl[a]] = x
+                    nwl[a] += 1
+                rel[x] = a + 1 + RELAY_AT * (el + 1)
+                taken[x] = 0
+                ncov = True
         reach = st[pb(p) + P_SPEED]
         rem = 0
         if h >= 0:
@@ -1095,7 +1154,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                     c = pks[q, j]
                     if c < 0:
                         break
-                    if c < 100 and taken[c] != 0:
+                    if (c < 100 and taken[c] != 0) or (c >= RELAYK and taken[c - RELAYK] != 0):
                         dirty[q] = 1
                         break
     return total, stops, pks, heads, val
@@ -1130,7 +1189,7 @@ def _team_dist(st, spec, TD):
 
 
 @kernel
-def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
+def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp, L_val, L_load, L_nab,
          L_abf, L_abp, L_npk, L_pk, cap):
     """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
     (a partial leg, the heading, when cost > the move points left: the plane flies them toward
@@ -1178,8 +1237,10 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
             bs = 0.0
             for i in range(nwl[e]):
                 c = wl[e, i]
-                if taken[c] != 0:
+                if not _waits(taken, rel, c, e):
                     continue
+                if rel[c] > 0 and rel[c] // RELAY_AT > L_mp[0] - L_mp[q]:
+                    continue  # a relay not yet set down when this plane is here
                 dup = False
                 for j in range(npk):
                     if L_pk[d1, j] == c or L_pk[d1, j] % 100 == c:
@@ -1193,7 +1254,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 if t0 + m < t1:
                     t1 = t0 + m
                 g = wp * (t0 - t1)
-                a = st[C_ANGER + c]
+                a = st[C_ANGER + c] if rel[c] == 0 else 0
                 sc = g + w[PW_ANGER] * a
                 if a >= last and inround:
                     sc += w[PW_CRIT]
@@ -1233,7 +1294,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 v -= wk
                 if npk >= 15:
                     break
-            L_pk[d1, npk] = bc
+            L_pk[d1, npk] = bc if rel[bc] == 0 else bc + RELAYK
             npk += 1
             L_abf[d1, n] = bc
             L_abp[d1, n] = e
@@ -1266,7 +1327,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
 
 
 @kernel
-def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
+def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken, rel):
     """Airports worth a leg from progress-mode level d at airport ``e`` (-1: on a route):
     ``wmask``, a destination aboard, or the destination of a passenger waiting at e (boarded
     for the leg)."""
@@ -1276,7 +1337,7 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
     if e >= 0:
         for i in range(nwl[e]):
             c = wl[e, i]
-            if taken[c] == 0:
+            if _waits(taken, rel, c, e):
                 m |= 1 << spec[K_CDEST + c]
     return m
 
@@ -1324,7 +1385,7 @@ def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d
 
 
 @kernel
-def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h):
+def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, rel, best_stops, best_pk, best_h):
     """Progress-mode itinerary of plane p (see the section comment): depth-first over up to
     PLN_MAXS full legs, each level ending either there or with a partial leg (heading). Writes the
     stops into best_stops[PLN_MAXS+1] (-1 ends; the start airport is not a stop), the boardings
@@ -1365,7 +1426,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     wmask = 0
     for a in range(NA):
         for i in range(nwl[a]):
-            if taken[wl[a, i]] == 0:
+            if _waits(taken, rel, wl[a, i], a):
                 wmask |= 1 << a
                 break
     hbase = wmask
@@ -1380,7 +1441,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     msk = np.zeros(D, np.int64)
     d = 0
     L_vis = np.zeros(D, np.int64)
-    msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken)
+    msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken, rel)
     while d >= 0:
         s = it[d]
         if s >= NA or d >= PLN_MAXS:
@@ -1392,7 +1453,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         cost = _dfrom(st, spec, p, L_loc[d], s)
         if cost >= INF or cost <= 0:
             continue
-        full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load,
+        full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp, L_val, L_load,
                     L_nab, L_abf, L_abp, L_npk, L_pk, cap)
         d1 = d + 1
         # approach: the waiting passengers at s the free seats can take next round (``pick`` each,
@@ -1401,11 +1462,11 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         nw = 0
         for i in range(nwl[s]):
             c = wl[s, i]
-            if taken[c] != 0:
+            if not _waits(taken, rel, c, s):
                 continue
             mine = False
             for j in range(L_npk[d1]):
-                if L_pk[d1, j] == c:
+                if L_pk[d1, j] == c or L_pk[d1, j] == c + RELAYK:
                     mine = True
                     break
             if not mine:
@@ -1439,7 +1500,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
             L_vis[d1] = L_vis[d] | (1 << s)
             d = d1
             it[d] = 0
-            msk[d] = _level_mask2(spec, L_nab, L_abf, d, hbase, s, wl, nwl, taken)
+            msk[d] = _level_mask2(spec, L_nab, L_abf, d, hbase, s, wl, nwl, taken, rel)
     return best - base, best
 
 
@@ -1499,8 +1560,9 @@ def planner_step(st, spec, p, w, ev, evn):
             i -= 1
             if st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p or not can_drop(st, spec, p, c):
                 continue
-            if st[C_DROPAT + c] == here + 1:
+            if st[C_DROPAT + c] > 0 and st[C_DROPAT + c] % RELAY_AT == here + 1:
                 do_drop(st, spec, p, c, ev, evn)
+                st[C_ASSIGN + c] = st[C_DROPAT + c] // RELAY_AT  # a relay: the plane planned to board it
                 st[C_DROPAT + c] = 0
                 changed = True
                 continue
