@@ -19,6 +19,11 @@ slow figure; the tables say which targets are met.
   of ``sim run <config> --games N --quiet`` in a subprocess for each N of ``--memory-games``
   (default 1,000,000; ``--memory-games 1000000,10000000`` adds the 10 M run, which takes many
   minutes per game and is therefore not in the routine bench; ``--memory-games ''`` skips it).
+  The memory runs put every seat on ``greedy`` (``--memory-seats greedy``, the default): the
+  runner keeps the same columns and chunks whatever the seats play, so the peak does not depend
+  on the policy, but a look-ahead or planning team would make 10 M games take hours (Now
+  Boarding's shipped planner plays about 20,000 games a minute). ``--memory-seats shipped`` runs
+  the configs as shipped.
 
 ``--quick`` (for the plumbing test) times only the greedy and shipped seats with one repeat and
 skips the start, C and memory measurements unless asked for explicitly.
@@ -118,10 +123,14 @@ def speed(games: int, repeats: int = 3, names: list[str] | None = None, lookahea
     return rows
 
 
-def _sim_run(config: Path, games: int, out: Path, env: dict[str, str] | None = None) -> tuple[float, float, int]:
-    """Run ``sim run <config> --games N --quiet --out <out>`` in a subprocess; returns
-    ``(wall seconds, peak resident memory in GiB, exit code)`` (``ru_maxrss`` of that child)."""
+def _sim_run(config: Path, games: int, out: Path, env: dict[str, str] | None = None,
+             sets: list[str] | None = None) -> tuple[float, float, int]:
+    """Run ``sim run <config> --games N --quiet --out <out>`` (plus ``--set`` for each of
+    ``sets``) in a subprocess; returns ``(wall seconds, peak resident memory in GiB, exit code)``
+    (``ru_maxrss`` of that child). Raises RuntimeError (with the child's stderr) when it fails."""
     cmd = [sys.executable, "-m", "sim.cli", "run", str(config), "--games", str(games), "--quiet", "--out", str(out)]
+    for x in sets or []:
+        cmd += ["--set", x]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -151,17 +160,29 @@ def start_times(names: list[str] | None = None) -> list[dict]:
     return rows
 
 
-def memory(counts: list[int], names: list[str] | None = None) -> list[dict]:
-    """Rows ``{"game", "games", "peak_gib", "wall_s", "load"}``: ``sim run <config> --games N
-    --quiet`` in a subprocess for each N of ``counts`` (kernels from the normal cache)."""
+def greedy_seats(config: Path) -> str:
+    """The ``--set`` override that puts every seat of ``config`` on ``greedy``:
+    ``'seats=["greedy", ...]'`` with the config's seat count."""
+    from sim.config import load
+
+    n = load(config).n_seats
+    return "seats=[" + ", ".join(['"greedy"'] * n) + "]"
+
+
+def memory(counts: list[int], names: list[str] | None = None, seats: str = "greedy") -> list[dict]:
+    """Rows ``{"game", "seats", "games", "peak_gib", "wall_s", "load"}``: ``sim run <config>
+    --games N --quiet`` in a subprocess for each N of ``counts`` (kernels from the normal cache),
+    with every seat on greedy (``seats`` "greedy") or as shipped ("shipped")."""
     rows = []
     for name, path in default_configs(names):
+        sets = [greedy_seats(path)] if seats == "greedy" else []
         for n in counts:
             with tempfile.TemporaryDirectory(prefix="sim-bench-mem-") as tmp:
-                wall, peak, _ = _sim_run(path, n, Path(tmp) / "out")
-            rows.append({"game": name, "games": n, "peak_gib": round(peak, 3), "wall_s": round(wall, 1), "load": load_avg()})
-            print(f"{name:18s} {n:>11,} games: peak {peak:6.2f} GiB  wall {wall:7.1f} s  load {rows[-1]['load']}",
-                  flush=True)
+                wall, peak, _ = _sim_run(path, n, Path(tmp) / "out", sets=sets)
+            rows.append({"game": name, "seats": seats, "games": n, "peak_gib": round(peak, 3),
+                         "wall_s": round(wall, 1), "load": load_avg()})
+            print(f"{name:18s} {seats:8s} {n:>11,} games: peak {peak:6.2f} GiB  wall {wall:7.1f} s  "
+                  f"load {rows[-1]['load']}", flush=True)
     return rows
 
 
@@ -234,9 +255,11 @@ def render_markdown(result: dict[str, Any]) -> str:
         lines += ["", f"C yardstick skipped: {c['skipped']}."]
     mem = result.get("memory", [])
     if mem:
-        lines += ["", "| game | `sim run --games N --quiet` | peak memory | wall | load |", "|---|---|---|---|---|"]
-        lines += [f"| {_title(r['game'])} | {r['games']:,} | {r['peak_gib']:.2f} GiB | {r['wall_s']:.0f} s | "
-                  f"{r['load']:.1f} |" for r in mem]
+        lines += ["", "Peak memory (limit 1.5 GiB at 10 M games; the seats change the speed, not the columns "
+                  "kept):", "", "| game | seats | `sim run --games N --quiet` | peak memory | wall | load |",
+                  "|---|---|---|---|---|---|"]
+        lines += [f"| {_title(r['game'])} | {r.get('seats', 'shipped')} | {r['games']:,} | {r['peak_gib']:.2f} GiB | "
+                  f"{r['wall_s']:.0f} s | {r['load']:.1f} |" for r in mem]
     return "\n".join(lines)
 
 
@@ -258,6 +281,8 @@ def main(argv: list[str] | None = None) -> dict:
                     help="games of each look-ahead line (default max(50, --games // 2000); played once)")
     ap.add_argument("--quick", action="store_true", help="greedy and shipped seats, one repeat, nothing else")
     ap.add_argument("--memory-games", default=None, help="comma-separated game counts (default 1000000; '' = none)")
+    ap.add_argument("--memory-seats", choices=("greedy", "shipped"), default="greedy",
+                    help="seats of the memory runs (default every seat greedy: the peak does not depend on them)")
     ap.add_argument("--start", action=argparse.BooleanOptionalAction, default=None, help="cold / warm start times")
     ap.add_argument("--c", action=argparse.BooleanOptionalAction, default=None, help="the C yardstick")
     ap.add_argument("--out", type=Path, default=BENCH_JSON)
@@ -279,7 +304,7 @@ def main(argv: list[str] | None = None) -> dict:
     if do_start:
         result["start"] = start_times(a.game)
     if mem_counts:
-        result["memory"] = memory(mem_counts, a.game)
+        result["memory"] = memory(mem_counts, a.game, a.memory_seats)
     result["load_end"] = load_avg()
     from sim.jsonio import write_json
 

@@ -333,3 +333,11 @@ def as_tally(data, spec_fn, *args) -> Tally:
     if isinstance(data, Tally):
         return data
     return Tally.of_frame(data, spec_fn(*args))
+
+
+def game_tally(data, spec_fn, cfg) -> Tally | None:
+    """The opening of every game's ``metrics(tally, cfg)``: ``data`` as a :class:`Tally` (a
+    frame is tallied for ``spec_fn(cfg)``, see :func:`as_tally`), or None when it holds no games
+    (the game then has no records to give)."""
+    t = as_tally(data, spec_fn, cfg)
+    return t if t.games > 0 else None

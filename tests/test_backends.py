@@ -13,6 +13,7 @@ from sim.backends import local as local_backend
 from sim.compile import load_run
 from sim.games import available
 from sim.runner import run_games
+from tests.conftest import runner_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,7 +27,7 @@ def test_registry_names_local_and_dask_and_rejects_others():
 
 @pytest.mark.parametrize("name", available())
 def test_every_backend_equals_the_in_process_runner(name):
-    run = load_run(ROOT / "configs" / f"{name}.toml", games=1500)
+    run = load_run(runner_config(name), games=1500)
     expected = run_games(run)
     local = get_backend("local")(run, 1, None)
     assert local.dtype == np.int32 and np.array_equal(local, expected), name

@@ -25,7 +25,7 @@ RESULT = {
     "start": [{"game": "clear_for_takeoff", "cold_s": 61.0, "warm_s": 1.5, "load": 1.0}],
     "c_yardstick": {"function": "clear_for_takeoff.rules.legal_plays", "states": 3000, "numba_ns": 150.0,
                     "c_ns": 100.0, "ratio": 1.5, "load": 1.0},
-    "memory": [{"game": "clear_for_takeoff", "games": 1_000_000, "peak_gib": 0.8, "wall_s": 60.0, "load": 2.0}],
+    "memory": [{"game": "clear_for_takeoff", "seats": "greedy", "games": 1_000_000, "peak_gib": 0.8, "wall_s": 60.0, "load": 2.0}],
 }
 
 
@@ -37,7 +37,21 @@ def test_markdown_states_every_figure_and_the_targets():
     assert "missed by Yukon Airways greedy (1.80x)" in md
     assert "| Clear for Takeoff | 61 s | 1.5 s | 1.0 |" in md
     assert "numba 150 ns per call, plain C (`gcc -O2`) 100 ns per call: 1.50x, outside the 1.3x target" in md
-    assert "| Clear for Takeoff | 1,000,000 | 0.80 GiB | 60 s | 2.0 |" in md
+    assert "| Clear for Takeoff | greedy | 1,000,000 | 0.80 GiB | 60 s | 2.0 |" in md
+
+
+@pytest.mark.parametrize("config", ["configs/now_boarding.toml", "configs/clear_for_takeoff_6p.toml"])
+def test_memory_runs_put_every_seat_on_greedy(config):
+    """The memory runs' --set override gives the config's seat count, every seat greedy (Now
+    Boarding's shipped planner would make 10 M games take hours)."""
+    from sim import overrides
+    from sim.config import load
+
+    shipped = load(config)
+    cfg = overrides.load(config, [bench.greedy_seats(config)])
+    assert len(cfg.seats) == shipped.n_seats == {"configs/now_boarding.toml": 4}.get(config, 6)
+    assert {s.policy for s in shipped.seats} != {"greedy"}
+    assert [s.policy for s in cfg.seats] == ["greedy"] * shipped.n_seats
 
 
 def test_replace_section_keeps_the_rest_of_the_readme():

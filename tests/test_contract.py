@@ -25,6 +25,7 @@ from sim.compile import compile_run, load_run, run_from_dict
 from sim.games import available, get_game
 from sim.games.base import GameStateBase
 from sim.runner import run_games, set_threads
+from tests.conftest import runner_config
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = available()
@@ -89,8 +90,8 @@ def test_columns_and_common_columns(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_identical_results_for_any_thread_count_and_batch_size(name):
-    n = 1600 if name == "now_boarding" else 3000  # Now Boarding's planner plays ~300 games a second a thread
-    run = default_run(name, games=n)
+    n = 3000
+    run = load_run(runner_config(name), games=n)
     try:
         set_threads(1)
         one = run_games(run, batch_size=n)

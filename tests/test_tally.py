@@ -6,6 +6,7 @@ games, and a run past the row limit writes a sample that `sim replay` still pick
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from pathlib import Path
@@ -30,10 +31,12 @@ from sim.tally import (
     ratio_se,
     weighted_mean_sd,
 )
+from tests.conftest import runner_config
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("clear_for_takeoff", "flying_carpet", "now_boarding", "yukon_airways")
 SMALL = {"clear_for_takeoff": 2500, "flying_carpet": 2500, "now_boarding": 1200, "yukon_airways": 1200}
+"""Games of each game's streaming test (its runner_config: Now Boarding with 2 players)."""
 
 
 def _expand(values, counts):
@@ -124,7 +127,7 @@ def _fold_uneven(run, cuts, plan):
 def test_streamed_equals_one_chunk_and_uneven_chunks(game, tmp_path):
     """Summary records (==, NaN included) and games.parquet rows are the same whether the run
     is folded in one chunk, in chunks of 777 games, or in uneven chunks merged out of order."""
-    run = load_run(ROOT / "configs" / f"{game}.toml", games=SMALL[game])
+    run = load_run(runner_config(game), games=SMALL[game])
     n = run.cfg.games
     one = run_config(run, threads=1, chunk=n, keep_frame=True)
     many = run_config(run, threads=1, chunk=777, keep_frame=True)
@@ -243,3 +246,18 @@ def test_dask_workers_fold_tallies_equal_to_the_local_run(tmp_path):
     rows = pl.concat([pl.read_parquet(p) for p in got.parts])
     assert rows.equals(pl.read_parquet(local.rows.parts[0]))
     assert pl.concat(got.frames).equals(local.df)
+
+
+@pytest.mark.parametrize("game", ["clear_for_takeoff", "flying_carpet", "now_boarding", "yukon_airways"])
+def test_a_game_with_no_games_tallied_gives_no_records(game):
+    """Every game's ``metrics`` opens with ``sim.tally.game_tally``: an empty tally (no games,
+    no histograms) gives no records instead of a lookup error; a non-empty one is passed on."""
+    from sim.config import load
+    from sim.games import get_game
+    from sim.tally import game_tally
+
+    cfg = load(f"configs/{game}.toml")
+    metrics = importlib.import_module(f"{get_game(game).package}.metrics").metrics
+    assert metrics(Tally(), cfg) == []
+    full = Tally(games=3)
+    assert game_tally(Tally(), None, cfg) is None and game_tally(full, None, cfg) is full

@@ -146,9 +146,11 @@ def tally_spec(cfg) -> list:
 def metrics(tally, cfg) -> list[dict]:
     """Records (summary.json shape) of the game-specific metrics listed above, from the
     :class:`sim.tally.Tally` of :func:`tally_spec` (or a games frame, tallied here)."""
-    from sim.tally import as_tally, mean_record, ratio_record
+    from sim.tally import game_tally, mean_record, ratio_record
 
-    t = as_tally(tally, tally_spec, cfg)
+    t = game_tally(tally, tally_spec, cfg)
+    if t is None:
+        return []
     S = cfg.n_seats
     out: list[dict] = []
     for w in WEATHER_KEYS:

@@ -126,9 +126,11 @@ def metrics(tally, cfg) -> list[dict]:
     :class:`sim.tally.Tally` of :func:`tally_spec` (or a games frame, tallied here)."""
     import polars as pl
 
-    from sim.tally import as_tally, mean_record
+    from sim.tally import game_tally, mean_record
 
-    t = as_tally(tally, tally_spec, cfg)
+    t = game_tally(tally, tally_spec, cfg)
+    if t is None:
+        return []
     S = cfg.n_seats
     out: list[dict] = [mean_record("rounds_mean", {}, *t.counts("rounds", "v"))]
     for s in range(S):

@@ -71,6 +71,7 @@ from sim.games.now_boarding.layout import (
     PW_ORDERS,
     PW_PICK,
     PW_PROG,
+    PW_RELAY,
     PW_RESET,
     PW_SEAT1,
     PW_SEAT2,
@@ -113,6 +114,20 @@ from sim.games.now_boarding.rules import (
     upgrade_price,
 )
 from sim.rng import POLICY, randint, uniform
+
+RELAYK = 5000
+"""Planner plan entries: a boarding of a relayed passenger (``relay``) is card + RELAYK (a
+set-down is card + 100·(airport + 1), a plain boarding the card)."""
+RELAY_AT = 64
+"""``rel`` / C_DROPAT encoding of a relay: airport + 1 + RELAY_AT × (move point or plane + 1)."""
+
+
+@leaf_kernel
+def _waits(taken, rel, c, a):
+    """True when waiting-list card c counts as waiting at airport a for the plane being planned:
+    not taken, and not a relayed passenger listed at another airport (``rel`` int64[NCARD]: 0 =
+    waiting since the round began; else airport + 1 + RELAY_AT × the move point it waits from)."""
+    return taken[c] == 0 and (rel[c] == 0 or rel[c] % RELAY_AT == a + 1)
 
 
 @leaf_kernel
@@ -859,9 +874,12 @@ def plan_scratch():
 @kernel
 def commit_scratch():
     """The scratch of ``_commit``: (taken int64[NCARD], covered int64[NCARD], done int64[MAXP],
-    dirty int64[MAXP], committed stops int64[PLN_MAXS])."""
+    dirty int64[MAXP], committed stops int64[PLN_MAXS], relays ``rel`` int64[NCARD] (see
+    ``_waits``), the waiting lists with the relays int64[NA, NCARD] and their lengths
+    int64[NA])."""
     return (np.zeros(NCARD, np.int64), np.zeros(NCARD, np.int64), np.zeros(MAXP, np.int64),
-            np.zeros(MAXP, np.int64), np.empty(PLN_MAXS, np.int64))
+            np.zeros(MAXP, np.int64), np.empty(PLN_MAXS, np.int64), np.zeros(NCARD, np.int64),
+            np.empty((NA, NCARD), np.int64), np.zeros(NA, np.int64))
 
 
 @kernel
@@ -926,7 +944,8 @@ def plan_round(st, spec, w):
     zc = np.zeros(NCARD, np.int64)
     for p in range(n):
         if prog:
-            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p], S)
+            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, zt, stops0[p], pks0[p], heads0[p],
+                               S)
         else:
             g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p], S)
         gain0[p] = g
@@ -988,11 +1007,21 @@ def plan_round(st, spec, w):
             c = bpks[p, j]
             if c < 0:
                 break
+            if c >= RELAYK:
+                continue
             if c >= 100:
                 st[C_DROPAT + c % 100] = c // 100
             else:
                 st[C_ASSIGN + c] = p + 1
         st[PLN_HEAD + p] = bheads[p, 0]
+    # relays: the plane that sets the passenger down hands it to the one planned to board it
+    for p in range(n):
+        for j in range(16):
+            c = bpks[p, j]
+            if c < 0:
+                break
+            if c >= RELAYK:
+                st[C_DROPAT + c - RELAYK] += RELAY_AT * (p + 1)
 
 
 @leaf_kernel
@@ -1002,7 +1031,10 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     whose best itinerary gains most over staying put (``pre`` int64[MAXP]: the planes committed
     first, -1 ends the prefix); its
     pickups are reserved for it, the passengers it covers are marked, and the planes that
-    planned on them re-plan. Writes the team plan, starting from the first plans ``stops0`` ..
+    planned on them re-plan. With ``relay`` the passengers it sets down wait (on the scratch
+    copies of the waiting lists ``wl``/``nwl``) for the planes committed after it, from the move
+    point after the set-down (``rel``: see ``_waits``), and every uncommitted plane re-plans; a
+    plan's boarding of such a passenger is card + RELAYK. Writes the team plan, starting from the first plans ``stops0`` ..
     ``val0``, into stops int64[MAXP, PLN_MAXS+1], boardings/set-downs pks int64[MAXP, 16],
     headings heads int64[MAXP, 1] in ``plan_plane2``'s encoding, each plane's best gain
     gain float64[MAXP] and committed plan value val float64[MAXP] (rows of the first n
@@ -1010,7 +1042,18 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     the committed plans; reads the state, writes nothing in it."""
     n = spec[K_NP]
     last = spec[K_ANGER_LIMIT] - 1
-    taken, covered, done, dirty, cs = C
+    taken, covered, done, dirty, cs, rel, wlr, nwlr = C
+    relay = prog and w[PW_RELAY] > 0
+    for c in range(NCARD):
+        rel[c] = 0
+    if relay:
+        # the waiting lists this commitment adds its relays to (the caller's stay as they are)
+        for a in range(NA):
+            nwlr[a] = nwl[a]
+            for i in range(nwl[a]):
+                wlr[a, i] = wl[a, i]
+        wl = wlr
+        nwl = nwlr
     for c in range(NCARD):
         taken[c] = 0
         covered[c] = 0
@@ -1034,7 +1077,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                 continue
             if dirty[p] == 1:
                 if prog:
-                    g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p],
+                    g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, rel, stops[p], pks[p],
                                        heads[p], S)
                 else:
                     g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p],
@@ -1070,6 +1113,9 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
             c = pks[p, j]
             if c < 0:
                 break
+            if c >= RELAYK:
+                taken[c - RELAYK] = 1
+                continue
             if c >= 100:
                 continue
             taken[c] = 1
@@ -1084,6 +1130,29 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                 m -= airport_dist(st, p, cs[i - 1], cs[i])
         if m < 0:
             m = 0
+        if relay:
+            # the passengers this plane sets down wait there for the planes committed after it,
+            # from the move point after the set-down (the move points flown to that stop)
+            for j in range(16):
+                c = pks[p, j]
+                if c < 0:
+                    break
+                if c < 100 or c >= RELAYK:
+                    continue
+                x = c % 100
+                a = c // 100 - 1
+                el = 0
+                if a != st[pb(p) + P_AIR]:
+                    for i in range(ns):
+                        el += plane_dist(st, spec, p, cs[0]) if i == 0 else airport_dist(st, p, cs[i - 1], cs[i])
+                        if cs[i] == a:
+                            break
+                if nwl[a] < NCARD:
+                    wl[a, nwl[a]] = x
+                    nwl[a] += 1
+                rel[x] = a + 1 + RELAY_AT * (el + 1)
+                taken[x] = 0
+                ncov = True
         reach = st[pb(p) + P_SPEED]
         rem = 0
         if h >= 0:
@@ -1130,7 +1199,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                     c = pks[q, j]
                     if c < 0:
                         break
-                    if c < 100 and taken[c] != 0:
+                    if (c < 100 and taken[c] != 0) or (c >= RELAYK and taken[c - RELAYK] != 0):
                         dirty[q] = 1
                         break
     return total
@@ -1165,7 +1234,7 @@ def _team_dist(st, spec, TD):
 
 
 @inline_kernel
-def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
+def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp, L_val, L_load, L_nab,
          L_abf, L_abp, L_npk, L_pk, L_bm, cap, DF):
     """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
     (a partial leg, the heading, when cost > the move points left: the plane flies them toward
@@ -1217,8 +1286,10 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
             bs = 0.0
             for i in range(nwl[e]):
                 c = wl[e, i]
-                if taken[c] != 0:
+                if not _waits(taken, rel, c, e):
                     continue
+                if rel[c] > 0 and rel[c] // RELAY_AT > L_mp[0] - L_mp[q]:
+                    continue  # a relay not yet set down when this plane is here
                 # boarded (or boarded and set down again) in this plan: a waiting card is never
                 # aboard, so its set-down implies its boarding
                 if (L_bm[d1, c >> 6] >> (c & 63)) & 1:
@@ -1229,7 +1300,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 if t0 + m < t1:
                     t1 = t0 + m
                 g = wp * (t0 - t1)
-                a = st[C_ANGER + c]
+                a = st[C_ANGER + c] if rel[c] == 0 else 0
                 sc = g + w[PW_ANGER] * a
                 if a >= last and inround:
                     sc += w[PW_CRIT]
@@ -1269,7 +1340,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 v -= wk
                 if npk >= 15:
                     break
-            L_pk[d1, npk] = bc
+            L_pk[d1, npk] = bc if rel[bc] == 0 else bc + RELAYK
             npk += 1
             L_bm[d1, bc >> 6] |= np.int64(1) << (bc & 63)
             L_abf[d1, n] = bc
@@ -1303,7 +1374,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
 
 
 @inline_kernel
-def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
+def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken, rel):
     """Airports worth a leg from progress-mode level d at airport ``e`` (-1: on a route):
     ``wmask``, a destination aboard, or the destination of a passenger waiting at e (boarded
     for the leg)."""
@@ -1313,7 +1384,7 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
     if e >= 0:
         for i in range(nwl[e]):
             c = wl[e, i]
-            if taken[c] == 0:
+            if _waits(taken, rel, c, e):
                 m |= 1 << spec[K_CDEST + c]
     return m
 
@@ -1357,7 +1428,7 @@ def _cover_value(st, spec, w, p, e, m, h, nce, ce, cx, c2, L_bm, d, DF):
 
 
 @leaf_kernel
-def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h, S):
+def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, rel, best_stops, best_pk, best_h, S):
     """Progress-mode itinerary of plane p (see the section comment): depth-first over up to
     PLN_MAXS full legs, each level ending either there or with a partial leg (heading). Writes the
     stops into best_stops[PLN_MAXS+1] (-1 ends; the start airport is not a stop), the boardings
@@ -1398,7 +1469,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     wmask = 0
     for a in range(NA):
         for i in range(nwl[a]):
-            if taken[wl[a, i]] == 0:
+            if _waits(taken, rel, wl[a, i], a):
                 wmask |= 1 << a
                 break
     hbase = wmask
@@ -1417,7 +1488,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     it[0] = 0
     L_vis[0] = 0
     d = 0
-    msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken)
+    msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken, rel)
     while d >= 0:
         s = it[d]
         if s >= NA or d >= PLN_MAXS:
@@ -1429,7 +1500,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         cost = DF[L_loc[d] if L_loc[d] >= 0 else NA, s]
         if cost >= INF or cost <= 0:
             continue
-        full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load,
+        full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp, L_val, L_load,
                     L_nab, L_abf, L_abp, L_npk, L_pk, L_bm, cap, DF)
         d1 = d + 1
         # approach: the waiting passengers at s the free seats can take next round (``pick`` each,
@@ -1438,7 +1509,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         nw = 0
         for i in range(nwl[s]):
             c = wl[s, i]
-            if taken[c] == 0 and (L_bm[d1, c >> 6] >> (c & 63)) & 1 == 0:
+            if _waits(taken, rel, c, s) and (L_bm[d1, c >> 6] >> (c & 63)) & 1 == 0:
                 nw += 1
         if nw > free:
             nw = free
@@ -1468,7 +1539,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
             L_vis[d1] = L_vis[d] | (1 << s)
             d = d1
             it[d] = 0
-            msk[d] = _level_mask2(spec, L_nab, L_abf, d, hbase, s, wl, nwl, taken)
+            msk[d] = _level_mask2(spec, L_nab, L_abf, d, hbase, s, wl, nwl, taken, rel)
     return best - base, best
 
 
@@ -1528,8 +1599,9 @@ def planner_step(st, spec, p, w, ev, evn):
             i -= 1
             if st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p or not can_drop(st, spec, p, c):
                 continue
-            if st[C_DROPAT + c] == here + 1:
+            if st[C_DROPAT + c] > 0 and st[C_DROPAT + c] % RELAY_AT == here + 1:
                 do_drop(st, spec, p, c, ev, evn)
+                st[C_ASSIGN + c] = st[C_DROPAT + c] // RELAY_AT  # a relay: the plane planned to board it
                 st[C_DROPAT + c] = 0
                 changed = True
                 continue

@@ -140,13 +140,13 @@ def metrics(tally, cfg) -> list[dict]:
     :func:`tally_spec` (or a games frame, tallied here)."""
     import polars as pl
 
-    from sim.tally import as_tally, mean_record, quantile_record, ratio_record
+    from sim.tally import game_tally, mean_record, quantile_record, ratio_record
 
-    t = as_tally(tally, tally_spec, cfg)
+    t = game_tally(tally, tally_spec, cfg)
+    if t is None:
+        return []
     n = t.games
     out: list[dict] = []
-    if n == 0:
-        return out
     S = cfg.n_seats
     sec = cfg.section
     c = pl.col
