@@ -165,6 +165,8 @@ PLANNER_WEIGHTS = {
                     # ordered pair of planes first (about players² times)
     "endgame": 0.0,  # progress mode: > 0 = in the round after the last draw a plan may run this many move points
                      # into the final round, and progress counts only as a delivery by then
+    "relay": 0.0,  # progress mode: 1 = a passenger a committed plane sets down is waiting, for the planes
+                   # committed after it, from the move point after the set-down on (a relay inside the round)
 }
 
 #: the planner in progress mode (issue 10; measured in RULES.md "Calibration note": 4 players deliver
@@ -197,9 +199,19 @@ PLANNER_V5_WEIGHTS = {
     "endbuy": 3.0, "cover2": 10.0, "orders": 1.0, "endgame": 4.0,
 }
 
-# Rules version 5: the default planner (progress mode since version 4, the version-5 purchases and
-# cover). Same keys, same order (the kernel's weight indices, layout.PW_*).
-PLANNER_WEIGHTS = {**PLANNER_V4_WEIGHTS, **PLANNER_V5_WEIGHTS}
+#: the whole rules-version-5 planner (version 4 with PLANNER_V5_WEIGHTS over it); select it with
+#: these weights on every seat.
+PLANNER_V5 = {**PLANNER_V4_WEIGHTS, **PLANNER_V5_WEIGHTS}
+
+#: rules version 6 over version 5 (issue 10; paired on 4,000 4-player games, RULES.md "Calibration
+#: note"): relays inside the round (``relay`` 1: a passenger a committed plane sets down waits, for
+#: the planes committed after it, from the move point after the set-down).
+PLANNER_V6_WEIGHTS = {"relay": 1.0}
+
+# Rules version 6: the default planner (progress mode since version 4, the version-5 purchases,
+# cover and plane orders, the version-6 relays). Same keys, same order (the kernel's weight
+# indices, layout.PW_*).
+PLANNER_WEIGHTS = {**PLANNER_V5, **PLANNER_V6_WEIGHTS}
 
 #: rollout (look-ahead team) weights and their defaults (issue 10 item 2; RULES.md "Policies").
 #: ``rollouts``: simulations per candidate purchase; ``depth``: rounds per simulation (0 = to

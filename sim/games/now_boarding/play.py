@@ -24,6 +24,7 @@ from sim.games.engine import (
     capped,
     col_at,
     kernel,
+    leaf_kernel,
     lookahead_streams,
     seat_policies,
 )
@@ -172,7 +173,7 @@ from sim.rng import CHANCE, randint, seed_streams, shuffle
 
 # ---------------------------------------------------------------- the team's policy
 
-@kernel
+@leaf_kernel
 def team_policy(pol, w):
     """The plain policy that plays the team's flight phase and set-up choices: ``pol``
     itself, or for the look-ahead team (``rollout``) its base policy id (``w[W_LA_BASE]``)."""
@@ -202,7 +203,7 @@ def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
 
 # ---------------------------------------------------------------- flight phase
 
-@kernel
+@leaf_kernel
 def plane_step(st, spec, p, pol, w, rng, ev, evn):
     """One step of plane p in the flight phase (RB "Fase de vuelo"): at an airport deliver,
     hand off, board; then fly one hop toward the policy's target. True when anything changed."""
@@ -254,7 +255,7 @@ def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
 
 # ---------------------------------------------------------------- maintenance
 
-@kernel
+@leaf_kernel
 def buy_phase(st, spec, p, pol, w, rng, ev, evn):
     """RB "Comprar actualizaciones" for plane p: the policy plans upgrades in its strategy's
     order while the money covers them; they are paid (pooled: one payment for all; else one
@@ -418,7 +419,7 @@ def redeal(st, spec, rng):
                 st[WP_ROUTE + t * MAXTOK + i] = -1
 
 
-@kernel
+@leaf_kernel
 def basket_price(st, spec, p, nv, ns, nr):
     """Price of ``nv`` speed, ``ns`` seat and ``nr`` (0/1) route upgrades for plane p
     (``rules.upgrade_price`` at each level; the route is the colour saving most distance,
@@ -450,7 +451,7 @@ def basket_price(st, spec, p, nv, ns, nr):
     return total
 
 
-@kernel
+@leaf_kernel
 def buy_basket_of(st, spec, p, nv, ns, nr, ev, evn):
     """Plane p buys ``nv`` speed, ``ns`` seat and ``nr`` route upgrades (``basket_price``)
     through the rule functions: one pooled payment (``rules.buy_basket``) or one payment each
@@ -533,7 +534,7 @@ def rollout_candidates(st, spec, p, base, w, rng, cand, sim):
     return nc
 
 
-@kernel
+@leaf_kernel
 def rollout_score(st, spec):
     """Score of one simulation for the team: 1 for a win (``rules.game_end`` ran when the
     game ended), plus RO_DELIVER x delivered / cards in the game, minus RO_COMPLAINT x
@@ -628,7 +629,7 @@ def rollout_buy(st, spec, order, k, w, rng, ev, evn):
 
 # ---------------------------------------------------------------- rounds and the game
 
-@kernel
+@leaf_kernel
 def open_round(st, spec, rng, order, ev, evn):
     """Start the next round (``rules.begin_round``), or, at the turn cap, stop the game as a
     stall. Returns False when the game stalled."""
@@ -674,7 +675,7 @@ def playout(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn, check):
     game_end(st, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def write_row(st, spec, row):
     """Fill one result row (int32[C], layout.COLUMNS order, per-seat columns for S planes)."""
     S = spec[K_NP]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import kernel
+from sim.games.engine import inline_kernel, kernel, leaf_kernel
 from sim.games.now_boarding.layout import (
     ACTIVE,
     C_ANGER,
@@ -71,6 +71,7 @@ from sim.games.now_boarding.layout import (
     PW_ORDERS,
     PW_PICK,
     PW_PROG,
+    PW_RELAY,
     PW_RESET,
     PW_SEAT1,
     PW_SEAT2,
@@ -114,8 +115,22 @@ from sim.games.now_boarding.rules import (
 )
 from sim.rng import POLICY, randint, uniform
 
+RELAYK = 5000
+"""Planner plan entries: a boarding of a relayed passenger (``relay``) is card + RELAYK (a
+set-down is card + 100·(airport + 1), a plain boarding the card)."""
+RELAY_AT = 64
+"""``rel`` / C_DROPAT encoding of a relay: airport + 1 + RELAY_AT × (move point or plane + 1)."""
 
-@kernel
+
+@leaf_kernel
+def _waits(taken, rel, c, a):
+    """True when waiting-list card c counts as waiting at airport a for the plane being planned:
+    not taken, and not a relayed passenger listed at another airport (``rel`` int64[NCARD]: 0 =
+    waiting since the round began; else airport + 1 + RELAY_AT × the move point it waits from)."""
+    return taken[c] == 0 and (rel[c] == 0 or rel[c] % RELAY_AT == a + 1)
+
+
+@leaf_kernel
 def fits(st, p, c):
     """Could plane p ever board card c now (seats incl. the temporary token, Celebrity rules)?"""
     b = pb(p)
@@ -130,7 +145,7 @@ def fits(st, p, c):
     return True
 
 
-@kernel
+@leaf_kernel
 def targeted_by_other(st, spec, p, c):
     """True when a plane other than p is heading for card c."""
     for q in range(spec[K_NP]):
@@ -139,7 +154,7 @@ def targeted_by_other(st, spec, p, c):
     return False
 
 
-@kernel
+@leaf_kernel
 def handed_to_other(st, spec, p, c):
     """True when card c was handed off for another plane that is at the same airport."""
     a = st[C_WHERE + c]
@@ -149,7 +164,7 @@ def handed_to_other(st, spec, p, c):
     return False
 
 
-@kernel
+@leaf_kernel
 def primary_dest(st, spec, p):
     """Nearest destination among the cards aboard plane p (-1 when empty)."""
     best = -1
@@ -165,7 +180,7 @@ def primary_dest(st, spec, p):
     return best
 
 
-@kernel
+@leaf_kernel
 def deliver_all(st, spec, p, ev, evn):
     """Set down every passenger aboard p whose destination is p's airport (always taken: a
     delivery is never worse than keeping the passenger). Returns the count."""
@@ -181,7 +196,7 @@ def deliver_all(st, spec, p, ev, evn):
     return n
 
 
-@kernel
+@leaf_kernel
 def do_pickups(st, spec, p, pol, w, rng, ev, evn):
     """Board passengers waiting at p's airport per the policy. Returns the count boarded."""
     b = pb(p)
@@ -235,7 +250,7 @@ def do_pickups(st, spec, p, pol, w, rng, ev, evn):
     return n
 
 
-@kernel
+@leaf_kernel
 def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
     """Hand-off drop-offs at a non-destination airport (RB "Dejar pasajeros", Pro tip).
     random: each legal one with probability 1/8; heuristic: when another plane at this airport
@@ -281,7 +296,7 @@ def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
     return n
 
 
-@kernel
+@leaf_kernel
 def choose_target(st, spec, p, pol, w, rng):
     """Airport plane p flies toward next (-1 = stay). Sets P_TCARD to the card it goes to fetch.
 
@@ -397,7 +412,7 @@ def choose_target(st, spec, p, pol, w, rng):
     return best_t
 
 
-@kernel
+@leaf_kernel
 def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
     """Next upgrade plane p wants (kind, colour, price) given the planned seats/speed/mask and
     the money not yet planned (``budget``, $); kind -1 = none. The planner's ``endbuy`` after
@@ -499,7 +514,7 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
     return k, c, price
 
 
-@kernel
+@leaf_kernel
 def after_last_draw(st):
     """True from the maintenance that draws the evening pile's last cards to the end (the
     round after it and the final round follow; RB "Fase de mantenimiento": pile sizes are
@@ -507,7 +522,7 @@ def after_last_draw(st):
     return st[S_STAGE] >= 3 or (st[S_STAGE] == 2 and pile_left(st, 2) <= 0)
 
 
-@kernel
+@leaf_kernel
 def strategy_of(pol, w):
     """Upgrade strategy of the team (STRAT_*): the heuristic's ``strategy`` weight rounded
     (out of range: balanced); the other policies buy balanced."""
@@ -519,7 +534,7 @@ def strategy_of(pol, w):
     return STRAT_BALANCED
 
 
-@kernel
+@leaf_kernel
 def free_choice(pol, w, rng):
     """RB setup 8, free seat (U_SEAT) or speed (U_SPEED) when the config leaves it to the team:
     speed for the speed-first strategy, a coin for random, else a seat."""
@@ -532,7 +547,7 @@ def free_choice(pol, w, rng):
     return U_SEAT
 
 
-@kernel
+@leaf_kernel
 def accept_vip(pol, rng):
     """VIP variant: greedy and heuristic take a pending VIP at once (refusing is a sure complaint);
     random takes it with probability 1/2."""
@@ -541,7 +556,7 @@ def accept_vip(pol, rng):
     return True
 
 
-@kernel
+@leaf_kernel
 def free_route_choice(st, spec, p, pol, rng):
     """RB setup 8 (2 players): the route colour plane p takes free. random: up to 20 random
     colours until one is available (-1 if none); else the colour saving the most distance
@@ -555,7 +570,7 @@ def free_route_choice(st, spec, p, pol, rng):
     return spec[K_RBEST + st[pb(p) + P_MASK]]
 
 
-@kernel
+@leaf_kernel
 def stop_buying(pol, rng):
     """random: stop planning more upgrades with probability 0.3 after each affordable one."""
     return pol == POL_RANDOM and uniform(rng, POLICY) < 0.3
@@ -572,14 +587,14 @@ def stop_buying(pol, rng):
 # aboard, money, the weather on the board now (via the distance tables); never PILE or the
 # weather plan.
 
-@kernel
+@leaf_kernel
 def _pick_key(st, spec, c, last):
     """Boarding priority of waiting card c: the last anger cube first, then anger, then fare."""
     a = st[C_ANGER + c]
     return (1000 if a >= last else 0) + 10 * a + spec[K_CFARE + c]
 
 
-@kernel
+@leaf_kernel
 def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
                 L_abd, L_abf, L_npk, L_pk, L_vis, cap):
     """DFS level d <- level d-1 extended by a stop at airport s reached for ``cost`` move points:
@@ -660,7 +675,7 @@ def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L
     L_val[d] = v
 
 
-@kernel
+@leaf_kernel
 def _dfrom(st, spec, p, loc, x):
     """Move points for plane p from ``loc`` (an airport, or -1 = its current spot) to airport x."""
     if loc >= 0:
@@ -668,7 +683,7 @@ def _dfrom(st, spec, p, loc, x):
     return plane_dist(st, spec, p, x)
 
 
-@kernel
+@leaf_kernel
 def _level_mask(L_nab, L_abd, d, wmask):
     """Airports worth a stop or a heading from DFS level d: waiting passengers (``wmask``) or a
     destination aboard."""
@@ -678,7 +693,7 @@ def _level_mask(L_nab, L_abd, d, wmask):
     return m
 
 
-@kernel
+@leaf_kernel
 def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, L_nab, L_abd, L_npk, L_pk,
                hmask):
     """Value of ending the round after DFS level d, with the best heading for the move points
@@ -737,26 +752,17 @@ def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, 
     return bv, bh
 
 
-@kernel
-def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h):
+@leaf_kernel
+def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h, S):
     """Best itinerary of plane p this round (depth-first over up to PLN_MAXS stops within its
     move points; boarding at each stop by priority). Writes the stops (airports, first = the
     start airport when the plane is at one) into best_stops[PLN_MAXS+1] (-1 ends) and the cards it
-    boards into best_pk[16] (-1 ends). Returns (value gain over staying put, end level value)."""
+    boards into best_pk[16] (-1 ends). ``S``: the DFS scratch (``plan_scratch``). Returns (value
+    gain over staying put, end level value)."""
     b = pb(p)
     last = spec[K_ANGER_LIMIT] - 1
     cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
-    D = PLN_MAXS + 2
-    L_loc = np.empty(D, np.int64)
-    L_mp = np.empty(D, np.int64)
-    L_val = np.empty(D, np.float64)
-    L_load = np.empty(D, np.int64)
-    L_nab = np.empty(D, np.int64)
-    L_abd = np.empty((D, 8), np.int64)
-    L_abf = np.empty((D, 8), np.int64)
-    L_npk = np.empty(D, np.int64)
-    L_pk = np.empty((D, 16), np.int64)
-    L_vis = np.empty(D, np.int64)
+    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk = S[:14]
     # level 0: the plane as it is, the cards aboard
     here = st[b + P_AIR]
     L_loc[0] = here
@@ -807,12 +813,9 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
                              L_npk, L_pk, _level_mask(L_nab, L_abd, 0, hbase))
         best = base
         best_h[0] = h
-    stops = np.empty(D, np.int64)
     if start == 1:
         stops[1] = here
     # iterative DFS over stop sequences: it[d] = next airport to try at level d+1
-    it = np.zeros(D, np.int64)
-    msk = np.zeros(D, np.int64)
     d = start
     it[d] = 0
     msk[d] = _level_mask(L_nab, L_abd, d, wmask)
@@ -847,6 +850,36 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
         it[d] = 0
         msk[d] = mk
     return best - base, best
+
+
+@kernel
+def plan_scratch():
+    """The DFS scratch of ``plan_plane`` / ``plan_plane2`` (made once per ``plan_round``, reused by
+    every plan; ``plan_plane`` uses the first 14): per level d < PLN_MAXS+3 its location, move
+    points, value, load, cards aboard (count, destinations, cards, where boarded),
+    boardings/set-downs (count, list int64[D, 16]), visited airports, stop, next airport to try,
+    airport mask and boarded cards (bitmask int64[D, 2]); then one plan's cover candidates
+    (``_cover_value``: cards, airports, cover2 flags, int64[NCARD] each) and the plane's
+    distances (DF int64[NA+1, NA], see ``plan_plane2``). Returns the tuple (L_loc, L_mp, L_val,
+    L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk, L_bm, ce, cx, c2, DF)."""
+    D = PLN_MAXS + 3
+    return (np.empty(D, np.int64), np.empty(D, np.int64), np.empty(D, np.float64), np.empty(D, np.int64),
+            np.empty(D, np.int64), np.empty((D, 8), np.int64), np.empty((D, 8), np.int64),
+            np.empty((D, 8), np.int64), np.empty(D, np.int64), np.empty((D, 16), np.int64),
+            np.zeros(D, np.int64), np.empty(D, np.int64), np.zeros(D, np.int64), np.zeros(D, np.int64),
+            np.zeros((D, 2), np.int64), np.empty(NCARD, np.int64), np.empty(NCARD, np.int64),
+            np.empty(NCARD, np.int64), np.empty((NA + 1, NA), np.int64))
+
+
+@kernel
+def commit_scratch():
+    """The scratch of ``_commit``: (taken int64[NCARD], covered int64[NCARD], done int64[MAXP],
+    dirty int64[MAXP], committed stops int64[PLN_MAXS], relays ``rel`` int64[NCARD] (see
+    ``_waits``), the waiting lists with the relays int64[NA, NCARD] and their lengths
+    int64[NA])."""
+    return (np.zeros(NCARD, np.int64), np.zeros(NCARD, np.int64), np.zeros(MAXP, np.int64),
+            np.zeros(MAXP, np.int64), np.empty(PLN_MAXS, np.int64), np.zeros(NCARD, np.int64),
+            np.empty((NA, NCARD), np.int64), np.zeros(NA, np.int64))
 
 
 @kernel
@@ -900,6 +933,7 @@ def plan_round(st, spec, w):
         st[PLN_N + p] = 0
         st[PLN_I + p] = 0
         st[PLN_HEAD + p] = -1
+    S = plan_scratch()
     # the first commitment's plans are the same for every trial (nothing taken or covered yet)
     stops0 = np.empty((MAXP, PLN_MAXS + 1), np.int64)
     pks0 = np.empty((MAXP, 16), np.int64)
@@ -910,14 +944,24 @@ def plan_round(st, spec, w):
     zc = np.zeros(NCARD, np.int64)
     for p in range(n):
         if prog:
-            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
+            g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, zt, zc, zt, stops0[p], pks0[p], heads0[p],
+                               S)
         else:
-            g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p])
+            g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, zt, zc, stops0[p], pks0[p], heads0[p], S)
         gain0[p] = g
         val0[p] = v
     pre = np.full(MAXP, -1, np.int64)
-    bt, bstops, bpks, bheads, gval = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0,
-                                             gain0, val0, pre)
+    # two team plans: the best so far (index bi) and the trial's (1 - bi)
+    TS = np.empty((2, MAXP, PLN_MAXS + 1), np.int64)
+    TP = np.empty((2, MAXP, 16), np.int64)
+    TH = np.empty((2, MAXP, 1), np.int64)
+    TG = np.empty((2, MAXP), np.float64)
+    TV = np.empty((2, MAXP), np.float64)
+    C = commit_scratch()
+    bi = 0
+    bt = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
+                 TS[0], TP[0], TH[0], TG[0], TV[0], C, S)
+    gval = TV[0].copy()
     if prog and w[PW_ORDERS] > 0.5 and n > 1:
         # plane orders (the team's commitment order): the greedy commitment against forced first
         # planes (``orders`` 1: each plane first; 2: each ordered pair first); the team plan with
@@ -938,14 +982,15 @@ def plan_round(st, spec, w):
                     continue
                 pre[0] = f
                 pre[1] = f2
-                t, ts, tp, th, _tv = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0,
-                                             gain0, val0, pre)
+                t = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
+                            TS[1 - bi], TP[1 - bi], TH[1 - bi], TG[1 - bi], TV[1 - bi], C, S)
                 if t > bt + 1e-9:
                     bt = t
-                    bstops = ts
-                    bpks = tp
-                    bheads = th
+                    bi = 1 - bi
     # the plan into the state: stops (PLN_*), boardings (C_ASSIGN), set-downs (C_DROPAT), heading
+    bstops = TS[bi]
+    bpks = TP[bi]
+    bheads = TH[bi]
     for p in range(n):
         ns = 0
         for i in range(PLN_MAXS + 1):
@@ -962,35 +1007,67 @@ def plan_round(st, spec, w):
             c = bpks[p, j]
             if c < 0:
                 break
+            if c >= RELAYK:
+                continue
             if c >= 100:
                 st[C_DROPAT + c % 100] = c // 100
             else:
                 st[C_ASSIGN + c] = p + 1
         st[PLN_HEAD + p] = bheads[p, 0]
+    # relays: the plane that sets the passenger down hands it to the one planned to board it
+    for p in range(n):
+        for j in range(16):
+            c = bpks[p, j]
+            if c < 0:
+                break
+            if c >= RELAYK:
+                st[C_DROPAT + c - RELAYK] += RELAY_AT * (p + 1)
 
 
-@kernel
-def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre):
+@leaf_kernel
+def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
+            stops, pks, heads, gain, val, C, S):
     """One team commitment (``plan_round``): planes are committed one at a time, each time the one
     whose best itinerary gains most over staying put (``pre`` int64[MAXP]: the planes committed
     first, -1 ends the prefix); its
     pickups are reserved for it, the passengers it covers are marked, and the planes that
-    planned on them re-plan. Returns (total value of the committed plans, stops
-    int64[MAXP, PLN_MAXS+1], boardings/set-downs int64[MAXP, 16], headings int64[MAXP, 1] in
-    ``plan_plane2``'s encoding, each plane's committed plan value float64[MAXP]); reads the
-    state, writes nothing."""
+    planned on them re-plan. With ``relay`` the passengers it sets down wait (on the scratch
+    copies of the waiting lists ``wl``/``nwl``) for the planes committed after it, from the move
+    point after the set-down (``rel``: see ``_waits``), and every uncommitted plane re-plans; a
+    plan's boarding of such a passenger is card + RELAYK. Writes the team plan, starting from the first plans ``stops0`` ..
+    ``val0``, into stops int64[MAXP, PLN_MAXS+1], boardings/set-downs pks int64[MAXP, 16],
+    headings heads int64[MAXP, 1] in ``plan_plane2``'s encoding, each plane's best gain
+    gain float64[MAXP] and committed plan value val float64[MAXP] (rows of the first n
+    planes); ``C``: ``commit_scratch``, ``S``: ``plan_scratch``. Returns the total value of
+    the committed plans; reads the state, writes nothing in it."""
     n = spec[K_NP]
     last = spec[K_ANGER_LIMIT] - 1
-    taken = np.zeros(NCARD, np.int64)
-    covered = np.zeros(NCARD, np.int64)
-    done = np.zeros(MAXP, np.int64)
-    stops = stops0.copy()
-    pks = pks0.copy()
-    heads = heads0.copy()
-    gain = gain0.copy()
-    val = val0.copy()
-    dirty = np.zeros(MAXP, np.int64)
-    cs = np.empty(PLN_MAXS, np.int64)
+    taken, covered, done, dirty, cs, rel, wlr, nwlr = C
+    relay = prog and w[PW_RELAY] > 0
+    for c in range(NCARD):
+        rel[c] = 0
+    if relay:
+        # the waiting lists this commitment adds its relays to (the caller's stay as they are)
+        for a in range(NA):
+            nwlr[a] = nwl[a]
+            for i in range(nwl[a]):
+                wlr[a, i] = wl[a, i]
+        wl = wlr
+        nwl = nwlr
+    for c in range(NCARD):
+        taken[c] = 0
+        covered[c] = 0
+    for p in range(MAXP):
+        done[p] = 0
+        dirty[p] = 0
+    for p in range(n):
+        for i in range(PLN_MAXS + 1):
+            stops[p, i] = stops0[p, i]
+        for j in range(16):
+            pks[p, j] = pks0[p, j]
+        heads[p, 0] = heads0[p, 0]
+        gain[p] = gain0[p]
+        val[p] = val0[p]
     total = 0.0
     for it in range(n):
         bp = -1
@@ -1000,10 +1077,11 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                 continue
             if dirty[p] == 1:
                 if prog:
-                    g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p],
-                                       heads[p])
+                    g, v = plan_plane2(st, spec, wv, p, TD, wl, nwl, ncl, crl, taken, covered, rel, stops[p], pks[p],
+                                       heads[p], S)
                 else:
-                    g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p])
+                    g, v = plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, stops[p], pks[p], heads[p],
+                                      S)
                 gain[p] = g
                 val[p] = v
                 dirty[p] = 0
@@ -1035,6 +1113,9 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
             c = pks[p, j]
             if c < 0:
                 break
+            if c >= RELAYK:
+                taken[c - RELAYK] = 1
+                continue
             if c >= 100:
                 continue
             taken[c] = 1
@@ -1049,6 +1130,29 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                 m -= airport_dist(st, p, cs[i - 1], cs[i])
         if m < 0:
             m = 0
+        if relay:
+            # the passengers this plane sets down wait there for the planes committed after it,
+            # from the move point after the set-down (the move points flown to that stop)
+            for j in range(16):
+                c = pks[p, j]
+                if c < 0:
+                    break
+                if c < 100 or c >= RELAYK:
+                    continue
+                x = c % 100
+                a = c // 100 - 1
+                el = 0
+                if a != st[pb(p) + P_AIR]:
+                    for i in range(ns):
+                        el += plane_dist(st, spec, p, cs[0]) if i == 0 else airport_dist(st, p, cs[i - 1], cs[i])
+                        if cs[i] == a:
+                            break
+                if nwl[a] < NCARD:
+                    wl[a, nwl[a]] = x
+                    nwl[a] += 1
+                rel[x] = a + 1 + RELAY_AT * (el + 1)
+                taken[x] = 0
+                ncov = True
         reach = st[pb(p) + P_SPEED]
         rem = 0
         if h >= 0:
@@ -1095,10 +1199,10 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                     c = pks[q, j]
                     if c < 0:
                         break
-                    if c < 100 and taken[c] != 0:
+                    if (c < 100 and taken[c] != 0) or (c >= RELAYK and taken[c - RELAYK] != 0):
                         dirty[q] = 1
                         break
-    return total, stops, pks, heads, val
+    return total
 
 
 # ---------------------------------------------------------------- planner, progress mode (prog > 0)
@@ -1114,7 +1218,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
 # one when the plane is full. The last leg may end short of its airport (the heading).
 
 
-@kernel
+@leaf_kernel
 def _team_dist(st, spec, TD):
     """TD[u, v] int64[NA, NA]: the fewest move points from u to v by any plane (mode 0, the
     weather on the board now)."""
@@ -1129,13 +1233,15 @@ def _team_dist(st, spec, TD):
             TD[u, v] = best
 
 
-@kernel
-def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load, L_nab,
-         L_abf, L_abp, L_npk, L_pk, cap):
+@inline_kernel
+def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp, L_val, L_load, L_nab,
+         L_abf, L_abp, L_npk, L_pk, L_bm, cap, DF):
     """DFS level d+1 <- level d extended by a leg from L_loc[d] to airport s, ``cost`` move points
     (a partial leg, the heading, when cost > the move points left: the plane flies them toward
     s). At L_loc[d] (an airport) first the set-downs and boarding for this leg, then the leg's
-    progress; at s (full leg) the deliveries. Returns True for a full leg."""
+    progress; at s (full leg) the deliveries. ``L_bm[d]`` int64[2]: the cards boarded in
+    L_pk[d] as a bitmask (card c: bit c % 64 of word c // 64); ``DF``: plane p's distances
+    (``plan_plane2``). Returns True for a full leg."""
     q = d
     e = L_loc[q]
     d1 = d + 1
@@ -1148,6 +1254,8 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
     npk = L_npk[q]
     for i in range(npk):
         L_pk[d1, i] = L_pk[q, i]
+    L_bm[d1, 0] = L_bm[q, 0]
+    L_bm[d1, 1] = L_bm[q, 1]
     wp = w[PW_PROG]
     # carried passengers: keep, or set down at e when the leg takes them away
     for i in range(L_nab[q]):
@@ -1156,7 +1264,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
         if e >= 0:
             t0 = TD[e, dd]
         else:
-            t0 = plane_dist(st, spec, p, dd)
+            t0 = DF[NA, dd]
         t1 = rem + TD[s, dd]
         if t0 + m < t1:
             t1 = t0 + m
@@ -1178,14 +1286,13 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
             bs = 0.0
             for i in range(nwl[e]):
                 c = wl[e, i]
-                if taken[c] != 0:
+                if not _waits(taken, rel, c, e):
                     continue
-                dup = False
-                for j in range(npk):
-                    if L_pk[d1, j] == c or L_pk[d1, j] % 100 == c:
-                        dup = True
-                        break
-                if dup:
+                if rel[c] > 0 and rel[c] // RELAY_AT > L_mp[0] - L_mp[q]:
+                    continue  # a relay not yet set down when this plane is here
+                # boarded (or boarded and set down again) in this plan: a waiting card is never
+                # aboard, so its set-down implies its boarding
+                if (L_bm[d1, c >> 6] >> (c & 63)) & 1:
                     continue
                 dd = spec[K_CDEST + c]
                 t0 = TD[e, dd]
@@ -1193,7 +1300,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 if t0 + m < t1:
                     t1 = t0 + m
                 g = wp * (t0 - t1)
-                a = st[C_ANGER + c]
+                a = st[C_ANGER + c] if rel[c] == 0 else 0
                 sc = g + w[PW_ANGER] * a
                 if a >= last and inround:
                     sc += w[PW_CRIT]
@@ -1233,8 +1340,9 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
                 v -= wk
                 if npk >= 15:
                     break
-            L_pk[d1, npk] = bc
+            L_pk[d1, npk] = bc if rel[bc] == 0 else bc + RELAYK
             npk += 1
+            L_bm[d1, bc >> 6] |= np.int64(1) << (bc & 63)
             L_abf[d1, n] = bc
             L_abp[d1, n] = e
             n += 1
@@ -1265,8 +1373,8 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_va
     return full
 
 
-@kernel
-def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
+@inline_kernel
+def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken, rel):
     """Airports worth a leg from progress-mode level d at airport ``e`` (-1: on a route):
     ``wmask``, a destination aboard, or the destination of a passenger waiting at e (boarded
     for the leg)."""
@@ -1276,44 +1384,40 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken):
     if e >= 0:
         for i in range(nwl[e]):
             c = wl[e, i]
-            if taken[c] == 0:
+            if _waits(taken, rel, c, e):
                 m |= 1 << spec[K_CDEST + c]
     return m
 
 
-@kernel
-def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d):
+@inline_kernel
+def _cover_value(st, spec, w, p, e, m, h, nce, ce, cx, c2, L_bm, d, DF):
     """``cover`` per passenger at its next-to-last cube (not taken, not covered, not boarded in
     this plan) within next round's speed of the plane's end: at ``e`` (-1 = its current spot),
-    having flown ``m`` more points toward ``h`` (-1 none)."""
+    having flown ``m`` more points toward ``h`` (-1 none). ``ce[:nce]``: the crl cards neither
+    taken nor covered, in crl order, ``cx`` their airports, ``c2`` 1 below the next-to-last
+    cube (cover2); ``L_bm[d]``: the cards boarded in this plan (see ``_leg``); ``DF``: plane p's
+    distances (``plan_plane2``)."""
     reach = st[pb(p) + P_SPEED]
-    last = spec[K_ANGER_LIMIT] - 1
     cap = st[pb(p) + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
     nc = 0
     rem = 0
+    er = e if e >= 0 else NA
     if h >= 0:
-        deh = _dfrom(st, spec, p, e, h)
+        deh = DF[er, h]
         rem = deh - m if deh > m else 0
     v = 0.0
-    for i in range(ncl):
-        c = crl[i]
-        if taken[c] != 0 or covered[c] != 0:
-            continue
+    for i in range(nce):
+        c = ce[i]
         if w[PW_COVERCAP] > 0 and nc >= cap:
             break
-        mine = False
-        for j in range(npk):
-            if L_pk[d, j] == c:
-                mine = True
-                break
-        if mine:
+        if (L_bm[d, c >> 6] >> (c & 63)) & 1:
             continue
-        x = st[C_WHERE + c]
-        dx = _dfrom(st, spec, p, e, x)
+        x = cx[i]
+        dx = DF[er, x]
         if h >= 0:
-            alt = rem + airport_dist(st, p, h, x)
+            alt = rem + DF[h, x]
             dx = dx + m if dx + m < alt else alt
-        if st[C_ANGER + c] < last - 1:
+        if c2[i] != 0:
             if dx <= 2 * reach:
                 v += w[PW_COVER2]
                 nc += 1
@@ -1323,28 +1427,28 @@ def _cover_value(st, spec, w, p, e, m, h, ncl, crl, taken, covered, npk, L_pk, d
     return v
 
 
-@kernel
-def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stops, best_pk, best_h):
+@leaf_kernel
+def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, rel, best_stops, best_pk, best_h, S):
     """Progress-mode itinerary of plane p (see the section comment): depth-first over up to
     PLN_MAXS full legs, each level ending either there or with a partial leg (heading). Writes the
     stops into best_stops[PLN_MAXS+1] (-1 ends; the start airport is not a stop), the boardings
     (card) and set-downs (card + 100·(airport+1)) into best_pk[16], the heading into best_h[0].
-    Returns (gain over the best plan that stays put, its value)."""
+    ``S``: the DFS scratch (``plan_scratch``). Returns (gain over the best plan that stays put,
+    its value)."""
     b = pb(p)
     last = spec[K_ANGER_LIMIT] - 1
     cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
-    D = PLN_MAXS + 3
-    L_loc = np.empty(D, np.int64)
-    L_mp = np.empty(D, np.int64)
-    L_val = np.empty(D, np.float64)
-    L_load = np.empty(D, np.int64)
-    L_nab = np.empty(D, np.int64)
-    L_abf = np.empty((D, 8), np.int64)
-    L_abp = np.empty((D, 8), np.int64)
-    L_npk = np.empty(D, np.int64)
-    L_pk = np.empty((D, 16), np.int64)
+    L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk, L_bm, ce, cx, c2, DF = S
     here = st[b + P_AIR]
+    # the plane's distances: DF[u, v] from airport u, DF[NA, v] from where it is now
+    for u in range(NA):
+        for x in range(NA):
+            DF[u, x] = airport_dist(st, p, u, x)
+    for x in range(NA):
+        DF[NA, x] = plane_dist(st, spec, p, x)
     L_loc[0] = here
+    L_bm[0, 0] = 0
+    L_bm[0, 1] = 0
     L_mp[0] = st[b + P_SPLEFT] + int(w[PW_HORIZON])
     L_val[0] = 0.0
     L_load[0] = st[b + P_LOAD]
@@ -1365,22 +1469,26 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
     wmask = 0
     for a in range(NA):
         for i in range(nwl[a]):
-            if taken[wl[a, i]] == 0:
+            if _waits(taken, rel, wl[a, i], a):
                 wmask |= 1 << a
                 break
     hbase = wmask
+    nce = 0
     for i in range(ncl):
-        if taken[crl[i]] == 0 and covered[crl[i]] == 0:
-            hbase |= 1 << st[C_WHERE + crl[i]]
+        c = crl[i]
+        if taken[c] == 0 and covered[c] == 0:
+            hbase |= 1 << st[C_WHERE + c]
+            ce[nce] = c
+            cx[nce] = st[C_WHERE + c]
+            c2[nce] = 1 if st[C_ANGER + c] < last - 1 else 0
+            nce += 1
     # staying put: the cards aboard where they are
-    base = _cover_value(st, spec, w, p, here, 0, -1, ncl, crl, taken, covered, 0, L_pk, 0)
+    base = _cover_value(st, spec, w, p, here, 0, -1, nce, ce, cx, c2, L_bm, 0, DF)
     best = base
-    stops = np.empty(D, np.int64)
-    it = np.zeros(D, np.int64)
-    msk = np.zeros(D, np.int64)
+    it[0] = 0
+    L_vis[0] = 0
     d = 0
-    L_vis = np.zeros(D, np.int64)
-    msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken)
+    msk[0] = _level_mask2(spec, L_nab, L_abf, 0, hbase, here, wl, nwl, taken, rel)
     while d >= 0:
         s = it[d]
         if s >= NA or d >= PLN_MAXS:
@@ -1389,11 +1497,11 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         it[d] = s + 1
         if (msk[d] >> s) & 1 == 0 or spec[K_AIRIN + s] == 0 or s == L_loc[d] or L_mp[d] <= 0 or (L_vis[d] >> s) & 1:
             continue
-        cost = _dfrom(st, spec, p, L_loc[d], s)
+        cost = DF[L_loc[d] if L_loc[d] >= 0 else NA, s]
         if cost >= INF or cost <= 0:
             continue
-        full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L_val, L_load,
-                    L_nab, L_abf, L_abp, L_npk, L_pk, cap)
+        full = _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp, L_val, L_load,
+                    L_nab, L_abf, L_abp, L_npk, L_pk, L_bm, cap, DF)
         d1 = d + 1
         # approach: the waiting passengers at s the free seats can take next round (``pick`` each,
         # by the share of the way flown)
@@ -1401,24 +1509,16 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
         nw = 0
         for i in range(nwl[s]):
             c = wl[s, i]
-            if taken[c] != 0:
-                continue
-            mine = False
-            for j in range(L_npk[d1]):
-                if L_pk[d1, j] == c:
-                    mine = True
-                    break
-            if not mine:
+            if _waits(taken, rel, c, s) and (L_bm[d1, c >> 6] >> (c & 63)) & 1 == 0:
                 nw += 1
         if nw > free:
             nw = free
         appr = w[PW_PICK] * nw if nw > 0 else 0.0
         if full:
-            v = L_val[d1] + appr + _cover_value(st, spec, w, p, s, 0, -1, ncl, crl, taken, covered, L_npk[d1],
-                                                L_pk, d1)
+            v = L_val[d1] + appr + _cover_value(st, spec, w, p, s, 0, -1, nce, ce, cx, c2, L_bm, d1, DF)
         else:
-            v = L_val[d1] + appr * L_mp[d] / cost + _cover_value(st, spec, w, p, L_loc[d], L_mp[d], s, ncl, crl,
-                                                                   taken, covered, L_npk[d1], L_pk, d1)
+            v = L_val[d1] + appr * L_mp[d] / cost + _cover_value(st, spec, w, p, L_loc[d], L_mp[d], s, nce, ce,
+                                                                   cx, c2, L_bm, d1, DF)
         if v > best:
             best = v
             for i in range(PLN_MAXS + 1):
@@ -1439,11 +1539,11 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, best_stop
             L_vis[d1] = L_vis[d] | (1 << s)
             d = d1
             it[d] = 0
-            msk[d] = _level_mask2(spec, L_nab, L_abf, d, hbase, s, wl, nwl, taken)
+            msk[d] = _level_mask2(spec, L_nab, L_abf, d, hbase, s, wl, nwl, taken, rel)
     return best - base, best
 
 
-@kernel
+@leaf_kernel
 def _planned_later(st, p, d):
     """True when airport d is one of plane p's stops still ahead this round."""
     for i in range(st[PLN_I + p], st[PLN_N + p]):
@@ -1452,7 +1552,7 @@ def _planned_later(st, p, d):
     return False
 
 
-@kernel
+@leaf_kernel
 def _next_target(st, p):
     """Airport plane p flies toward next under its plan: its next stop, else its heading (-1)."""
     i = st[PLN_I + p]
@@ -1461,7 +1561,7 @@ def _next_target(st, p):
     return st[PLN_HEAD + p]
 
 
-@kernel
+@leaf_kernel
 def _reserved(st, spec, p, here):
     """Seats plane p keeps free for the passengers planned for it at later stops (not ``here``)."""
     r = 0
@@ -1472,7 +1572,7 @@ def _reserved(st, spec, p, here):
     return r
 
 
-@kernel
+@leaf_kernel
 def planner_step(st, spec, p, w, ev, evn):
     """One pass step of plane p under the planner (see ``plane_step``): at an airport deliver,
     set down the passengers planned to wait here and (``offload``) those the rest of its plan
@@ -1499,8 +1599,9 @@ def planner_step(st, spec, p, w, ev, evn):
             i -= 1
             if st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p or not can_drop(st, spec, p, c):
                 continue
-            if st[C_DROPAT + c] == here + 1:
+            if st[C_DROPAT + c] > 0 and st[C_DROPAT + c] % RELAY_AT == here + 1:
                 do_drop(st, spec, p, c, ev, evn)
+                st[C_ASSIGN + c] = st[C_DROPAT + c] // RELAY_AT  # a relay: the plane planned to board it
                 st[C_DROPAT + c] = 0
                 changed = True
                 continue

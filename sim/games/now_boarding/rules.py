@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import emit, inline_kernel, kernel, shuffle_or_rig
+from sim.games.engine import emit, inline_kernel, kernel, leaf_kernel, shuffle_or_rig
 from sim.games.now_boarding.layout import (
     ACTIVE,
     BIG,
@@ -208,13 +208,13 @@ def pb(p):
 
 # ------------------------------------------------------------------ cards and the ACTIVE list
 
-@kernel
+@leaf_kernel
 def active_add(st, c):
     st[ACTIVE + st[S_NACTIVE]] = c
     st[S_NACTIVE] += 1
 
 
-@kernel
+@leaf_kernel
 def active_remove(st, c):
     n = st[S_NACTIVE]
     for i in range(n):
@@ -224,7 +224,7 @@ def active_remove(st, c):
             return
 
 
-@kernel
+@leaf_kernel
 def seats_needed(st, c):
     """Seats a passenger takes: 2 for the Captured Fugitive VIP, else 1."""
     return 2 if st[C_VIPK + c] == VIP_FUGITIVE else 1
@@ -232,13 +232,13 @@ def seats_needed(st, c):
 
 # ------------------------------------------------------------------ board, weather, distances
 
-@kernel
+@leaf_kernel
 def base_len(spec, r):
     """Move points of route r from airport to airport without weather: spaces + 1."""
     return spec[K_RSP + r] + 1
 
 
-@kernel
+@leaf_kernel
 def off_to_phys(t, ws, o):
     """Route offset (move points from a, current weather type t on space ws) -> physical space 1..k
     (a plane on the second half of a storm space is on the storm space itself)."""
@@ -253,7 +253,7 @@ def off_to_phys(t, ws, o):
     return o
 
 
-@kernel
+@leaf_kernel
 def phys_to_off(t, ws, i):
     """Physical space i -> offset under weather (t, ws). A plane on a new tailwind space is moved
     back one space toward airport a (offset 0 = the airport); RULES.md "Weather"."""
@@ -268,7 +268,7 @@ def phys_to_off(t, ws, i):
     return i
 
 
-@kernel
+@leaf_kernel
 def compute_dist(st, spec, p):
     """All-pairs move points for plane p (its route colours, current weather), Floyd-Warshall.
 
@@ -309,14 +309,14 @@ def compute_dist(st, spec, p):
                         st[X + i * NA + j] = st[X + i * NA + k]
 
 
-@kernel
+@leaf_kernel
 def weather_len(spec, r, t):
     """Move points of route r from airport to airport under weather type t (RB: a storm space
     counts 2, a tailwind space 0): spaces + 1, +1 storm, -1 tailwind."""
     return base_len(spec, r) + (1 if t == 1 else (-1 if t == 2 else 0))
 
 
-@kernel
+@leaf_kernel
 def update_routes(st, spec):
     """Route lengths R_LEN from the weather on the board (WX_TYPE), then every plane's
     distance tables (after any weather change)."""
@@ -364,19 +364,19 @@ def apply_weather(st, spec, s, ev, evn):
     update_routes(st, spec)
 
 
-@kernel
+@leaf_kernel
 def dist_mode(st, p):
     """0, or 1 when plane p carries the Nervous VIP (no route with a weather token)."""
     return 1 if st[pb(p) + P_NERV] > 0 else 0
 
 
-@kernel
+@leaf_kernel
 def airport_dist(st, p, u, v):
     """Move points from airport u to airport v for plane p (its current mode)."""
     return st[DIST + (p * 2 + dist_mode(st, p)) * NA * NA + u * NA + v]
 
 
-@kernel
+@leaf_kernel
 def _via_ends(st, spec, r, o, D, t):
     """Move points from offset ``o`` on route ``r`` to airport ``t`` via the route's end A
     (back over ``o`` spaces) and via its end B (on over ``L - o``); D: the distance table."""
@@ -386,7 +386,7 @@ def _via_ends(st, spec, r, o, D, t):
     return da, db
 
 
-@kernel
+@leaf_kernel
 def plane_dist(st, spec, p, t):
     """Move points from plane p's position (airport or route offset) to airport t."""
     b = pb(p)
@@ -398,7 +398,7 @@ def plane_dist(st, spec, p, t):
     return da if da <= db else db
 
 
-@kernel
+@leaf_kernel
 def pos_code(st, p):
     """Position code for events: the airport id, or 1000 + route*32 + offset."""
     b = pb(p)
@@ -407,7 +407,7 @@ def pos_code(st, p):
     return 1000 + st[b + P_ROUTE] * 32 + st[b + P_OFF]
 
 
-@kernel
+@leaf_kernel
 def hop_plan(st, spec, p, t):
     """RB "Mueve tu avión": the next hop of plane p toward airport t along its shortest path, up
     to the next airport or as far as its move points (and action budget) allow; it may stop on
@@ -462,7 +462,7 @@ def hop_plan(st, spec, p, t):
     return step, extra, r, o, dirn, need, end
 
 
-@kernel
+@leaf_kernel
 def fly_hop(st, spec, p, t, ev, evn):
     """RB "Mueve tu avión": fly plane p one hop toward airport t (see ``hop_plan``), using the
     temporary speed token when the plan needs it. Returns the move points spent (0 = no move)."""
@@ -490,7 +490,7 @@ def fly_hop(st, spec, p, t, ev, evn):
 
 # ------------------------------------------------------------------ pickups and drop-offs
 
-@kernel
+@leaf_kernel
 def can_pickup(st, spec, p, c):
     """RB "Recoger pasajeros": 0 = illegal; 1 = legal; 2 = legal only with the temporary seat token.
 
@@ -519,7 +519,7 @@ def can_pickup(st, spec, p, c):
     return 0
 
 
-@kernel
+@leaf_kernel
 def do_pickup(st, spec, p, c, ev, evn):
     """Board card c on plane p (caller checked ``can_pickup``). RB: its anger cubes go back to the
     supply (not for the Impatient VIP; not in 'setdown' reset mode; the Grumpy VIP keeps
@@ -553,7 +553,7 @@ def do_pickup(st, spec, p, c, ev, evn):
     return k
 
 
-@kernel
+@leaf_kernel
 def can_drop(st, spec, p, c):
     """RB "Dejar pasajeros": plane p at an airport, card aboard p, not at the airport it was just
     picked up from, an action left; the Direct Flight VIP leaves only at its destination."""
@@ -568,7 +568,7 @@ def can_drop(st, spec, p, c):
     return True
 
 
-@kernel
+@leaf_kernel
 def do_drop(st, spec, p, c, ev, evn):
     """Set card c down from plane p at its airport. At the destination: delivered, the card goes to
     p's money pile (fare earned by p alone). Elsewhere: it waits there face up (hand-off).
@@ -609,7 +609,7 @@ def do_drop(st, spec, p, c, ev, evn):
 
 # ------------------------------------------------------------------ maintenance
 
-@kernel
+@leaf_kernel
 def add_complaint(st, spec, cause, c, ev, evn):
     """One card onto the complaint pile (cause CAUSE_*; c = passenger card or VIP index or -1).
     Returns True when the pile reaches the limit (RB "Fuera del negocio": all lose at once)."""
@@ -625,7 +625,7 @@ def add_complaint(st, spec, cause, c, ev, evn):
     return st[S_COMPL] >= spec[K_COMPLAINT_LIMIT]
 
 
-@kernel
+@leaf_kernel
 def lose(st):
     """Record a loss now (stage and round) and end the game."""
     st[S_OVER] = 1
@@ -634,7 +634,7 @@ def lose(st):
     st[S_LOSS_ROUND] = st[S_ROUND]
 
 
-@kernel
+@leaf_kernel
 def anger_phase(st, spec, ev, evn):
     """RB "Poner enojo y presentar quejas": +1 anger on every waiting passenger (+2 at an airport
     where a Crying Baby VIP waits, for the others); the card reaching the limit (4th cube)
@@ -667,12 +667,12 @@ def anger_phase(st, spec, ev, evn):
     return False
 
 
-@kernel
+@leaf_kernel
 def pile_left(st, s):
     return st[S_PILE_END + s] - st[S_PILE_POS + s]
 
 
-@kernel
+@leaf_kernel
 def draw_passengers(st, spec, s, vip_idx, ev, evn):
     """RB setup 12 / "Prepara la próxima ronda": draw the stage's 'draw per round' cards from pile s
     onto their origin airports (anger 0). ``vip_idx`` >= 0 attaches that VIP card to the first
@@ -701,7 +701,7 @@ def draw_passengers(st, spec, s, vip_idx, ev, evn):
     return drawn
 
 
-@kernel
+@leaf_kernel
 def next_pending_vip(st, s):
     """Index of the first VIP card pending for stage s, or -1."""
     for i in range(NVIP):
@@ -710,7 +710,7 @@ def next_pending_vip(st, s):
     return -1
 
 
-@kernel
+@leaf_kernel
 def refuse_stage_vips(st, spec, s, ev, evn):
     """VIP variant: every VIP of stage s not taken by the end of the stage is 1 complaint.
     Returns True when the game is lost."""
@@ -723,7 +723,7 @@ def refuse_stage_vips(st, spec, s, ev, evn):
     return False
 
 
-@kernel
+@leaf_kernel
 def end_count(st, spec, ev, evn):
     """RB "Salir de la aeronave": every passenger still waiting or aboard is taken; 1 complaint per
     2 of them (rounded down). Fewer complaints than the limit wins ("Volando alto")."""
@@ -760,7 +760,7 @@ def end_count(st, spec, ev, evn):
 
 # ------------------------------------------------------------------ upgrades and money
 
-@kernel
+@leaf_kernel
 def money(st, p):
     """Total $ in plane p's money pile."""
     b = pb(p)
@@ -770,7 +770,7 @@ def money(st, p):
     return t
 
 
-@kernel
+@leaf_kernel
 def pay(st, spec, p, amount, ev, evn):
     """RB "Comprar actualizaciones": discard money cards of plane p worth at least ``amount`` with
     the least overpayment (no change is given). Returns the $ paid, or -1 if unaffordable."""
@@ -835,7 +835,7 @@ def pay(st, spec, p, amount, ev, evn):
     return best
 
 
-@kernel
+@leaf_kernel
 def upgrade_price(st, spec, p, kind, seats, speed):
     """Price of the next upgrade of ``kind`` for a plane with ``seats``/``speed`` (RB: the price
     rises with the count already reached); -1 when not available (cap, supply, token taken)."""
@@ -860,7 +860,7 @@ def upgrade_price(st, spec, p, kind, seats, speed):
     return -1
 
 
-@kernel
+@leaf_kernel
 def route_available(st, spec, p, colour):
     """Colour 1..5 not held by plane p (and a tile left when supply limits are on)."""
     if colour < 1 or colour > 5:
@@ -872,7 +872,7 @@ def route_available(st, spec, p, colour):
     return True
 
 
-@kernel
+@leaf_kernel
 def grant_upgrade(st, spec, p, kind, colour, ev, evn, price):
     """Give plane p one upgrade (already paid, or free at setup when price = 0): seat, speed,
     route colour, or a temporary token. Counts it in the statistics when bought (price >= 0
@@ -904,7 +904,7 @@ def grant_upgrade(st, spec, p, kind, colour, ev, evn, price):
     emit(ev, evn, st[S_ROUND], p, E_BUY, p, kind, colour, price, 0)
 
 
-@kernel
+@leaf_kernel
 def plane_init(st, spec, p, home, colour, seats, speed):
     """A starting plane (RB setup 6-7): seats, speed, white + its colour, at its home airport."""
     b = pb(p)
@@ -919,7 +919,7 @@ def plane_init(st, spec, p, home, colour, seats, speed):
 
 # ------------------------------------------------------------------ setup (RB "Preparar")
 
-@kernel
+@leaf_kernel
 def setup_board(st, spec):
     """RB "Preparar" steps 1-7: an empty state, the tile supply, every plane at its home
     airport with the starting seats and speed, white + its own colour."""
@@ -941,7 +941,7 @@ def setup_board(st, spec):
         plane_init(st, spec, p, spec[K_PHOME + p], spec[K_PCOL + p], spec[K_START_SEATS], spec[K_START_SPEED])
 
 
-@kernel
+@leaf_kernel
 def forced_free_upgrade(spec):
     """RB setup 8: the free permanent upgrade fixed by the config (U_SEAT / U_SPEED), or -1
     when the team chooses (``free_upgrade = "policy"``)."""
@@ -949,7 +949,7 @@ def forced_free_upgrade(spec):
     return U_SEAT if mode == 1 else (U_SPEED if mode == 2 else -1)
 
 
-@kernel
+@leaf_kernel
 def free_upgrade(st, spec, p, kind, ev, evn):
     """RB setup 8: plane p takes the free permanent seat or speed ``kind``; a seat at its cap
     becomes speed, a speed at its cap nothing."""
@@ -963,7 +963,7 @@ def free_upgrade(st, spec, p, kind, ev, evn):
         grant_upgrade(st, spec, p, k, 0, ev, evn, 0)
 
 
-@kernel
+@leaf_kernel
 def free_route(st, spec, p, colour, ev, evn):
     """RB setup 8 (2 players): plane p takes route colour ``colour`` free when it may
     (a colour 1..5 it lacks, a tile left); -1 or an unavailable colour: nothing."""
@@ -1107,7 +1107,7 @@ def setup(st, spec, rng, rig_deck, rig_dice, ev, evn):
 
 # ------------------------------------------------------------------ rounds (RB "Despegue y aterrizaje")
 
-@kernel
+@leaf_kernel
 def start_flight(st, spec):
     """RB "Fase de vuelo" start: every plane gets its speed in move points and the action
     budget (unlimited without the timer option); no plane is heading for a card yet."""
@@ -1119,7 +1119,7 @@ def start_flight(st, spec):
         st[b + P_TCARD] = -1
 
 
-@kernel
+@leaf_kernel
 def begin_round(st, spec, rng, order, ev, evn):
     """A new round: count it (and its stage), draw this round's plane order (chance: planes act
     'simultaneously', resolved in a random order, RULES.md "Flight phase") into ``order``
@@ -1137,7 +1137,7 @@ def begin_round(st, spec, rng, order, ev, evn):
     start_flight(st, spec)
 
 
-@kernel
+@leaf_kernel
 def stall(st, ev, evn):
     """The turn cap stopped the game: a stall (neither a win nor a loss)."""
     st[S_STALLED] = 1
@@ -1172,7 +1172,7 @@ def upkeep(st, spec, ev, evn):
     return False
 
 
-@kernel
+@leaf_kernel
 def vip_offer(st, spec):
     """VIP variant, RB "Prepara la próxima ronda": the VIP card offered with this draw (the first
     pending VIP of the stage while its pile has cards), or -1."""
@@ -1185,7 +1185,7 @@ def vip_offer(st, spec):
     return -1
 
 
-@kernel
+@leaf_kernel
 def spend_slack(st, spec, p, slack, ev, evn):
     """RB "Comprar actualizaciones": overpayment buys the temporary seat, then the temporary
     speed token, when in the supply (no change is given)."""
@@ -1200,7 +1200,7 @@ def spend_slack(st, spec, p, slack, ev, evn):
         st[S_WASTED] -= pv
 
 
-@kernel
+@leaf_kernel
 def buy_one(st, spec, p, kind, colour, price, ev, evn):
     """RB "Comprar actualizaciones", one upgrade paid on its own (``pooled_payment = false``):
     pay, take it, spend the overpayment. Returns False when unaffordable (nothing changes)."""
@@ -1212,7 +1212,7 @@ def buy_one(st, spec, p, kind, colour, price, ev, evn):
     return True
 
 
-@kernel
+@leaf_kernel
 def basket_add(st, nk, kind, colour, price):
     """Put upgrade ``nk`` (0..23) of a pooled purchase in the scratch basket."""
     st[SCR_BUY + nk] = kind
@@ -1220,7 +1220,7 @@ def basket_add(st, nk, kind, colour, price):
     st[SCR_BUY + 48 + nk] = price
 
 
-@kernel
+@leaf_kernel
 def buy_basket(st, spec, p, nk, total, ev, evn):
     """RB "Comprar actualizaciones", pooled payment (BGA): one payment of ``total`` for the
     ``nk`` upgrades of the basket, then each is taken and the overpayment spent; nothing when
@@ -1232,7 +1232,7 @@ def buy_basket(st, spec, p, nk, total, ev, evn):
         spend_slack(st, spec, p, paid - total, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def game_end(st, ev, evn):
     """RB "Volando alto" / "Fuera del negocio": the team wins when the game ended with fewer
     complaints than the limit (no loss recorded) and did not stall; passengers still on the

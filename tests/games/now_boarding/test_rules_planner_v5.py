@@ -13,16 +13,17 @@ import pytest
 import sim.games.now_boarding.layout as L
 from sim.compile import run_from_dict
 from sim.games import get_game
-from sim.games.now_boarding.data import PLANNER_V4_WEIGHTS, PLANNER_WEIGHTS
+from sim.games.now_boarding.data import PLANNER_V4_WEIGHTS, PLANNER_V5
 from sim.games.now_boarding.state import GameState
 
 G = get_game("now_boarding")
 
 
 def planner(planner_state, **extra) -> GameState:
-    """4 planner planes with the version-5 weights (``extra`` over them), board and weather
-    cleared; planes 1-3 parked at JFK (far from the scenarios unless a test moves them)."""
-    return planner_state(dict(PLANNER_WEIGHTS, **extra), "JFK", 1)
+    """4 planner planes with the version-5 weights (``extra`` over them; data.PLANNER_V5), board
+    and weather cleared; planes 1-3 parked at JFK (far from the scenarios unless a test moves
+    them)."""
+    return planner_state(dict(PLANNER_V5, **extra), "JFK", 1)
 
 
 @pytest.mark.parametrize("orders", [0, 1])
@@ -109,7 +110,8 @@ def test_a_plane_ends_within_two_rounds_of_a_passenger_two_cubes_short(planner_s
                                              (3, {"anger_reset": "setdown", "pooled_payment": False})])
 def test_version_5_planner_never_takes_an_illegal_action(players, section):
     """Every invariant holds after every step (check_playout) over whole version-5 games."""
-    run = run_from_dict({"game": "now_boarding", "seed": 5, "seats": ["planner"] * players,
+    seat = {"policy": "planner", "weights": dict(PLANNER_V5)}
+    run = run_from_dict({"game": "now_boarding", "seed": 5, "seats": [seat] * players,
                          "now_boarding": section}, "<test>")
     bad = [(g, c) for g in range(40) if (c := G.check_playout(run, g)) != 0]
     assert bad == []
@@ -127,7 +129,7 @@ def test_version_5_planner_wins_more_than_version_4_on_the_same_deals():
         G.play_batch(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(11), np.int64(0),
                      np.int64(600), out)
         return out[:, names.index("team_win")], out[:, names.index("delivered")]
-    w5, d5 = cols(None)
+    w5, d5 = cols(dict(PLANNER_V5))
     w4, d4 = cols(dict(PLANNER_V4_WEIGHTS))
     assert w5.sum() >= w4.sum() + 30
     assert d5.mean() > d4.mean() + 3.0
