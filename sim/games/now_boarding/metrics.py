@@ -33,7 +33,7 @@ SEAT_NOTE = ("Seats are the team's planes (one player each). The order the plane
 CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\"): the shipped team, the planner of rules version 6 "
                     "(progress mode with plane orders and relays inside the round), wins 44.5 % [43.8, 45.2] of "
                     "2-player games, 25.7 % with 3, 21.1 % [20.6, 21.7] with 4 (20,000 games each, the shipped "
-                    "configs) and 15.5 % with 5 (10,000; version 5: 17.9 % with 4, version 4: 2.5 %); greedy wins "
+                    "configs) and 15.8 % with 5 (version 5: 17.9 % with 4, version 4: 2.5 %); greedy wins "
                     "1.9 % with 2 and about 0 % with 3-5. With 4 players about 71 passengers arrive and the planner "
                     "delivers about 57; most lost games end at the final count (about 7 passengers left, where a "
                     "win allows 5). Scripted teams may coordinate worse than a good human table: read win rates as "
