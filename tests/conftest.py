@@ -1,6 +1,6 @@
 """Test set-up: importing sim first points numba's cache at the source-keyed folder."""
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
 import sim  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
 

@@ -876,10 +876,10 @@ def commit_scratch():
     """The scratch of ``_commit``: (taken int64[NCARD], covered int64[NCARD], done int64[MAXP],
     dirty int64[MAXP], committed stops int64[PLN_MAXS], relays ``rel`` int64[NCARD] (see
     ``_waits``), the waiting lists with the relays int64[NA, NCARD] and their lengths
-    int64[NA])."""
+    int64[NA], the move points flown to each committed stop int64[PLN_MAXS])."""
     return (np.zeros(NCARD, np.int64), np.zeros(NCARD, np.int64), np.zeros(MAXP, np.int64),
             np.zeros(MAXP, np.int64), np.empty(PLN_MAXS, np.int64), np.zeros(NCARD, np.int64),
-            np.empty((NA, NCARD), np.int64), np.zeros(NA, np.int64))
+            np.empty((NA, NCARD), np.int64), np.zeros(NA, np.int64), np.empty(PLN_MAXS, np.int64))
 
 
 @kernel
@@ -1042,7 +1042,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     the committed plans; reads the state, writes nothing in it."""
     n = spec[K_NP]
     last = spec[K_ANGER_LIMIT] - 1
-    taken, covered, done, dirty, cs, rel, wlr, nwlr = C
+    taken, covered, done, dirty, cs, rel, wlr, nwlr, cum = C
     relay = prog and w[PW_RELAY] > 0
     for c in range(NCARD):
         rel[c] = 0
@@ -1124,10 +1124,10 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
         h = heads[p, 0]
         m = st[pb(p) + P_SPLEFT]
         loc = -1 if ns == 0 and st[pb(p) + P_AIR] < 0 else e
+        for i in range(ns):
+            cum[i] = plane_dist(st, spec, p, cs[0]) if i == 0 else cum[i - 1] + airport_dist(st, p, cs[i - 1], cs[i])
         if ns > 0:
-            m -= plane_dist(st, spec, p, cs[0])
-            for i in range(1, ns):
-                m -= airport_dist(st, p, cs[i - 1], cs[i])
+            m -= cum[ns - 1]
         if m < 0:
             m = 0
         if relay:
@@ -1142,10 +1142,11 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
                 x = c % 100
                 a = c // 100 - 1
                 el = 0
-                if a != st[pb(p) + P_AIR]:
+                if a != st[pb(p) + P_AIR] and ns > 0:
+                    el = cum[ns - 1]
                     for i in range(ns):
-                        el += plane_dist(st, spec, p, cs[0]) if i == 0 else airport_dist(st, p, cs[i - 1], cs[i])
                         if cs[i] == a:
+                            el = cum[i]
                             break
                 if nwl[a] < NCARD:
                     wl[a, nwl[a]] = x
