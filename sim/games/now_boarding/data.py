@@ -167,6 +167,8 @@ PLANNER_WEIGHTS = {
                      # into the final round, and progress counts only as a delivery by then
     "relay": 0.0,  # progress mode: 1 = a passenger a committed plane sets down is waiting, for the planes
                    # committed after it, from the move point after the set-down on (a relay inside the round)
+    "hlate": -1.0,  # progress mode, >= 0: the ``horizon`` of the evening stage's rounds before the last draw
+                    # (-1 = ``horizon``; the round after the last draw has ``endgame``, the final round ``horizon``)
 }
 
 #: the planner in progress mode (issue 10; measured in RULES.md "Calibration note": 4 players deliver
@@ -208,10 +210,19 @@ PLANNER_V5 = {**PLANNER_V4_WEIGHTS, **PLANNER_V5_WEIGHTS}
 #: the planes committed after it, from the move point after the set-down).
 PLANNER_V6_WEIGHTS = {"relay": 1.0}
 
-# Rules version 6: the default planner (progress mode since version 4, the version-5 purchases,
-# cover and plane orders, the version-6 relays). Same keys, same order (the kernel's weight
-# indices, layout.PW_*).
-PLANNER_WEIGHTS = {**PLANNER_V5, **PLANNER_V6_WEIGHTS}
+#: the whole rules-version-6 planner (version 5 with PLANNER_V6_WEIGHTS over it); select it with
+#: these weights on every seat.
+PLANNER_V6 = {**PLANNER_V5, **PLANNER_V6_WEIGHTS}
+
+#: rules version 7 over version 6 (issue 10; paired on 4,000 4-player games, RULES.md "Calibration
+#: note"): in the morning and afternoon an itinerary may run 4 move points past the round
+#: (``horizon`` 4), in the evening before the last draw 2 (``hlate`` 2), as in version 6.
+PLANNER_V7_WEIGHTS = {"horizon": 4.0, "hlate": 2.0}
+
+# Rules version 7: the default planner (progress mode since version 4, the version-5 purchases,
+# cover and plane orders, the version-6 relays, the version-7 horizons). Same keys, same order
+# (the kernel's weight indices, layout.PW_*).
+PLANNER_WEIGHTS = {**PLANNER_V6, **PLANNER_V7_WEIGHTS}
 
 #: rollout (look-ahead team) weights and their defaults (issue 10 item 2; RULES.md "Policies").
 #: ``rollouts``: simulations per candidate purchase; ``depth``: rounds per simulation (0 = to

@@ -66,6 +66,7 @@ from sim.games.now_boarding.layout import (
     PW_ENDGAME,
     PW_FARE,
     PW_FREE_SPEED,
+    PW_HLATE,
     PW_HORIZON,
     PW_OFFLOAD,
     PW_ORDERS,
@@ -929,6 +930,10 @@ def plan_round(st, spec, w):
             # the round before the final one: its itinerary may run ``endgame`` points into the
             # final round, and progress counts only as far as it ends in a delivery by then
             wv[PW_HORIZON] = w[PW_ENDGAME]
+        elif w[PW_HLATE] >= 0 and st[S_STAGE] == 2:
+            # the evening's own horizon (rules version 7): shorter plans where the passengers
+            # crowd the board
+            wv[PW_HORIZON] = w[PW_HLATE]
     for p in range(n):
         st[PLN_N + p] = 0
         st[PLN_I + p] = 0

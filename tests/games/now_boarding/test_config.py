@@ -88,9 +88,10 @@ def test_grumpy_reset_default_follows_the_anger_reset_mode():
 
 
 def test_the_configs_comments_select_the_older_planners_they_name():
-    """The shipped configs' comments give the seat that selects the version-5, version-4 and
-    version-3 planners (rules versions 5 and 6 changed the defaults): pasted on every seat, each
-    comment's seat gives exactly data.PLANNER_V5 / PLANNER_V4_WEIGHTS / PLANNER_V3_WEIGHTS."""
+    """The shipped configs' comments give the seat that selects the version-6, version-5,
+    version-4 and version-3 planners (rules versions 5, 6 and 7 changed the defaults): pasted on
+    every seat, each comment's seat gives exactly data.PLANNER_V6 / PLANNER_V5 /
+    PLANNER_V4_WEIGHTS / PLANNER_V3_WEIGHTS."""
     import re
     import tomllib
     from pathlib import Path
@@ -99,17 +100,19 @@ def test_the_configs_comments_select_the_older_planners_they_name():
         PLANNER_V3_WEIGHTS,
         PLANNER_V4_WEIGHTS,
         PLANNER_V5,
+        PLANNER_V6,
         PLANNER_WEIGHTS,
     )
 
     root = Path(__file__).resolve().parents[3]
-    want = {"version-5": PLANNER_V5, "version-4": PLANNER_V4_WEIGHTS, "version-3": PLANNER_V3_WEIGHTS}
+    want = {"version-6": PLANNER_V6, "version-5": PLANNER_V5, "version-4": PLANNER_V4_WEIGHTS,
+            "version-3": PLANNER_V3_WEIGHTS}
     for path in sorted((root / "configs").glob("now_boarding*.toml")):
         lines = path.read_text().splitlines()
         found = set()
         for i, line in enumerate(lines):
             if line.startswith('# { policy = "planner", weights ='):
-                label = re.search(r"version-[345]", lines[i - 1]).group(0)
+                label = re.search(r"version-[3456]", lines[i - 1]).group(0)
                 seat = tomllib.loads("seat = " + line[2:])["seat"]
                 assert seat["policy"] == "planner"
                 assert dict(PLANNER_WEIGHTS, **seat["weights"]) == want[label], (path.name, label)
