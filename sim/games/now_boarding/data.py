@@ -168,7 +168,9 @@ PLANNER_WEIGHTS = {
     "relay": 0.0,  # progress mode: 1 = a passenger a committed plane sets down is waiting, for the planes
                    # committed after it, from the move point after the set-down on (a relay inside the round)
     "hlate": -1.0,  # progress mode, >= 0: the ``horizon`` of the evening stage's rounds before the last draw
-                    # (-1 = ``horizon``; the round after the last draw has ``endgame``, the final round ``horizon``)
+                    # (-1 = ``horizon``; the round after the last draw has ``endgame``)
+    "hfinal": -1.0,  # progress mode, >= 0: the ``horizon`` of the final round (-1 = ``horizon``)
+    "oend": -1.0,  # progress mode, >= 0: the ``orders`` of the rounds after the last draw (-1 = ``orders``)
 }
 
 #: the planner in progress mode (issue 10; measured in RULES.md "Calibration note": 4 players deliver
@@ -214,13 +216,15 @@ PLANNER_V6_WEIGHTS = {"relay": 1.0}
 #: these weights on every seat.
 PLANNER_V6 = {**PLANNER_V5, **PLANNER_V6_WEIGHTS}
 
-#: rules version 7 over version 6 (issue 10; paired on 4,000 4-player games, RULES.md "Calibration
-#: note"): in the morning and afternoon an itinerary may run 4 move points past the round
-#: (``horizon`` 4), in the evening before the last draw 2 (``hlate`` 2), as in version 6.
-PLANNER_V7_WEIGHTS = {"horizon": 4.0, "hlate": 2.0}
+#: rules version 7 over version 6 (issue 10; paired sweeps on 4,000 4-player games, RULES.md
+#: "Calibration note": 20.0 % -> 32.1 % wins): in the morning and afternoon an itinerary may run
+#: 4 move points past the round (``horizon`` 4), in the evening before the last draw 2
+#: (``hlate`` 2, as in version 6), in the final round none (``hfinal`` 0: the game ends with
+#: it); after the last draw the team tries every ordered pair of first planes (``oend`` 2).
+PLANNER_V7_WEIGHTS = {"horizon": 4.0, "hlate": 2.0, "hfinal": 0.0, "oend": 2.0}
 
 # Rules version 7: the default planner (progress mode since version 4, the version-5 purchases,
-# cover and plane orders, the version-6 relays, the version-7 horizons). Same keys, same order
+# cover and plane orders, the version-6 relays, the version-7 horizons and end-game orders). Same keys, same order
 # (the kernel's weight indices, layout.PW_*).
 PLANNER_WEIGHTS = {**PLANNER_V6, **PLANNER_V7_WEIGHTS}
 

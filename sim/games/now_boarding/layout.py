@@ -247,7 +247,8 @@ W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = ind
     list(HEURISTIC_WEIGHTS))
 (PW_CRIT, PW_ANGER, PW_PICK, PW_DELIVER, PW_FARE, PW_CARRY, PW_COVER, PW_SPEED1, PW_SEAT1, PW_SPEED2,
  PW_SEAT2, PW_FREE_SPEED, PW_TEMP, PW_RESET, PW_HORIZON, PW_PROG, PW_OFFLOAD, PW_SEAT3,
- PW_ENDBUY, PW_COVER2, PW_COVERCAP, PW_ORDERS, PW_ENDGAME, PW_RELAY, PW_HLATE) = index_constants(list(PLANNER_WEIGHTS))
+ PW_ENDBUY, PW_COVER2, PW_COVERCAP, PW_ORDERS, PW_ENDGAME, PW_RELAY, PW_HLATE, PW_HFINAL, PW_OEND) = index_constants(
+    list(PLANNER_WEIGHTS))
 N_WEIGHTS = max(len(HEURISTIC_WEIGHTS), len(PLANNER_WEIGHTS))
 # rollout (look-ahead team, play.py): its budget sits in the trailing weight slots
 # (engine.W_LA_ROLLOUTS, W_LA_DEPTH); candidates per purchase decision and the score terms
@@ -272,8 +273,9 @@ POLICIES = (
               "it tries plane orders (orders) and flies the team plan of highest value, buys no seat after "
               "the free one and spends its money after the last draw (endbuy); since rules version 6 a "
               "passenger one plane sets down can be boarded by another in the same round (relay); since rules "
-              "version 7 its plans run 4 move points past the round before the evening, 2 in the evening "
-              "(horizon, hlate); data.PLANNER_V6, PLANNER_V5, PLANNER_V4_WEIGHTS, PLANNER_V3_WEIGHTS: the older "
+              "version 7 its plans run 4 move points past the round before the evening, 2 in the evening, "
+              "none in the final round (horizon, hlate, hfinal), and after the last draw it tries every "
+              "ordered pair of first planes (oend); data.PLANNER_V6, PLANNER_V5, PLANNER_V4_WEIGHTS, PLANNER_V3_WEIGHTS: the older "
               "planners",
               dict(PLANNER_WEIGHTS)),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead team: flies as its base policy; each plane's "

@@ -66,8 +66,10 @@ from sim.games.now_boarding.layout import (
     PW_ENDGAME,
     PW_FARE,
     PW_FREE_SPEED,
+    PW_HFINAL,
     PW_HLATE,
     PW_HORIZON,
+    PW_OEND,
     PW_OFFLOAD,
     PW_ORDERS,
     PW_PICK,
@@ -890,7 +892,11 @@ def plan_round(st, spec, w):
     stop; with ``prog`` > 0 each plane's itinerary comes from ``plan_plane2`` (progress mode; in
     the final round, RB "Salir de la aeronave", progress and anger below the last cube are worth
     1/20: only deliveries and rescues count),
-    else from ``plan_plane``. Deterministic in the open board; uses no random draw."""
+    else from ``plan_plane``. The horizon (move points a plan may run past the round) is
+    ``horizon``, in the evening before the last draw ``hlate``, in the round after it
+    ``endgame``, in the final round ``hfinal`` (each -1 / 0 = off: ``horizon``); the plane
+    orders are ``orders``, after the last draw ``oend``. Deterministic in the open board; uses
+    no random draw."""
     n = spec[K_NP]
     last = spec[K_ANGER_LIMIT] - 1
     wl = np.empty((NA, NCARD), np.int64)
@@ -926,6 +932,8 @@ def plan_round(st, spec, w):
             # cube short of the last one files no complaint any more
             wv[PW_PROG] = w[PW_PROG] * 0.05
             wv[PW_ANGER] = w[PW_ANGER] * 0.05
+            if w[PW_HFINAL] >= 0:
+                wv[PW_HORIZON] = w[PW_HFINAL]
         elif w[PW_ENDGAME] > 0 and after_last_draw(st):
             # the round before the final one: its itinerary may run ``endgame`` points into the
             # final round, and progress counts only as far as it ends in a delivery by then
@@ -967,7 +975,10 @@ def plan_round(st, spec, w):
     bt = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
                  TS[0], TP[0], TH[0], TG[0], TV[0], C, S)
     gval = TV[0].copy()
-    if prog and w[PW_ORDERS] > 0.5 and n > 1:
+    orders = w[PW_ORDERS]
+    if prog and w[PW_OEND] >= 0 and after_last_draw(st):
+        orders = w[PW_OEND]
+    if prog and orders > 0.5 and n > 1:
         # plane orders (the team's commitment order): the greedy commitment against forced first
         # planes (``orders`` 1: each plane first; 2: each ordered pair first); the team plan with
         # the highest total value is flown (every trial is the same deterministic search). The
@@ -978,20 +989,45 @@ def plan_round(st, spec, w):
         for p in range(1, n):
             if gain0[p] > gain0[g1]:
                 g1 = p
-        two = w[PW_ORDERS] > 1.5
-        for f in range(n):
-            if not two and (f == g1 or gval[f] >= val0[f] - 1e-9):
-                continue
-            for f2 in range(-1, n if two else 0):
-                if f2 == f or (f == g1 and f2 < 0):
+        if orders < 1.5:
+            for f in range(n):
+                if f == g1 or gval[f] >= val0[f] - 1e-9:
                     continue
                 pre[0] = f
-                pre[1] = f2
                 t = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
                             TS[1 - bi], TP[1 - bi], TH[1 - bi], TG[1 - bi], TV[1 - bi], C, S)
                 if t > bt + 1e-9:
                     bt = t
                     bi = 1 - bi
+        else:
+            # every ordered pair of first planes (and each first plane with the greedy rest): the
+            # trials with the same first plane share its commitment and the re-plans after it
+            # (saved in C2 / SS .. SV)
+            C2 = commit_scratch()
+            SS = np.empty((MAXP, PLN_MAXS + 1), np.int64)
+            SP = np.empty((MAXP, 16), np.int64)
+            SH = np.empty((MAXP, 1), np.int64)
+            SG = np.empty(MAXP, np.float64)
+            SV = np.empty(MAXP, np.float64)
+            for f in range(n):
+                a = 1 - bi
+                _commit_init(spec, wl, nwl, stops0, pks0, heads0, gain0, val0, TS[a], TP[a], TH[a], TG[a], TV[a], C)
+                pre[0] = f
+                pre[1] = -1
+                t1 = _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, 0, 1, 0.0, TS[a], TP[a], TH[a], TG[a],
+                                   TV[a], C, S)
+                _commit_copy(C, TS[a], TP[a], TH[a], TG[a], TV[a], n, C2, SS, SP, SH, SG, SV)
+                for f2 in range(-1, n):
+                    if f2 == f or (f == g1 and f2 < 0):
+                        continue
+                    a = 1 - bi
+                    _commit_copy(C2, SS, SP, SH, SG, SV, n, C, TS[a], TP[a], TH[a], TG[a], TV[a])
+                    pre[1] = f2
+                    t = _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, 1, -1, t1, TS[a], TP[a], TH[a],
+                                      TG[a], TV[a], C, S)
+                    if t > bt + 1e-9:
+                        bt = t
+                        bi = a
     # the plan into the state: stops (PLN_*), boardings (C_ASSIGN), set-downs (C_DROPAT), heading
     bstops = TS[bi]
     bpks = TP[bi]
@@ -1045,20 +1081,26 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     gain float64[MAXP] and committed plan value val float64[MAXP] (rows of the first n
     planes); ``C``: ``commit_scratch``, ``S``: ``plan_scratch``. Returns the total value of
     the committed plans; reads the state, writes nothing in it."""
+    _commit_init(spec, wl, nwl, stops0, pks0, heads0, gain0, val0, stops, pks, heads, gain, val, C)
+    return _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, 0, -1, 0.0, stops, pks, heads, gain, val, C,
+                         S)
+
+
+@leaf_kernel
+def _commit_init(spec, wl, nwl, stops0, pks0, heads0, gain0, val0, stops, pks, heads, gain, val, C):
+    """Starts a team commitment (``_commit``): nothing taken, covered, committed or relayed yet,
+    the relays' waiting lists (``C``) a copy of ``wl``/``nwl``, the plans the first plans
+    ``stops0`` .. ``val0`` (shapes as in ``_commit``)."""
     n = spec[K_NP]
-    last = spec[K_ANGER_LIMIT] - 1
     taken, covered, done, dirty, cs, rel, wlr, nwlr, cum = C
-    relay = prog and w[PW_RELAY] > 0
     for c in range(NCARD):
         rel[c] = 0
-    if relay:
-        # the waiting lists this commitment adds its relays to (the caller's stay as they are)
-        for a in range(NA):
-            nwlr[a] = nwl[a]
-            for i in range(nwl[a]):
-                wlr[a, i] = wl[a, i]
-        wl = wlr
-        nwl = nwlr
+    # the waiting lists this commitment plans on and adds its relays to (the caller's stay as
+    # they are)
+    for a in range(NA):
+        nwlr[a] = nwl[a]
+        for i in range(nwl[a]):
+            wlr[a, i] = wl[a, i]
     for c in range(NCARD):
         taken[c] = 0
         covered[c] = 0
@@ -1073,8 +1115,50 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
         heads[p, 0] = heads0[p, 0]
         gain[p] = gain0[p]
         val[p] = val0[p]
-    total = 0.0
-    for it in range(n):
+
+
+@leaf_kernel
+def _commit_copy(C, stops, pks, heads, gain, val, n, C2, stops2, pks2, heads2, gain2, val2):
+    """Copies a commitment in progress (the scratch ``C`` and the plans of the first n planes)
+    into ``C2`` and the second plan arrays (same shapes): the shared prefix of the plane-order
+    trials (``plan_round``, ``orders`` 2)."""
+    taken, covered, done, dirty, cs, rel, wlr, nwlr, cum = C
+    taken2, covered2, done2, dirty2, cs2, rel2, wlr2, nwlr2, cum2 = C2
+    for c in range(NCARD):
+        taken2[c] = taken[c]
+        covered2[c] = covered[c]
+        rel2[c] = rel[c]
+    for p in range(MAXP):
+        done2[p] = done[p]
+        dirty2[p] = dirty[p]
+    for a in range(NA):
+        nwlr2[a] = nwlr[a]
+        for i in range(nwlr[a]):
+            wlr2[a, i] = wlr[a, i]
+    for p in range(n):
+        for i in range(PLN_MAXS + 1):
+            stops2[p, i] = stops[p, i]
+        for j in range(16):
+            pks2[p, j] = pks[p, j]
+        heads2[p, 0] = heads[p, 0]
+        gain2[p] = gain[p]
+        val2[p] = val[p]
+
+
+@leaf_kernel
+def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, stops, pks, heads, gain, val, C, S):
+    """Steps it0 .. n-1 of a team commitment (``_commit``; started by ``_commit_init`` or copied
+    by ``_commit_copy``), each: the planes marked dirty re-plan, then one plane is committed
+    (``pre[it]``, else the largest gain). ``stop`` >= 0: return at step ``stop`` once its
+    re-plans are done, before its commitment. Returns ``total`` plus the values of the plans
+    committed."""
+    n = spec[K_NP]
+    last = spec[K_ANGER_LIMIT] - 1
+    taken, covered, done, dirty, cs, rel, wlr, nwlr, cum = C
+    relay = prog and w[PW_RELAY] > 0
+    wl = wlr
+    nwl = nwlr
+    for it in range(it0, n):
         bp = -1
         bg = -1e18
         for p in range(n):
@@ -1093,6 +1177,8 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
             if gain[p] > bg:
                 bg = gain[p]
                 bp = p
+        if it == stop:
+            return total
         if it < MAXP and pre[it] >= 0:
             bp = pre[it]
         if bp < 0:

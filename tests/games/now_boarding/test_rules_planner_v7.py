@@ -1,8 +1,9 @@
-"""Scenario tests of the rules-version-7 planner (``horizon`` 4 and ``hlate`` 2 over version 6;
-RULES.md "Policies", planner): in the morning and afternoon a plane's itinerary may run 4 move
-points past this round's speed, in the evening 2 (RB "Fase de vuelo": a plane's move points per
-flight phase; "Despegue y aterrizaje": the stages; the horizon is the team's planning, not a
-rule)."""
+"""Scenario tests of the rules-version-7 planner (``horizon`` 4, ``hlate`` 2 and ``hfinal`` 0
+over version 6; RULES.md "Policies", planner): in the morning and afternoon a plane's itinerary
+may run 4 move points past this round's speed, in the evening 2, in the final round none (RB
+"Fase de vuelo": a plane's move points per flight phase; "Despegue y aterrizaje": the stages;
+"Salir de la aeronave": the game ends after the final round; the horizon is the team's
+planning, not a rule)."""
 
 from __future__ import annotations
 
@@ -30,32 +31,40 @@ def _plan(g: GameState, **over: float) -> np.ndarray:
     return st[PLAN].copy()
 
 
-def test_evening_rounds_plan_with_the_evening_horizon():
+def test_each_part_of_the_game_plans_with_its_horizon():
     """At every round start of 6 whole 4-player games: before the evening the plan is the one of
-    ``horizon`` 4 all game (``hlate`` -1); in the evening, before the last draw, it is the plan of
-    ``horizon`` 2; and the two horizons give different plans in both parts of the game (so the
-    weight is what decides)."""
+    ``horizon`` 4 all game (``hlate`` and ``hfinal`` -1); in the evening, before the last draw,
+    the plan of ``horizon`` 2; in the final round (RB "Salir de la aeronave": the game ends with
+    its flight phase and maintenance) the plan of ``horizon`` 0, so no plan counts a delivery
+    after the end. The round after the last draw keeps ``endgame``. In each part some plans
+    differ from those of the other horizon (so the weight is what decides)."""
     assert PLANNER_WEIGHTS["horizon"] == 4.0 and PLANNER_WEIGHTS["hlate"] == 2.0
+    assert PLANNER_WEIGHTS["hfinal"] == 0.0
     run = run_from_dict({"game": "now_boarding", "seed": 11, "seats": ["planner"] * 4}, "<v7>")
-    early = late = differ_early = differ_late = 0
+    seen = {"early": [0, 0], "evening": [0, 0], "final": [0, 0]}
     for game in range(6):
         g = GameState.from_run(run, game)
         while not g.over:
-            if POL.after_last_draw(g.st):
-                break
+            stage = int(g.st[L.S_STAGE])
             mine = _plan(g)
-            h4, h2 = _plan(g, hlate=-1.0), _plan(g, horizon=2.0, hlate=-1.0)
-            if g.st[L.S_STAGE] == 2:
-                late += 1
-                assert np.array_equal(mine, h2)
-                differ_late += not np.array_equal(mine, h4)
+            h4 = _plan(g, hlate=-1.0, hfinal=-1.0)
+            if stage == 3:
+                part, want = "final", _plan(g, horizon=0.0, hlate=-1.0, hfinal=-1.0)
+            elif POL.after_last_draw(g.st):
+                assert np.array_equal(mine, h4)  # the round after the last draw: ``endgame`` (v5)
+                g.end_turn()
+                continue
+            elif stage == 2:
+                part, want = "evening", _plan(g, horizon=2.0, hlate=-1.0, hfinal=-1.0)
             else:
-                early += 1
-                assert np.array_equal(mine, h4)
-                differ_early += not np.array_equal(mine, h2)
+                part, want = "early", h4
+            assert np.array_equal(mine, want), (game, part)
+            seen[part][0] += 1
+            other = _plan(g, horizon=2.0, hlate=-1.0, hfinal=-1.0) if part == "early" else h4
+            seen[part][1] += not np.array_equal(mine, other)
             g.end_turn()
-    assert early > 30 and late > 20
-    assert differ_early > 5 and differ_late > 5
+    assert seen["early"][0] > 30 and seen["evening"][0] > 20 and seen["final"][0] >= 4, seen
+    assert seen["early"][1] > 5 and seen["evening"][1] > 5 and seen["final"][1] >= 2, seen
 
 
 def test_version_7_wins_more_than_version_6_on_the_same_deals():
