@@ -30,14 +30,15 @@ LENGTH_UNIT = "rounds"
 included; every plane acts in every round."""
 SEAT_NOTE = ("Seats are the team's planes (one player each). The order the planes act in is drawn at "
              "random every round (RULES.md \"Flight phase\"), so no seat plays first.")
-CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\"): the shipped team, the planner of rules version 6 "
-                    "(progress mode with plane orders and relays inside the round), wins 44.5 % [43.8, 45.2] of "
-                    "2-player games, 25.7 % with 3, 21.1 % [20.6, 21.7] with 4 (20,000 games each, the shipped "
-                    "configs) and 15.8 % with 5 (version 5: 17.9 % with 4, version 4: 2.5 %); greedy wins "
-                    "1.9 % with 2 and about 0 % with 3-5. With 4 players about 71 passengers arrive and the planner "
-                    "delivers about 57; most lost games end at the final count (about 7 passengers left, where a "
-                    "win allows 5). Scripted teams may coordinate worse than a good human table: read win rates as "
-                    "relative (variant A against B on the same seeds) more than as the game's difficulty.")
+CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\"): the shipped team, the planner of rules version 7 "
+                    "(progress mode with plane orders, relays inside the round and a planning horizon by part of "
+                    "the game), wins 52.5 % [51.8, 53.2] of 2-player games, 35.8 % with 3, 31.5 % [30.9, 32.2] "
+                    "with 4 (20,000 games each, the shipped configs) and 25.1 % with 5 (version 6: 21.1 % with 4, "
+                    "version 5: 17.9 %, version 4: 2.5 %); greedy wins 1.9 % with 2 and about 0 % with 3-5. With 4 "
+                    "players about 71 passengers arrive and the planner delivers about 60; most lost games end at "
+                    "the final count (about 6.5 passengers left, where a win allows 5). Scripted teams may "
+                    "coordinate worse than a good human table: read win rates as relative (variant A against B on "
+                    "the same seeds) more than as the game's difficulty.")
 FAILURE_METRICS = ("loss_stage_share", "complaints_by_cause_mean")
 """Records whose largest values are the team's main failure modes (the report's verdict)."""
 STAGE_CODES = {"morning": "first stage (morning pile)", "afternoon": "second stage", "evening": "third stage",
