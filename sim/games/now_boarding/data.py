@@ -167,8 +167,8 @@ PLANNER_WEIGHTS = {
                      # into the final round, and progress counts only as a delivery by then
     "relay": 0.0,  # progress mode: 1 = a passenger a committed plane sets down is waiting, for the planes
                    # committed after it, from the move point after the set-down on (a relay inside the round)
-    "hlate": -1.0,  # progress mode, >= 0: the ``horizon`` of the evening stage's rounds before the last draw
-                    # (-1 = ``horizon``; the round after the last draw has ``endgame``)
+    "hlate": -1.0,  # progress mode, >= 0: the ``horizon`` of the evening stage's rounds (-1 = ``horizon``; with
+                    # ``endgame`` > 0 the round after the last draw has ``endgame``)
     "hfinal": -1.0,  # progress mode, >= 0: the ``horizon`` of the final round (-1 = ``horizon``)
     "oend": -1.0,  # progress mode, >= 0: the ``orders`` of the rounds after the last draw (-1 = ``orders``)
 }

@@ -875,6 +875,15 @@ def plan_scratch():
 
 
 @kernel
+def plan_arrays():
+    """One set of the team's plan arrays (``_commit``): stops int64[MAXP, PLN_MAXS+1],
+    boardings/set-downs int64[MAXP, 16], headings int64[MAXP, 1], gains and values
+    float64[MAXP]."""
+    return (np.empty((MAXP, PLN_MAXS + 1), np.int64), np.empty((MAXP, 16), np.int64), np.empty((MAXP, 1), np.int64),
+            np.empty(MAXP, np.float64), np.empty(MAXP, np.float64))
+
+
+@kernel
 def commit_scratch():
     """The scratch of ``_commit``: (taken int64[NCARD], covered int64[NCARD], done int64[MAXP],
     dirty int64[MAXP], committed stops int64[PLN_MAXS], relays ``rel`` int64[NCARD] (see
@@ -948,11 +957,7 @@ def plan_round(st, spec, w):
         st[PLN_HEAD + p] = -1
     S = plan_scratch()
     # the first commitment's plans are the same for every trial (nothing taken or covered yet)
-    stops0 = np.empty((MAXP, PLN_MAXS + 1), np.int64)
-    pks0 = np.empty((MAXP, 16), np.int64)
-    heads0 = np.empty((MAXP, 1), np.int64)
-    gain0 = np.empty(MAXP, np.float64)
-    val0 = np.empty(MAXP, np.float64)
+    stops0, pks0, heads0, gain0, val0 = plan_arrays()
     zt = np.zeros(NCARD, np.int64)
     zc = np.zeros(NCARD, np.int64)
     for p in range(n):
@@ -1004,11 +1009,7 @@ def plan_round(st, spec, w):
             # trials with the same first plane share its commitment and the re-plans after it
             # (saved in C2 / SS .. SV)
             C2 = commit_scratch()
-            SS = np.empty((MAXP, PLN_MAXS + 1), np.int64)
-            SP = np.empty((MAXP, 16), np.int64)
-            SH = np.empty((MAXP, 1), np.int64)
-            SG = np.empty(MAXP, np.float64)
-            SV = np.empty(MAXP, np.float64)
+            SS, SP, SH, SG, SV = plan_arrays()
             for f in range(n):
                 a = 1 - bi
                 _commit_init(spec, wl, nwl, stops0, pks0, heads0, gain0, val0, TS[a], TP[a], TH[a], TG[a], TV[a], C)
@@ -1075,8 +1076,8 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     planned on them re-plan. With ``relay`` the passengers it sets down wait (on the scratch
     copies of the waiting lists ``wl``/``nwl``) for the planes committed after it, from the move
     point after the set-down (``rel``: see ``_waits``), and every uncommitted plane re-plans; a
-    plan's boarding of such a passenger is card + RELAYK. Writes the team plan, starting from the first plans ``stops0`` ..
-    ``val0``, into stops int64[MAXP, PLN_MAXS+1], boardings/set-downs pks int64[MAXP, 16],
+    plan's boarding of such a passenger is card + RELAYK. Writes the team plan, starting from
+    the first plans ``stops0`` .. ``val0``, into stops int64[MAXP, PLN_MAXS+1], boardings/set-downs pks int64[MAXP, 16],
     headings heads int64[MAXP, 1] in ``plan_plane2``'s encoding, each plane's best gain
     gain float64[MAXP] and committed plan value val float64[MAXP] (rows of the first n
     planes); ``C``: ``commit_scratch``, ``S``: ``plan_scratch``. Returns the total value of
@@ -1107,14 +1108,20 @@ def _commit_init(spec, wl, nwl, stops0, pks0, heads0, gain0, val0, stops, pks, h
     for p in range(MAXP):
         done[p] = 0
         dirty[p] = 0
+    _copy_plans(n, stops0, pks0, heads0, gain0, val0, stops, pks, heads, gain, val)
+
+
+@leaf_kernel
+def _copy_plans(n, stops, pks, heads, gain, val, stops2, pks2, heads2, gain2, val2):
+    """Copies the plans of the first n planes (``_commit``'s plan arrays) into the second ones."""
     for p in range(n):
         for i in range(PLN_MAXS + 1):
-            stops[p, i] = stops0[p, i]
+            stops2[p, i] = stops[p, i]
         for j in range(16):
-            pks[p, j] = pks0[p, j]
-        heads[p, 0] = heads0[p, 0]
-        gain[p] = gain0[p]
-        val[p] = val0[p]
+            pks2[p, j] = pks[p, j]
+        heads2[p, 0] = heads[p, 0]
+        gain2[p] = gain[p]
+        val2[p] = val[p]
 
 
 @leaf_kernel
@@ -1135,14 +1142,7 @@ def _commit_copy(C, stops, pks, heads, gain, val, n, C2, stops2, pks2, heads2, g
         nwlr2[a] = nwlr[a]
         for i in range(nwlr[a]):
             wlr2[a, i] = wlr[a, i]
-    for p in range(n):
-        for i in range(PLN_MAXS + 1):
-            stops2[p, i] = stops[p, i]
-        for j in range(16):
-            pks2[p, j] = pks[p, j]
-        heads2[p, 0] = heads[p, 0]
-        gain2[p] = gain[p]
-        val2[p] = val[p]
+    _copy_plans(n, stops, pks, heads, gain, val, stops2, pks2, heads2, gain2, val2)
 
 
 @leaf_kernel
