@@ -26,7 +26,7 @@ def _plan(g: GameState, **over: float) -> np.ndarray:
     st = g.st.copy()
     w = g.w.copy()
     for k, v in over.items():
-        w[list(PLANNER_WEIGHTS).index(k)] = v
+        w[getattr(L, "PW_" + k.upper())] = v
     POL.plan_round(st, g.spec, w)
     return st[PLAN].copy()
 
