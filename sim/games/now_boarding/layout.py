@@ -243,6 +243,8 @@ V_UPGRADES = 9  # seats/speed over the cap
 
 # ---- policies and weights ----
 POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_PLANNER, POL_ROLLOUT = range(5)
+# parts of the game (rules.part_of_game): the planner's horizon and plane orders by part
+PART_DAY, PART_EVENING, PART_LAST, PART_FINAL = range(4)
 W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = index_constants(
     list(HEURISTIC_WEIGHTS))
 (PW_CRIT, PW_ANGER, PW_PICK, PW_DELIVER, PW_FARE, PW_CARRY, PW_COVER, PW_SPEED1, PW_SEAT1, PW_SPEED2,

@@ -134,7 +134,6 @@ from sim.games.now_boarding.layout import (
 )
 from sim.games.now_boarding.policies import (
     accept_vip,
-    after_last_draw,
     choose_target,
     deliver_all,
     do_handoffs,
@@ -148,6 +147,7 @@ from sim.games.now_boarding.policies import (
     strategy_of,
 )
 from sim.games.now_boarding.rules import (
+    after_last_draw,
     basket_add,
     begin_round,
     buy_basket,

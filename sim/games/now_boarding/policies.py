@@ -44,6 +44,9 @@ from sim.games.now_boarding.layout import (
     P_SPLEFT,
     P_TAIR,
     P_TCARD,
+    PART_EVENING,
+    PART_FINAL,
+    PART_LAST,
     PL_PLANE,
     PL_WAIT,
     PLN_HEAD,
@@ -103,14 +106,15 @@ from sim.games.now_boarding.layout import (
     W_TRIP,
 )
 from sim.games.now_boarding.rules import (
+    after_last_draw,
     airport_dist,
     can_drop,
     can_pickup,
     do_drop,
     do_pickup,
     fly_hop,
+    part_of_game,
     pb,
-    pile_left,
     plane_dist,
     route_available,
     seats_needed,
@@ -119,10 +123,46 @@ from sim.games.now_boarding.rules import (
 from sim.rng import POLICY, randint, uniform
 
 RELAYK = 5000
-"""Planner plan entries: a boarding of a relayed passenger (``relay``) is card + RELAYK (a
-set-down is card + 100·(airport + 1), a plain boarding the card)."""
+"""Planner plan entries (``pk_*``): a boarding of a relayed passenger (``relay``) is card +
+RELAYK, a set-down card + PK_DROP·(airport + 1), a plain boarding the card."""
+PK_DROP = 100
+PK_BOARD, PK_SETDOWN, PK_RELAY = range(3)
 RELAY_AT = 64
 """``rel`` / C_DROPAT encoding of a relay: airport + 1 + RELAY_AT × (move point or plane + 1)."""
+
+
+@inline_kernel
+def pk_setdown(c, a):
+    """Plan entry: set card c down at airport a."""
+    return c + PK_DROP * (a + 1)
+
+
+@inline_kernel
+def pk_relay(c):
+    """Plan entry: board card c, set down earlier this round by another plane (a relay)."""
+    return c + RELAYK
+
+
+@inline_kernel
+def pk_kind(k):
+    """PK_BOARD, PK_SETDOWN or PK_RELAY: what plan entry k is (``RELAYK``)."""
+    if k >= RELAYK:
+        return PK_RELAY
+    return PK_SETDOWN if k >= PK_DROP else PK_BOARD
+
+
+@inline_kernel
+def pk_card(k):
+    """The card of plan entry k."""
+    if k >= RELAYK:
+        return k - RELAYK
+    return k % PK_DROP
+
+
+@inline_kernel
+def pk_airport(k):
+    """The airport of set-down entry k."""
+    return k // PK_DROP - 1
 
 
 @leaf_kernel
@@ -131,6 +171,16 @@ def _waits(taken, rel, c, a):
     not taken, and not a relayed passenger listed at another airport (``rel`` int64[NCARD]: 0 =
     waiting since the round began; else airport + 1 + RELAY_AT × the move point it waits from)."""
     return taken[c] == 0 and (rel[c] == 0 or rel[c] % RELAY_AT == a + 1)
+
+
+@inline_kernel
+def _relay_ready(rel, c, flown):
+    """True when card c is not a relay, or a relay already set down once the plane being
+    planned has flown ``flown`` move points this round (``rel``: see ``_waits``; it waits from
+    the move point after the set-down). ``_leg``'s boarding asks it; the airport masks and the
+    approach count (``_level_mask2``, ``plan_plane2``) ask only ``_waits``, so they count a relay
+    set down later in the round as waiting already (a candidate stop, a pickup next round)."""
+    return rel[c] == 0 or rel[c] // RELAY_AT <= flown
 
 
 @leaf_kernel
@@ -518,14 +568,6 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
 
 
 @leaf_kernel
-def after_last_draw(st):
-    """True from the maintenance that draws the evening pile's last cards to the end (the
-    round after it and the final round follow; RB "Fase de mantenimiento": pile sizes are
-    public, so every player knows it)."""
-    return st[S_STAGE] >= 3 or (st[S_STAGE] == 2 and pile_left(st, 2) <= 0)
-
-
-@leaf_kernel
 def strategy_of(pol, w):
     """Upgrade strategy of the team (STRAT_*): the heuristic's ``strategy`` weight rounded
     (out of range: balanced); the other policies buy balanced."""
@@ -656,7 +698,7 @@ def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L
             if wi < 0 or wk >= g:
                 continue
             x = L_abf[d, wi]
-            L_pk[d, npk] = x + 100 * (s + 1)
+            L_pk[d, npk] = pk_setdown(x, s)
             npk += 1
             n -= 1
             L_abd[d, wi] = L_abd[d, n]
@@ -894,6 +936,34 @@ def commit_scratch():
             np.empty((NA, NCARD), np.int64), np.zeros(NA, np.int64), np.empty(PLN_MAXS, np.int64))
 
 
+@leaf_kernel
+def planner_horizon(w, part):
+    """The planner's horizon (move points a plan may run past the round; progress mode) in a
+    part of the game (``rules.part_of_game``): ``hfinal`` in the final round, ``endgame`` in
+    the round after the last draw, ``hlate`` in the evening (that round too when ``endgame`` is
+    off), else ``horizon``; a part's weight at -1 (``endgame``: 0) falls back to ``horizon``."""
+    if part == PART_FINAL and w[PW_HFINAL] >= 0:
+        return w[PW_HFINAL]
+    if part == PART_LAST and w[PW_ENDGAME] > 0:
+        # its itinerary may run ``endgame`` points into the final round, and progress counts
+        # only as far as it ends in a delivery by then
+        return w[PW_ENDGAME]
+    if (part == PART_EVENING or part == PART_LAST) and w[PW_HLATE] >= 0:
+        # the evening's own horizon (rules version 7): shorter plans where the passengers crowd
+        # the board
+        return w[PW_HLATE]
+    return w[PW_HORIZON]
+
+
+@leaf_kernel
+def planner_orders(w, part):
+    """The planner's plane orders (progress mode) in a part of the game (``rules.part_of_game``):
+    ``oend`` after the last draw (PART_LAST, PART_FINAL) when it is >= 0, else ``orders``."""
+    if part >= PART_LAST and w[PW_OEND] >= 0:
+        return w[PW_OEND]
+    return w[PW_ORDERS]
+
+
 @kernel
 def plan_round(st, spec, w):
     """The planner's team decision for this flight phase: every plane's stops (PLN_*), the
@@ -901,10 +971,9 @@ def plan_round(st, spec, w):
     stop; with ``prog`` > 0 each plane's itinerary comes from ``plan_plane2`` (progress mode; in
     the final round, RB "Salir de la aeronave", progress and anger below the last cube are worth
     1/20: only deliveries and rescues count),
-    else from ``plan_plane``. The horizon (move points a plan may run past the round) is
-    ``horizon``, in the evening before the last draw ``hlate``, in the round after it
-    ``endgame``, in the final round ``hfinal`` (each -1 / 0 = off: ``horizon``); the plane
-    orders are ``orders``, after the last draw ``oend``. Deterministic in the open board; uses
+    else from ``plan_plane``. The horizon (move points a plan may run past the round) and the
+    plane orders depend on the part of the game (``planner_horizon``, ``planner_orders``).
+    Deterministic in the open board; uses
     no random draw."""
     n = spec[K_NP]
     last = spec[K_ANGER_LIMIT] - 1
@@ -934,23 +1003,15 @@ def plan_round(st, spec, w):
     prog = w[PW_PROG] > 0
     TD = np.empty((NA, NA), np.int64)
     wv = w.copy()
+    part = part_of_game(st)
     if prog:
         _team_dist(st, spec, TD)
-        if st[S_STAGE] == 3:
+        if part == PART_FINAL:
             # the final round: only deliveries count at the end (RB "Salir de la aeronave"), and a
             # cube short of the last one files no complaint any more
             wv[PW_PROG] = w[PW_PROG] * 0.05
             wv[PW_ANGER] = w[PW_ANGER] * 0.05
-            if w[PW_HFINAL] >= 0:
-                wv[PW_HORIZON] = w[PW_HFINAL]
-        elif w[PW_ENDGAME] > 0 and after_last_draw(st):
-            # the round before the final one: its itinerary may run ``endgame`` points into the
-            # final round, and progress counts only as far as it ends in a delivery by then
-            wv[PW_HORIZON] = w[PW_ENDGAME]
-        elif w[PW_HLATE] >= 0 and st[S_STAGE] == 2:
-            # the evening's own horizon (rules version 7): shorter plans where the passengers
-            # crowd the board
-            wv[PW_HORIZON] = w[PW_HLATE]
+        wv[PW_HORIZON] = planner_horizon(w, part)
     for p in range(n):
         st[PLN_N + p] = 0
         st[PLN_I + p] = 0
@@ -980,9 +1041,7 @@ def plan_round(st, spec, w):
     bt = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
                  TS[0], TP[0], TH[0], TG[0], TV[0], C, S)
     gval = TV[0].copy()
-    orders = w[PW_ORDERS]
-    if prog and w[PW_OEND] >= 0 and after_last_draw(st):
-        orders = w[PW_OEND]
+    orders = planner_orders(w, part) if prog else w[PW_ORDERS]
     if prog and orders > 0.5 and n > 1:
         # plane orders (the team's commitment order): the greedy commitment against forced first
         # planes (``orders`` 1: each plane first; 2: each ordered pair first); the team plan with
@@ -1049,11 +1108,10 @@ def plan_round(st, spec, w):
             c = bpks[p, j]
             if c < 0:
                 break
-            if c >= RELAYK:
-                continue
-            if c >= 100:
-                st[C_DROPAT + c % 100] = c // 100
-            else:
+            k = pk_kind(c)
+            if k == PK_SETDOWN:
+                st[C_DROPAT + pk_card(c)] = pk_airport(c) + 1
+            elif k == PK_BOARD:
                 st[C_ASSIGN + c] = p + 1
         st[PLN_HEAD + p] = bheads[p, 0]
     # relays: the plane that sets the passenger down hands it to the one planned to board it
@@ -1062,8 +1120,8 @@ def plan_round(st, spec, w):
             c = bpks[p, j]
             if c < 0:
                 break
-            if c >= RELAYK:
-                st[C_DROPAT + c - RELAYK] += RELAY_AT * (p + 1)
+            if pk_kind(c) == PK_RELAY:
+                st[C_DROPAT + pk_card(c)] += RELAY_AT * (p + 1)
 
 
 @leaf_kernel
@@ -1076,7 +1134,7 @@ def _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, 
     planned on them re-plan. With ``relay`` the passengers it sets down wait (on the scratch
     copies of the waiting lists ``wl``/``nwl``) for the planes committed after it, from the move
     point after the set-down (``rel``: see ``_waits``), and every uncommitted plane re-plans; a
-    plan's boarding of such a passenger is card + RELAYK. Writes the team plan, starting from
+    plan's boarding of such a passenger is ``pk_relay``. Writes the team plan, starting from
     the first plans ``stops0`` .. ``val0``, into stops int64[MAXP, PLN_MAXS+1], boardings/set-downs pks int64[MAXP, 16],
     headings heads int64[MAXP, 1] in ``plan_plane2``'s encoding, each plane's best gain
     gain float64[MAXP] and committed plan value val float64[MAXP] (rows of the first n
@@ -1204,13 +1262,12 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
             c = pks[p, j]
             if c < 0:
                 break
-            if c >= RELAYK:
-                taken[c - RELAYK] = 1
-                continue
-            if c >= 100:
-                continue
-            taken[c] = 1
-            tk_air |= 1 << st[C_WHERE + c]
+            k = pk_kind(c)
+            if k == PK_RELAY:
+                taken[pk_card(c)] = 1
+            elif k == PK_BOARD:
+                taken[c] = 1
+                tk_air |= 1 << st[C_WHERE + c]
         # mark next-round-critical passengers this plane covers from its end
         h = heads[p, 0]
         m = st[pb(p) + P_SPLEFT]
@@ -1228,10 +1285,10 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
                 c = pks[p, j]
                 if c < 0:
                     break
-                if c < 100 or c >= RELAYK:
+                if pk_kind(c) != PK_SETDOWN:
                     continue
-                x = c % 100
-                a = c // 100 - 1
+                x = pk_card(c)
+                a = pk_airport(c)
                 el = 0
                 if a != st[pb(p) + P_AIR] and ns > 0:
                     el = cum[ns - 1]
@@ -1291,7 +1348,7 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
                     c = pks[q, j]
                     if c < 0:
                         break
-                    if (c < 100 and taken[c] != 0) or (c >= RELAYK and taken[c - RELAYK] != 0):
+                    if pk_kind(c) != PK_SETDOWN and taken[pk_card(c)] != 0:
                         dirty[q] = 1
                         break
     return total
@@ -1362,7 +1419,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
             t1 = t0 + m
         g = t0 - t1
         if (e >= 0 and g < 0 and L_abp[q, i] != e and st[C_VIPK + c] == 0 and npk < 15):
-            L_pk[d1, npk] = c + 100 * (e + 1)
+            L_pk[d1, npk] = pk_setdown(c, e)
             npk += 1
             ld -= seats_needed(st, c)
             continue
@@ -1380,7 +1437,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
                 c = wl[e, i]
                 if not _waits(taken, rel, c, e):
                     continue
-                if rel[c] > 0 and rel[c] // RELAY_AT > L_mp[0] - L_mp[q]:
+                if not _relay_ready(rel, c, L_mp[0] - L_mp[q]):
                     continue  # a relay not yet set down when this plane is here
                 # boarded (or boarded and set down again) in this plan: a waiting card is never
                 # aboard, so its set-down implies its boarding
@@ -1423,7 +1480,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
                 if wi < 0 or wk + w[PW_PICK] >= bs:
                     break
                 x = L_abf[d1, wi]
-                L_pk[d1, npk] = x + 100 * (e + 1)
+                L_pk[d1, npk] = pk_setdown(x, e)
                 npk += 1
                 n -= 1
                 L_abf[d1, wi] = L_abf[d1, n]
@@ -1432,7 +1489,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
                 v -= wk
                 if npk >= 15:
                     break
-            L_pk[d1, npk] = bc if rel[bc] == 0 else bc + RELAYK
+            L_pk[d1, npk] = bc if rel[bc] == 0 else pk_relay(bc)
             npk += 1
             L_bm[d1, bc >> 6] |= np.int64(1) << (bc & 63)
             L_abf[d1, n] = bc
@@ -1524,7 +1581,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, rel, best
     """Progress-mode itinerary of plane p (see the section comment): depth-first over up to
     PLN_MAXS full legs, each level ending either there or with a partial leg (heading). Writes the
     stops into best_stops[PLN_MAXS+1] (-1 ends; the start airport is not a stop), the boardings
-    (card) and set-downs (card + 100·(airport+1)) into best_pk[16], the heading into best_h[0].
+    (card) and set-downs (``pk_setdown``) into best_pk[16], the heading into best_h[0].
     ``S``: the DFS scratch (``plan_scratch``). Returns (gain over the best plan that stays put,
     its value)."""
     b = pb(p)

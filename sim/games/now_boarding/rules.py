@@ -113,6 +113,10 @@ from sim.games.now_boarding.layout import (
     P_SPEED,
     P_SPLEFT,
     P_TCARD,
+    PART_DAY,
+    PART_EVENING,
+    PART_FINAL,
+    PART_LAST,
     PB,
     PILE,
     PL_BOX,
@@ -669,7 +673,29 @@ def anger_phase(st, spec, ev, evn):
 
 @leaf_kernel
 def pile_left(st, s):
+    """Cards left in stage s's pile (RB "Fase de mantenimiento": pile sizes are public)."""
     return st[S_PILE_END + s] - st[S_PILE_POS + s]
+
+
+@leaf_kernel
+def part_of_game(st):
+    """The part of the game a round is in, as every player knows it (RB "Preparar la próxima
+    ronda": a stage's pile is drawn until it is empty; "Salir de la aeronave": the final round
+    after the evening's last draw): PART_DAY (morning and afternoon), PART_EVENING (evening
+    before its pile's last draw), PART_LAST (from the maintenance that draws the evening pile's
+    last cards: the round after it) or PART_FINAL (the final round, stage 3)."""
+    if st[S_STAGE] >= 3:
+        return PART_FINAL
+    if st[S_STAGE] == 2:
+        return PART_LAST if pile_left(st, 2) <= 0 else PART_EVENING
+    return PART_DAY
+
+
+@leaf_kernel
+def after_last_draw(st):
+    """True from the maintenance that draws the evening pile's last cards to the end (the round
+    after it and the final round follow; ``part_of_game`` PART_LAST or PART_FINAL)."""
+    return part_of_game(st) >= PART_LAST
 
 
 @leaf_kernel

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import sim.games.now_boarding.layout as L
+import sim.games.now_boarding.rules as R
+from sim.games.now_boarding.state import GameState
 
 
 def test_anger_on_every_waiting_passenger_not_aboard(make):
@@ -86,6 +88,38 @@ def test_final_round_after_the_evening_pile(make):
     assert g["OVER"] == 1 and g["LEFT"] == 5 and g["C_LEFT"] == 2 and g["COMPL"] == 2
     assert g["LOSS_STAGE"] == -1  # 2 < 3: the team wins ("Volando alto")
     assert g.check() == 0
+
+
+def test_part_of_the_game_follows_the_stage_and_the_evening_pile(make):
+    """RB "Preparar la próxima ronda" (each stage's pile is drawn until it is empty; pile sizes
+    are open) and "Salir de la aeronave" (one final round after the evening's last draw):
+    morning and afternoon are PART_DAY; the evening is PART_EVENING while its pile has cards,
+    PART_LAST once it is drawn out (``after_last_draw`` from then on); the final round is
+    PART_FINAL."""
+    g = make(clear=False)
+    parts = []
+    for stage, pile in ((0, None), (1, None), (2, None), (2, []), (3, [])):
+        g.st[L.S_STAGE] = stage
+        if pile is not None:
+            g.set_pile(2, pile)
+        parts.append((int(R.part_of_game(g.st)), bool(R.after_last_draw(g.st))))
+    assert len(g.pile(2)) == 0
+    assert parts == [(L.PART_DAY, False), (L.PART_DAY, False), (L.PART_EVENING, False), (L.PART_LAST, True),
+                     (L.PART_FINAL, True)]
+
+
+def test_a_whole_game_has_one_round_after_the_last_draw():
+    """Over 5 whole 4-player planner games (seed 7): the parts of the game never go back, and
+    after the last evening draw come exactly one PART_LAST round and then the final round."""
+    for game in range(5):
+        g = GameState(players=4, policy="planner", seed=7, game_index=game)
+        parts = []
+        while not g.over:
+            parts.append(int(R.part_of_game(g.st)))
+            g.end_turn()
+        assert parts == sorted(parts), (game, parts)
+        assert parts[-2:] == [L.PART_LAST, L.PART_FINAL] and parts.count(L.PART_LAST) == 1, (game, parts)
+        assert parts.count(L.PART_DAY) >= 6 and parts.count(L.PART_EVENING) >= 3, (game, parts)
 
 
 def test_end_count_can_lose(make):
