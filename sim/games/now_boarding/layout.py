@@ -282,8 +282,9 @@ POLICIES = (
               dict(PLANNER_WEIGHTS)),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead team: flies as its base policy; each plane's "
               "maintenance purchase is chosen among up to 8 affordable baskets (the base's own first) by "
-              "simulating the rest of the game with the base policy `rollouts` times per candidate (common random "
-              "numbers, pile order and future weather re-dealt), score team win + small delivery/complaint terms",
+              "simulating `depth` rounds (0 = the rest of the game; default 2) with the base policy `rollouts` times "
+              "per candidate (common random numbers, pile order and future weather re-dealt), score team win + "
+              "small delivery/complaint terms",
               dict(ROLLOUT_WEIGHTS), base="planner"),
 )
 
