@@ -217,6 +217,9 @@ U_SEAT, U_SPEED, U_ROUTE, U_TSEAT, U_TSPEED = range(5)
 CAUSE_ANGER, CAUSE_LEFT, CAUSE_VIP = range(3)
 # VIP card states
 VS_OUT, VS_PENDING, VS_ATTACHED, VS_REFUSED = range(4)
+# parts of the game (rules.part_of_game): day (morning, afternoon), evening before its last draw,
+# the round after the last draw, the final round
+PART_DAY, PART_EVENING, PART_LAST, PART_FINAL = range(4)
 # upgrade strategies (heuristic weight "strategy")
 STRAT_BALANCED, STRAT_SEATS, STRAT_SPEED, STRAT_ROUTES = range(4)
 
@@ -243,8 +246,6 @@ V_UPGRADES = 9  # seats/speed over the cap
 
 # ---- policies and weights ----
 POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_PLANNER, POL_ROLLOUT = range(5)
-# parts of the game (rules.part_of_game): the planner's horizon and plane orders by part
-PART_DAY, PART_EVENING, PART_LAST, PART_FINAL = range(4)
 W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = index_constants(
     list(HEURISTIC_WEIGHTS))
 (PW_CRIT, PW_ANGER, PW_PICK, PW_DELIVER, PW_FARE, PW_CARRY, PW_COVER, PW_SPEED1, PW_SEAT1, PW_SPEED2,

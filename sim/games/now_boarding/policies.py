@@ -1041,7 +1041,7 @@ def plan_round(st, spec, w):
     bt = _commit(st, spec, wv, w, prog, TD, wl, nwl, ncl, crl, stops0, pks0, heads0, gain0, val0, pre,
                  TS[0], TP[0], TH[0], TG[0], TV[0], C, S)
     gval = TV[0].copy()
-    orders = planner_orders(w, part) if prog else w[PW_ORDERS]
+    orders = planner_orders(w, part)
     if prog and orders > 0.5 and n > 1:
         # plane orders (the team's commitment order): the greedy commitment against forced first
         # planes (``orders`` 1: each plane first; 2: each ordered pair first); the team plan with
