@@ -171,6 +171,8 @@ PLANNER_WEIGHTS = {
                     # ``endgame`` > 0 the round after the last draw has ``endgame``)
     "hfinal": -1.0,  # progress mode, >= 0: the ``horizon`` of the final round (-1 = ``horizon``)
     "oend": -1.0,  # progress mode, >= 0: the ``orders`` of the rounds after the last draw (-1 = ``orders``)
+    "endsearch": 0.0,  # > 0: after the last draw each plane's purchase is the affordable basket whose
+                       # simulations (this many each) of the rest of the game with this planner score best
 }
 
 #: the planner in progress mode (issue 10; measured in RULES.md "Calibration note": 4 players deliver

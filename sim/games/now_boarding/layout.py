@@ -250,7 +250,8 @@ W_ANGER, W_FARE, W_DIST, W_TRIP, W_HANDOFF, W_STRAT, W_SEATCAP, W_SPEEDCAP = ind
     list(HEURISTIC_WEIGHTS))
 (PW_CRIT, PW_ANGER, PW_PICK, PW_DELIVER, PW_FARE, PW_CARRY, PW_COVER, PW_SPEED1, PW_SEAT1, PW_SPEED2,
  PW_SEAT2, PW_FREE_SPEED, PW_TEMP, PW_RESET, PW_HORIZON, PW_PROG, PW_OFFLOAD, PW_SEAT3,
- PW_ENDBUY, PW_COVER2, PW_COVERCAP, PW_ORDERS, PW_ENDGAME, PW_RELAY, PW_HLATE, PW_HFINAL, PW_OEND) = index_constants(
+ PW_ENDBUY, PW_COVER2, PW_COVERCAP, PW_ORDERS, PW_ENDGAME, PW_RELAY, PW_HLATE, PW_HFINAL, PW_OEND,
+ PW_ENDSEARCH) = index_constants(
     list(PLANNER_WEIGHTS))
 N_WEIGHTS = max(len(HEURISTIC_WEIGHTS), len(PLANNER_WEIGHTS))
 # rollout (look-ahead team, play.py): its budget sits in the trailing weight slots
@@ -278,8 +279,9 @@ POLICIES = (
               "passenger one plane sets down can be boarded by another in the same round (relay); since rules "
               "version 7 its plans run 4 move points past the round before the evening, 2 in the evening, "
               "none in the final round (horizon, hlate, hfinal), and after the last draw it tries every "
-              "ordered pair of first planes (oend); data.PLANNER_V6, PLANNER_V5, PLANNER_V4_WEIGHTS, PLANNER_V3_WEIGHTS: the older "
-              "planners",
+              "ordered pair of first planes (oend); endsearch > 0 (off by default): each purchase after the last "
+              "draw is the basket whose simulations of the rest of the game score best; data.PLANNER_V6, "
+              "PLANNER_V5, PLANNER_V4_WEIGHTS, PLANNER_V3_WEIGHTS: the older planners",
               dict(PLANNER_WEIGHTS)),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead team: flies as its base policy; each plane's "
               "maintenance purchase is chosen among up to 8 affordable baskets (the base's own first) by "

@@ -88,6 +88,7 @@ from sim.games.now_boarding.layout import (
     POL_PLANNER,
     POL_ROLLOUT,
     PW_ENDBUY,
+    PW_ENDSEARCH,
     PW_TEMP,
     RO_COMPLAINT,
     RO_DELIVER,
@@ -342,12 +343,22 @@ def maintenance(st, spec, pol, w, rng, order, ev, evn):
     """RB "Fase de mantenimiento": anger, complaints, stage change or end count
     (``rules.upkeep``); then (not before the final round) the draw, with the VIP the team
     takes; then every plane's upgrades, in this round's plane order (the look-ahead team
-    chooses each plane's purchase with ``rollout_buy``)."""
+    chooses each plane's purchase with ``rollout_buy``; the planner with ``endsearch`` > 0
+    chooses it with ``endsearch_buy`` after the last draw)."""
     if pol == POL_ROLLOUT:
         if maintenance_draw(st, spec, team_policy(pol, w), rng, ev, evn):
             return
         for k in range(spec[K_NP]):
             rollout_buy(st, spec, order, k, w, rng, ev, evn)
+        return
+    if pol == POL_PLANNER and w[PW_ENDSEARCH] > 0.5:
+        if maintenance_draw(st, spec, pol, rng, ev, evn):
+            return
+        for k in range(spec[K_NP]):
+            if after_last_draw(st):
+                endsearch_buy(st, spec, order, k, w, rng, ev, evn)
+            else:
+                buy_phase(st, spec, order[k], pol, w, rng, ev, evn)
         return
     maintenance_plain(st, spec, pol, w, rng, order, ev, evn)
 
@@ -571,18 +582,16 @@ def simulate(sim, spec, base, w, rng, order, k0, depth, ev, evn):
 
 
 @kernel
-def rollout_decide(st, spec, order, k, w, rng):
-    """The look-ahead team's decision for the purchase of plane order[k] (state after the
-    maintenance draw): the candidates (``rollout_candidates``), each simulated
-    ``w[W_LA_ROLLOUTS]`` times (``simulate``, depth ``w[W_LA_DEPTH]``) on a re-dealt copy
-    (``redeal``) with the same stream pair per simulation for every candidate. Draws only
-    from ``rng``'s POLICY stream (``engine.lookahead_streams``), and nothing when there is
-    no choice. Returns (choice, cand int64[RO_MAXC, 3], nc, total score float64[RO_MAXC]);
-    the best total wins, ties to the base's own choice (row 0), then the first."""
+def purchase_search(st, spec, order, k, base, w, rng, nsim, depth):
+    """Flat Monte-Carlo over the purchase of plane order[k] (state after the maintenance
+    draw; RB "Comprar actualizaciones"): the candidates (``rollout_candidates``), each
+    simulated ``nsim`` times (``simulate`` with the plain policy ``base`` and weights ``w``,
+    ``depth`` rounds, 0 = to the end) on a re-dealt copy (``redeal``) with the same stream
+    pair per simulation for every candidate. Draws only from ``rng``'s POLICY stream
+    (``engine.lookahead_streams``), and nothing when there is no choice. Returns (choice,
+    cand int64[RO_MAXC, 3], nc, total score float64[RO_MAXC]); the best total wins, ties to
+    the base's own choice (row 0), then the first."""
     p = order[k]
-    base = np.int64(w[W_LA_BASE])
-    nsim = np.int64(w[W_LA_ROLLOUTS])
-    depth = np.int64(w[W_LA_DEPTH])
     cand = np.zeros((RO_MAXC, 3), np.int64)
     tot = np.zeros(RO_MAXC, np.float64)
     sim = np.empty(st.shape[0], np.int32)
@@ -612,6 +621,32 @@ def rollout_decide(st, spec, order, k, w, rng):
         if tot[i] > tot[best] + 1e-9:
             best = i
     return best, cand, nc, tot
+
+
+@kernel
+def rollout_decide(st, spec, order, k, w, rng):
+    """The look-ahead team's decision for the purchase of plane order[k]: ``purchase_search``
+    with its base policy (``w[W_LA_BASE]``), ``w[W_LA_ROLLOUTS]`` simulations per candidate
+    and depth ``w[W_LA_DEPTH]``. Returns what ``purchase_search`` returns."""
+    return purchase_search(st, spec, order, k, np.int64(w[W_LA_BASE]), w, rng,
+                           np.int64(w[W_LA_ROLLOUTS]), np.int64(w[W_LA_DEPTH]))
+
+
+@kernel
+def endsearch_buy(st, spec, order, k, w, rng, ev, evn):
+    """The planner's purchase of plane order[k] after the last draw with ``endsearch`` > 0
+    (RULES.md "Policies", planner; RB "Salir de la aeronave": the piles are empty and the
+    weather is known, so little is left to chance but the plane orders): the basket
+    ``purchase_search`` finds best with ``w[PW_ENDSEARCH]`` simulations of the rest of the
+    game by this planner, made through the rule functions (choice 0: the planner's own
+    purchase, ``buy_phase``)."""
+    p = order[k]
+    best, cand, nc, _tot = purchase_search(st, spec, order, k, POL_PLANNER, w, rng,
+                                           np.int64(w[PW_ENDSEARCH]), 0)
+    if best == 0:
+        buy_phase(st, spec, p, POL_PLANNER, w, rng, ev, evn)
+    else:
+        buy_basket_of(st, spec, p, cand[best, 0], cand[best, 1], cand[best, 2], ev, evn)
 
 
 @kernel
