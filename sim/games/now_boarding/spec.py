@@ -105,6 +105,26 @@ def route_value_table(routes, airports_in: list[int]) -> tuple[np.ndarray, np.nd
     return best, gain
 
 
+ENDSEARCH_MAX = 1000  # simulations per candidate purchase: a look-ahead budget, like the rollout's
+
+
+def _check_endsearch(seat, src: str) -> None:
+    """The planner's ``endsearch`` weight counts simulations (RULES.md "Policies", planner):
+    a whole number from 0 to ENDSEARCH_MAX, else ``ConfigError`` naming the seat's weight. In
+    a look-ahead team's ``base_weights`` it would do nothing (the team chooses its purchases
+    itself), so it is refused there."""
+    if seat.policy == "planner" and "endsearch" in seat.weights:
+        v = seat.weights["endsearch"]
+        if v != int(v) or not 0 <= v <= ENDSEARCH_MAX:
+            raise ConfigError(src, "seats[0].weights.endsearch",
+                              f"{v!r} is not a whole number from 0 to {ENDSEARCH_MAX} (simulations per "
+                              "candidate purchase after the last draw; 0 = off)")
+    if seat.policy == "rollout" and seat.base_weights.get("endsearch", 0) != 0:
+        raise ConfigError(src, "seats[0].base_weights.endsearch",
+                          "the rollout team chooses every purchase by simulation itself; endsearch belongs "
+                          "to a planner team (policy = \"planner\")")
+
+
 def compile_spec(cfg) -> tuple[np.ndarray]:
     """Config -> ``(K,)``, K int64[SPEC_SIZE] (layout K_*). Raises
     ``ConfigError(cfg.source, "<dotted key>", reason)`` for impossible set-ups (player count,
@@ -127,6 +147,7 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
                               f"{first.base_weights})")
     if not 2 <= n <= 5:
         raise ConfigError(src, "seats", f"now_boarding takes 2 to 5 players, got {n}")
+    _check_endsearch(first, src)
     spec = np.zeros(SPEC_SIZE, dtype=np.int64)
     routes = routes_for(n)
     spec[K_NP] = n

@@ -13,6 +13,7 @@ import pytest
 import sim.games.now_boarding.layout as L
 import sim.games.now_boarding.play as P
 from sim.compile import run_from_dict
+from sim.errors import ConfigError
 from sim.games import get_game
 from sim.games.now_boarding.data import PLANNER_WEIGHTS
 from sim.games.now_boarding.state import GameState
@@ -41,6 +42,22 @@ def test_endsearch_is_off_by_default_and_off_is_the_planner():
                           "<test>")
     assert plain.entry_weights[0][L.PW_ENDSEARCH] == 0.0
     assert np.array_equal(batch(plain, 0, 6), batch(planner_run(0), 0, 6))
+
+
+@pytest.mark.parametrize("value", [2.5, -1, 1001])
+def test_endsearch_must_be_a_whole_number_of_simulations(value):
+    """spec._check_endsearch: the weight counts simulations per candidate (0 = off, at most
+    1,000); anything else is a ConfigError naming seats[0].weights.endsearch."""
+    with pytest.raises(ConfigError, match=r"seats\[0\]\.weights\.endsearch.*whole number from 0 to 1000"):
+        planner_run(value)
+
+
+def test_endsearch_in_a_rollout_base_is_refused():
+    """The rollout team chooses its purchases by simulation itself: ``endsearch`` in its
+    ``base_weights`` would do nothing, so it is a ConfigError naming the key."""
+    seat = {"policy": "rollout", "base_weights": {"endsearch": 1}}
+    with pytest.raises(ConfigError, match=r"seats\[0\]\.base_weights\.endsearch"):
+        run_from_dict({"game": "now_boarding", "seats": [seat] * 4}, "<test>")
 
 
 def _buys(ev):
