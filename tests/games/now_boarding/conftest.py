@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+import sim.games.now_boarding.layout as L
 from sim.games.now_boarding.state import GameState
+
+
+def assert_same_chance(ev_a: np.ndarray, ev_b: np.ndarray) -> None:
+    """Two traces (int32[n, EV_W] events) of the same game index were dealt alike by chance:
+    the plane orders, passenger draws and weather (E_ORDER, E_DRAW, E_WEATHER) of every round
+    both games played to its end are identical and not empty (the shorter game's last round may
+    end inside its maintenance: a loss stops the draw)."""
+    rounds = min(ev_a[:, 0].max(), ev_b[:, 0].max())
+    for code in (L.E_ORDER, L.E_DRAW, L.E_WEATHER):
+        ea = ev_a[(ev_a[:, 2] == code) & (ev_a[:, 0] < rounds)]
+        eb = ev_b[(ev_b[:, 2] == code) & (ev_b[:, 0] < rounds)]
+        assert len(ea) > 0 and np.array_equal(ea, eb), code
 
 
 def _make(players: int = 4, policy: str = "greedy", seed: int = 0, game_index: int = 0, clear: bool = True,

@@ -17,6 +17,7 @@ from sim.errors import ConfigError
 from sim.games import get_game
 from sim.games.now_boarding.data import PLANNER_WEIGHTS
 from sim.games.now_boarding.state import GameState
+from tests.games.now_boarding.conftest import assert_same_chance
 
 G = get_game("now_boarding")
 
@@ -113,11 +114,7 @@ def test_chance_stream_untouched_the_same_deals_and_plane_orders(players):
         assert GameState.from_run(a, g).dealt() == GameState.from_run(b, g).dealt()
         _, ea, _ = P.play_traced(a, g, 20000)
         _, eb, _ = P.play_traced(b, g, 20000)
-        rounds = min(ea[:, 0].max(), eb[:, 0].max())
-        for code in (L.E_ORDER, L.E_DRAW, L.E_WEATHER):
-            xa = ea[(ea[:, 2] == code) & (ea[:, 0] < rounds)]
-            xb = eb[(eb[:, 2] == code) & (eb[:, 0] < rounds)]
-            assert len(xa) > 0 and np.array_equal(xa, xb), code
+        assert_same_chance(ea, eb)
         differ.append(_buys(ea).tolist() != _buys(eb).tolist())
     assert [g for g, x in enumerate(differ) if x] == {2: [6], 4: [5, 7]}[players]
 
