@@ -148,7 +148,7 @@ def check_play_flags(threads: int | None, backend: str, workers: int) -> None:
         fail(why)
 
 
-@app.command()
+@app.command(short_help="Play the config's games and write the balance report")
 def run(
     config: ConfigArg,
     games: GamesOpt = None,
@@ -229,9 +229,11 @@ def print_summary(summary: dict, manifest: dict) -> None:
     Console().print(t)
 
 
-@app.command()
+@app.command(short_help="Print the turn-by-turn log of one game")
 def replay(
     config: ConfigArg,
+    game_index: Annotated[Optional[int], typer.Argument(
+        help="game index to replay (0-based; the same as --game)", show_default=False)] = None,
     game: Annotated[Optional[int], typer.Option("--game", help="game index to replay (0-based)")] = None,
     longest: Annotated[bool, typer.Option("--longest", help="replay the longest game (most turns) of the run")] = False,
     stalled: Annotated[bool, typer.Option("--stalled", help="replay a stalled game of the run (the first)")] = False,
@@ -252,8 +254,13 @@ def replay(
 ) -> None:
     """Print the turn-by-turn log of one game of the config (same seed, same game index:
     the same game as row N of `sim run`), opening with a summary of the game against the
-    run's averages. Pick it by index (--game) or from a run (--longest, --stalled, --where).
+    run's averages. Pick it by index (`sim replay CONFIG N` or --game N) or from a run
+    (--longest, --stalled, --where).
     --threads, --backend and --workers apply when the games to pick from are played now."""
+    if game_index is not None and game is not None and game_index != game:
+        fail(f"the game index is given twice ({game_index} and --game {game}): give one")
+    if game is None:
+        game = game_index
     picking = longest or stalled or where is not None
     if game is not None and picking:
         fail("--game names one game; --longest, --stalled and --where pick one from a run: give one or the other")
@@ -298,7 +305,7 @@ def replay(
     typer.echo("\n".join(head + res.lines))
 
 
-@app.command()
+@app.command(short_help="Check a config without playing it")
 def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics its [checks] names
     against the game's metric catalogue) without playing or compiling anything."""
@@ -351,25 +358,33 @@ def games() -> None:
         typer.echo(f"{name:20s} {g.title} ({g.mode}, {g.min_seats}-{g.max_seats} seats)")
 
 
-@app.command()
+@app.command(short_help="List a game's policies and their weights")
 def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games`)")]) -> None:
     """List a game's built-in policies and their weights."""
+    import shutil
+    import textwrap
+
     from sim.config import excerpt
     from sim.games import GAMES, get_game
 
     if game not in GAMES:
         fail(f"unknown game {excerpt(game)}; one of {sorted(GAMES)}")
     g = get_game(game)
+    cols = max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
     for p in g.policies:
-        typer.echo(f"{p.name}: {p.doc}")
+        typer.echo(textwrap.fill(f"{p.name}: {p.doc}", cols, subsequent_indent="  "))
         if p.lookahead:
             typer.echo(f"    base = {p.base!r}   (the policy its simulations play; a seat may set base = \"...\" "
                        "and base_weights = {...})")
+        width = max((len(f"{w} = {v}") for w, v in p.weights.items()), default=0)
         for w, v in p.weights.items():
-            typer.echo(f"    {w} = {v}")
+            head = f"    {f'{w} = {v}':<{width}}   "
+            doc = p.weight_docs.get(w, "").replace("``", "")
+            typer.echo(textwrap.fill(doc, cols, initial_indent=head, subsequent_indent=" " * len(head)) if doc
+                       else head.rstrip())
 
 
-@app.command()
+@app.command(short_help="Print or write the JSON Schema of a game's config")
 def schema(
     game: Annotated[str, typer.Argument(help="game name (see `sim games`)")],
     out: Annotated[Optional[Path], typer.Option("--out", help="write the schema to this file (default: stdout)")] = None,
@@ -406,7 +421,7 @@ def schema(
     typer.echo(f"schema: {out}")
 
 
-@app.command()
+@app.command(short_help="Does skill matter? Each policy against a field of each other")
 def skill(
     config: ConfigArg,
     policies: Annotated[Optional[str], typer.Option(
@@ -491,9 +506,11 @@ def print_skill(data: dict) -> None:
 def _register_regression() -> None:
     from sim import cli_regress
 
-    app.command("baseline")(cli_regress.baseline)
-    app.command("check")(cli_regress.check)
-    app.command("compare")(cli_regress.compare)
+    app.command("baseline", short_help="Record the config's metrics as its baseline for `sim check`")(
+        cli_regress.baseline)
+    app.command("check", short_help="Play the config again and test every metric against its baseline")(
+        cli_regress.check)
+    app.command("compare", short_help="Compare two configs or runs, the verdict first")(cli_regress.compare)
 
 
 _register_regression()
@@ -502,7 +519,7 @@ _register_regression()
 def _register_sweep() -> None:
     from sim import cli_sweep
 
-    app.command("sweep")(cli_sweep.sweep)
+    app.command("sweep", short_help="Play the config at every point of a grid of key values")(cli_sweep.sweep)
 
 
 _register_sweep()

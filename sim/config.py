@@ -388,7 +388,43 @@ def _fmt_loc(loc: tuple) -> str:
     return out
 
 
-def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_keys: set[str] | None = None):
+def _model_at(model: Any, loc: tuple) -> Any:
+    """The pydantic model class that validates the table at ``loc`` (a pydantic error's
+    location, from ``model``), or None when no model does (a dict of weights, a list of
+    values)."""
+    import typing
+
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = getattr(model, "model_fields", {}).get(part)
+        if field is None:
+            return None
+        ann = field.annotation
+        found = None
+        stack = [ann]
+        while stack:  # the model inside Optional[...] / list[...] / a union
+            t = stack.pop()
+            if isinstance(t, type) and issubclass(t, BaseModel):
+                found = t
+                break
+            stack.extend(typing.get_args(t))
+        if found is None:
+            return None
+        model = found
+    return model
+
+
+def did_you_mean(key: str, known: list[str]) -> str:
+    """`` (did you mean 'seed'?)`` when ``key`` is close to one of ``known`` (difflib), else ''."""
+    import difflib
+
+    near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_keys: set[str] | None = None,
+                      model: Any = None):
     errors = e.errors()
     # an unknown key explains a missing one next to it (a typo): report it first
     errors.sort(key=lambda x: x["type"] != "extra_forbidden")
@@ -399,6 +435,10 @@ def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_ke
     msg = err["msg"]
     if err["type"] == "extra_forbidden":
         msg = "unknown key"
+        at = _model_at(model, tuple(err["loc"][:-1])) if model is not None and err["loc"] else None
+        if at is not None and isinstance(err["loc"][-1], str):
+            known = [k for k, f in at.model_fields.items() if not f.exclude]
+            msg += did_you_mean(err["loc"][-1], known)
     elif err["type"] == "value_error":  # a validator's own message: it names the value itself
         msg = cut(msg.removeprefix("Value error, "))
     elif "input" in err and not isinstance(err["input"], dict | list):
@@ -495,14 +535,14 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
     try:
         cfg = RunConfig.model_validate(common)
     except ValidationError as e:
-        _raise_validation(e, source, flag_keys=flag_keys)
+        _raise_validation(e, source, flag_keys=flag_keys, model=RunConfig)
     section_raw = raw.get(game_name, {})
     if not isinstance(section_raw, dict):
         raise ConfigError(source, game_name, "must be a table")
     try:
         section = gdef.section.model_validate(section_raw)
     except ValidationError as e:
-        _raise_validation(e, source, prefix=game_name)
+        _raise_validation(e, source, prefix=game_name, model=gdef.section)
     n = len(cfg.seats)
     if not gdef.min_seats <= n <= gdef.max_seats:
         raise ConfigError(source, "seats", f"{game_name} takes {gdef.min_seats} to {gdef.max_seats} seats, got {n}")
@@ -512,12 +552,13 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
         except KeyError:
             names = [p.name for p in gdef.policies]
             raise ConfigError(source, f"seats[{i}].policy",
-                              f"unknown policy {excerpt(seat.policy)}; one of {names}") from None
+                              f"unknown policy {excerpt(seat.policy)}{did_you_mean(seat.policy, names)}; one of {names}") from None
         for w in seat.weights:
             if w not in pdef.weights:
                 raise ConfigError(
                     source, f"seats[{i}].weights.{_key_part(w)}",
-                    f"policy {pdef.name!r} has no weight {excerpt(w)}; its weights are {list(pdef.weights) or 'none'}",
+                    f"policy {pdef.name!r} has no weight {excerpt(w)}{did_you_mean(w, list(pdef.weights))}; its weights "
+                    f"are {list(pdef.weights) or 'none'}",
                 )
         _check_base(gdef, pdef, seat, i, source)
     _check_seat_names(cfg, gdef, source)

@@ -19,6 +19,7 @@ Only the standard library is imported.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import secrets
@@ -88,7 +89,9 @@ def _check_ancestor(p: Path, text: str) -> None:
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".sim-probe-", dir=anc))
     except OSError as e:
-        raise OutputError(text, f"cannot write in {anc}: {reason(e)}") from None
+        # /proc answers "No such file or directory" for a folder that plainly exists
+        why = "its file system does not allow new files there" if e.errno == errno.ENOENT else reason(e)
+        raise OutputError(text, f"cannot write in {anc}: {why}") from None
 
 
 def _read_only(folder: Path) -> bool:

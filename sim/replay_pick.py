@@ -176,7 +176,7 @@ def _seat_names(run: Any, g: int) -> list[str]:
     return out
 
 
-def _result(run: Any, row: dict, g: int) -> str:
+def _result(run: Any, row: dict, g: int, compared: bool = True) -> str:
     labels = run.seat_labels(g)
     cap = run.cfg.turn_cap
     if run.game.mode == "competitive":
@@ -188,7 +188,7 @@ def _result(run: Any, row: dict, g: int) -> str:
         return "the team won"
     if row.get("stalled"):
         return f"no result: stalled at the turn cap ({cap})"
-    return "the team lost (see what stands out below)"
+    return "the team lost" + (" (see what stands out below)" if compared else "")
 
 
 def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | None, note: str = "") -> list[str]:
@@ -200,8 +200,8 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
     head = f"== summary of game {g} (seed {run.seed})"
     if pick:
         head += f": {pick} of {games.what}" if games else f": {pick}"
-    lines = [head, "   seats: " + ", ".join(_seat_names(run, g)), "   result: " + _result(run, row, g)]
     df = games.df if games is not None else None
+    lines = [head, "   seats: " + ", ".join(_seat_names(run, g)), "   result: " + _result(run, row, g, df is not None)]
     if df is not None:
         lines.append(f"   {'column':<24} {'this game':<22} run mean (sd) over {df.height:,} games")
     else:
@@ -216,19 +216,27 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
         means, sds = [], []
         for k in names:
             col = df[k].cast(float) if k in df.columns else None
+            if col is not None and c.none is not None:  # only the games where the column applies
+                col = col.filter(col != float(c.none))
             means.append(float(col.mean()) if col is not None and col.len() else float("nan"))
             sds.append(float(col.std()) if col is not None and col.len() > 1 else float("nan"))
         if all(sd == 0 and v == m for v, m, sd in zip(vals, means, sds)):
             continue  # the same in every game of the run: says nothing about this one
         label = c.name in CATEGORY_COLUMNS
-        zs = [(v - m) / sd if sd and sd == sd and not label else 0.0 for v, m, sd in zip(vals, means, sds)]
+        zs = [(v - m) / sd if sd and sd == sd and not label and (c.none is None or v != c.none) else 0.0
+              for v, m, sd in zip(vals, means, sds)]
         for k, v, m, z in zip(names, vals, means, zs):
             if abs(z) >= STANDOUT_SD and math.isfinite(z):
                 who = f" (seat {k.rsplit('_s', 1)[1]})" if c.per_seat else ""
                 stand.append((abs(z), f"{c.name}{who}: {_fmt(v)} vs {_fmt(m)} ({z:+.1f} sd)"))
-        this = " / ".join(_fmt(v) for v in vals)
+        this = " / ".join("-" if c.none is not None and v == c.none else _fmt(v) for v in vals)
         mean = " / ".join(_fmt(m) for m in means)
-        if c.name == "winner" and "winner" in df.columns:
+        if c.none is not None and not c.per_seat:
+            k = names[0]
+            applies = int((df[k] != c.none).sum()) if k in df.columns else 0
+            z = "" if vals[0] == c.none else f"; {zs[0]:+.1f} sd"
+            lines.append(f"   {c.name:<24} {this:<22} {mean} ({_fmt(sds[0])}{z}) over the {applies:,} games it applies to")
+        elif c.name == "winner" and "winner" in df.columns:
             share = float((df["winner"] == int(vals[0])).mean())
             lines.append(f"   {c.name:<24} {this:<22} the same in {100 * share:.1f}% of the run's games")
         elif c.per_seat or label:

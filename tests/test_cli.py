@@ -4,6 +4,7 @@ the reason, and no report folder is created or touched."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -82,6 +83,17 @@ BAD = [
     ("too_many_seats", cft_text(**{'seats = [': 'seats = ["random", "random", "random",'}), "seats", "2 to 6 seats"),
     ("unknown_weight", cft_text(**{'{ policy = "heuristic" }': '{ policy = "heuristic", weights = { bravery = 1.0 } }'}),
      "seats[2].weights.bravery", "no weight"),
+    # a typo names the key it is close to (difflib), at the top, in a table, in a game section,
+    # in a weight and in a policy name
+    ("typo_key", cft_text(**{"seed = 20261129": "sede = 20261129"}), "sede", "unknown key (did you mean 'seed'?)"),
+    ("typo_checks_key", cft_text(**{"[checks]": "[checks]\nalpah = 0.1"}), "checks.alpah",
+     "unknown key (did you mean 'alpha'?)"),
+    ("typo_section_key", cft_text(**{"d_queue = 3 ": "d_queu = 3 "}), "clear_for_takeoff.d_queu",
+     "unknown key (did you mean 'd_queue'?)"),
+    ("typo_weight", cft_text(**{'{ policy = "heuristic" }': '{ policy = "heuristic", weights = { atack = 1.0 } }'}),
+     "seats[2].weights.atack", "has no weight 'atack' (did you mean 'attack'?)"),
+    ("typo_policy", cft_text(**{'{ policy = "random" }': '{ policy = "heuristik" }'}), "seats[3].policy",
+     "unknown policy 'heuristik' (did you mean 'heuristic'?)"),
 ]
 
 
@@ -99,6 +111,13 @@ def test_bad_input_exits_2_with_one_clear_message(tmp_path, case, text, key, rea
             assert f"key '{key}'" in msg, msg
         assert len(msg.splitlines()) == 1
     assert not out.exists()
+
+
+def test_an_unknown_key_far_from_every_key_gets_no_suggestion(tmp_path):
+    cfg = tmp_path / "far.toml"
+    cfg.write_text(cft_text(**{"turn_cap = 2000": "turn_cap = 2000\nzzz = 3"}))
+    r = runner.invoke(app, ["validate", str(cfg)])
+    assert r.exit_code == 2 and r.output.strip().endswith("key 'zzz': unknown key"), r.output
 
 
 def test_bad_flags_exit_2_and_touch_nothing(tmp_path):
@@ -167,10 +186,15 @@ def test_listing_commands_import_no_numba_polars_or_matplotlib(args):
     r = subprocess.run([sys.executable, "-c", LIGHT_CODE, *args], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "HEAVY []", r.stdout
+    if args[0] == "--help":  # every command's one-line help fits (click cuts a longer one with '...')
+        commands = r.stdout.split("Commands:")[1]
+        assert "..." not in commands and "  skill " in commands, r.stdout
     if args[0] == "games":
         assert "clear_for_takeoff" in r.stdout and "now_boarding" in r.stdout
     elif args[0] == "policies":
         assert "greedy" in r.stdout
+        if args[1] == "now_boarding":  # each weight with what it does
+            assert re.search(r"^    orders = 1\.0 +progress mode: 1 = besides the greedy commitment", r.stdout, re.M)
     elif args[0] == "--version":
         from sim.games import available, get_game
 

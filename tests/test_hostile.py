@@ -274,6 +274,14 @@ def test_an_unwritable_output_is_refused_before_playing(work, command, target):
     assert tree(work) == before
 
 
+def test_a_folder_in_proc_is_refused_in_words_that_fit(work):
+    """/proc answers ENOENT for a new folder in a folder that exists: the message says what
+    is wrong rather than repeating "No such file or directory"."""
+    cfg = write(work, CFT)
+    refused(invoke("run", cfg, "--out", "/proc/forbidden"),
+            "--out: /proc/forbidden: cannot write in /proc: its file system does not allow new files there")
+
+
 def test_run_into_a_folder_that_holds_something_else_is_refused(work):
     """A browser extension's layout: manifest.json and src/app.js. It is never deleted."""
     cfg = write(work, CFT)

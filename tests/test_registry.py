@@ -84,6 +84,17 @@ def test_policy_weights_are_declared_in_kernel_order(name):
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_every_weight_says_what_it_does(name):
+    """``sim policies`` prints each weight with its line of ``PolicyDef.weight_docs``: every
+    weight of every policy has one (a few words at least), and there is none for a weight
+    the policy does not have."""
+    for p in get_game(name).policies:
+        assert set(p.weight_docs) == set(p.weights), (name, p.name, set(p.weight_docs) ^ set(p.weights))
+        short = [w for w, d in p.weight_docs.items() if len(d.split()) < 3]
+        assert not short, (name, p.name, short)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_init_holds_only_the_game_definition(name):
     tree = ast.parse((ROOT / "sim" / "games" / name / "__init__.py").read_text())
     body = tree.body

@@ -128,3 +128,40 @@ def test_replay_bad_picks_exit_2(tmp_path, monkeypatch, args, words):
     monkeypatch.chdir(tmp_path)
     r = runner.invoke(app, ["replay", str(CFT), *args])
     assert r.exit_code == 2 and words in r.output, r.output
+
+
+def test_a_column_that_does_not_apply_is_averaged_over_the_games_it_applies_to():
+    """Now Boarding's ``loss_round`` is 0 (``Column.none``) in a game that was won: a lost
+    game's loss round is compared with the mean over the lost games only, and a won game shows
+    '-' there, with no sd and never under 'stands out'."""
+    cfg = load(ROOT / "configs" / "now_boarding.toml")
+    run = compile_run(cfg.model_copy(update={"games": 6}))
+    cols = run.game.column_names(run.n_seats)
+    base = {c: [0] * 6 for c in cols}
+    base["game_index"] = list(range(6))
+    base["team_win"] = [1, 1, 1, 0, 0, 0]
+    base["loss_round"] = [0, 0, 0, 8, 10, 12]
+    base["loss_stage"] = [-1, -1, -1, 1, 2, 2]
+    df = pl.DataFrame(base)
+    lost = {c: 0 for c in cols} | {"team_win": 0, "loss_round": 16, "loss_stage": 3}
+    lines = summary_lines(run, 4, lost, Games(df, None, "6 games"), None)
+    row = next(ln for ln in lines if ln.split()[:1] == ["loss_round"])
+    # mean 10 and sd 2 of (8, 10, 12): 16 is +3.0 sd
+    assert row.split()[1:4] == ["16", "10", "(2;"] and "+3.0 sd) over the 3 games it applies to" in row, row
+    assert "loss_round: 16 vs 10 (+3.0 sd)" in lines[-2]
+    won = {c: 0 for c in cols} | {"team_win": 1, "loss_round": 0, "loss_stage": -1}
+    lines = summary_lines(run, 0, won, Games(df, None, "6 games"), None)
+    row = next(ln for ln in lines if ln.split()[:1] == ["loss_round"])
+    assert row.split()[1:3] == ["-", "10"] and "sd)" not in row and "over the 3 games it applies to" in row, row
+    assert "loss_round" not in lines[-2] and "loss_stage" not in lines[-2]
+    # without a run to compare with, the result line promises no 'stands out' section
+    lines = summary_lines(run, 4, lost, None, None, note="no run")
+    assert lines[2] == "   result: the team lost" and not any("stands out" in ln for ln in lines)
+
+
+def test_replay_takes_the_game_index_as_an_argument_too():
+    a = runner.invoke(app, ["replay", str(CFT), "3"])
+    b = runner.invoke(app, ["replay", str(CFT), "--game", "3"])
+    assert a.exit_code == 0 and a.output == b.output and "== summary of game 3 " in a.output
+    r = runner.invoke(app, ["replay", str(CFT), "3", "--game", "4"])
+    assert r.exit_code == 2 and "given twice" in r.output, r.output

@@ -66,11 +66,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class Column:
-    """One result column: int32, ``per_seat`` columns are expanded to ``<name>_s<i>``."""
+    """One result column: int32, ``per_seat`` columns are expanded to ``<name>_s<i>``.
+    ``none``: the value the column holds in a game where it does not apply (a loss round in a
+    game that was won, the winner's turn in a stalled game); summaries of the column (the
+    replay's run mean) leave those games out."""
 
     name: str
     doc: str
     per_seat: bool = False
+    none: int | None = None
 
 
 def expand_columns(columns: Sequence[Column], n_seats: int) -> list[str]:
@@ -156,6 +160,8 @@ class PolicyDef:
     """Set for a look-ahead policy: the name of the base policy its simulations play by
     default (a seat may name another with ``base = "..."``). Its own ``weights`` (at most
     ``LOOKAHEAD_W - 1``) go to the trailing slots of the weight row, after the base id."""
+    weight_docs: Mapping[str, str] = field(default_factory=dict)
+    """What each weight does, one line each (``sim policies`` prints it); every weight has one."""
 
     @property
     def lookahead(self) -> bool:

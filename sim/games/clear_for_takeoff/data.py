@@ -77,24 +77,43 @@ RESHUFFLE = "on_draw"
 
 # ---- the heuristic policy's weights (defaults; their order is the kernel's W_* order) ---------
 HEURISTIC_WEIGHTS: dict[str, float] = {
-    "progress": 1.0,      # value of one step of progress (hangar -> A -> B/C -> D -> takeoff)
-    "lead": 0.5,          # times the stage an aircraft already reached: push the leader first
-    "wild_cost": 0.4,     # cost of paying a whole step with Lucky Captains (pro rata per LC)
-    "attack": 0.6,        # value of an FLR / DLY per stage and size of the victim
-    "leader_focus": 1.0,  # extra attack value per share of the victim airline already airborne
-    "weather": 2.0,       # value per own aircraft a weather / anti-ice play lets take off
-    "vip": 1.0,           # value of a VIP play per 3 movement cards it saves
-    "exchange": 0.3,      # an exchange is made when no play scores above this
+    "progress": 1.0,
+    "lead": 0.5,
+    "wild_cost": 0.4,
+    "attack": 0.6,
+    "leader_focus": 1.0,
+    "weather": 2.0,
+    "vip": 1.0,
+    "exchange": 0.3,
 }
+
+HEURISTIC_WEIGHT_DOCS: dict[str, str] = {
+    "progress": "value of one step of progress (hangar -> A -> B/C -> D -> takeoff)",
+    "lead": "times the stage an aircraft already reached: push the leader first",
+    "wild_cost": "cost of paying a whole step with Lucky Captains (pro rata per LC)",
+    "attack": "value of an FLR / DLY per stage and size of the victim",
+    "leader_focus": "extra attack value per share of the victim airline already airborne",
+    "weather": "value per own aircraft a weather / anti-ice play lets take off",
+    "vip": "value of a VIP play per 3 movement cards it saves",
+    "exchange": "an exchange is made when no play scores above this",
+}
+"""What each weight of ``HEURISTIC_WEIGHTS`` does (printed by ``sim policies``)."""
 
 # ---- the rollout policy's budget (defaults; RULES.md Policies) -------------------------------
 ROLLOUT_WEIGHTS: dict[str, float] = {
-    "rollouts": 16,       # simulations per candidate action (common random numbers across candidates)
-    "depth": 1,           # player turns simulated after the decision's own turn; 0 = until a winner
-    "candidates": 6,      # other plays besides the base policy's choice (ranked by its score) + 2 exchanges
+    "rollouts": 16,
+    "depth": 1,
+    "candidates": 6,
 }
 """Budget of ``rollout`` (a look-ahead policy): its own weights, stored in the weight row's
 trailing look-ahead slots (``engine.W_LA_ROLLOUTS``, ``W_LA_DEPTH``, ``W_LA_EXTRA``).
 Measured (RULES.md Policies): whole-game simulations (depth 0) are too noisy to beat the
 heuristic at 8 rollouts (11 % wins as one seat of four); one turn of look-ahead with a
 progress-lead evaluation wins about a third at about 25 ms a game."""
+
+ROLLOUT_WEIGHT_DOCS: dict[str, str] = {
+    "rollouts": "simulations per candidate action (common random numbers across candidates)",
+    "depth": "player turns simulated after the decision's own turn; 0 = until a winner",
+    "candidates": "other plays besides the base policy's choice (ranked by its score) + 2 exchanges",
+}
+"""What each weight of ``ROLLOUT_WEIGHTS`` does (printed by ``sim policies``)."""

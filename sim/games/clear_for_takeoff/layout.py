@@ -49,7 +49,14 @@ Results: ``COLUMNS`` (one row per game), read in the kernel at ``engine.col_at(*
 from __future__ import annotations
 
 from sim.games.base import Column, Layout, PolicyDef, column_offsets, index_constants
-from sim.games.clear_for_takeoff.data import DECK, HEURISTIC_WEIGHTS, ROLLOUT_WEIGHTS, WEATHER_CARDS
+from sim.games.clear_for_takeoff.data import (
+    DECK,
+    HEURISTIC_WEIGHT_DOCS,
+    HEURISTIC_WEIGHTS,
+    ROLLOUT_WEIGHT_DOCS,
+    ROLLOUT_WEIGHTS,
+    WEATHER_CARDS,
+)
 
 # ---- card types (RB "Cards description"), in data.DECK order ----------------------------------
 CARD_NAMES: tuple[str, ...] = tuple(DECK)
@@ -180,11 +187,11 @@ POLICIES = (
     PolicyDef("greedy", POL_GREEDY, "rule of thumb: unblock own takeoff, advance the most prepared aircraft, "
               "else exchange unusable cards; never attacks"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted scoring of every play (weights below), attacks and plays "
-              "weather", dict(HEURISTIC_WEIGHTS)),
+              "weather", dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each candidate (the best-scored plays and the "
               "base policy's exchange) is played out `rollouts` times by the base policy in every seat, after a "
               "re-deal of the unseen cards (deck order, opponents' hands); plays the best mean of win + a small "
-              "progress term", dict(ROLLOUT_WEIGHTS), base="heuristic"),
+              "progress term", dict(ROLLOUT_WEIGHTS), base="heuristic", weight_docs=ROLLOUT_WEIGHT_DOCS),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES
 
@@ -198,7 +205,7 @@ COLUMNS = (
     Column("reshuffles", "times the discard pile was shuffled into a new deck"),
     Column("starved_draws", "draws cut short because deck and discard pile were both empty"),
     Column("winner", "seat of the first airline with every aircraft airborne, -1 if none"),
-    Column("winner_turn", "player turn on which the winner finished, -1 if none"),
+    Column("winner_turn", "player turn on which the winner finished, -1 if none", none=-1),
     Column("rank", "finishing position (1 = first), 0 = still on the airfield at a stall", per_seat=True),
     Column("flr_played_on", "aircraft of this seat sent to the hangar by an FLR an opponent played", per_seat=True),
     Column("flr_drawn", "aircraft of this seat sent to the hangar by an FLR it drew face up in an exchange",

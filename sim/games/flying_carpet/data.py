@@ -151,22 +151,39 @@ waiting turn (metric ``exact_wait``; not a rule)."""
 
 # ---- the heuristic policy's weights (policies.py; RULES.md "Policies") ------------------------
 HEURISTIC_WEIGHTS: dict[str, float] = {
-    "distance": 1.0,       # value of one turn less to the finish (wind-aware shortest path)
-    "token_keep": 0.2,     # cost of spending a steering token, divided by the tokens left
-    "block_leader": 0.2,   # value of blocking / forcing down the opponent nearest the finish
-    "star": 0.4,           # value (turns) of ending on a free star (the die's expected effect)
-    "edge_risk": 1.5,      # cost of ending where the wind alone would blow the carpet off
-    "exchange": 0.3,       # value of drifting to exchange the hand's weakest card
+    "distance": 1.0,
+    "token_keep": 0.2,
+    "block_leader": 0.2,
+    "star": 0.4,
+    "edge_risk": 1.5,
+    "exchange": 0.3,
 }
 """Defaults tuned by 8,000-race duels (2 greedy + 2 heuristic, rotated seats, default city):
 with token_keep 0.6, block_leader 0.8, star 0.15 the heuristic won 19% of its seats, with
 these 28% (greedy 22%); see RULES.md "Policies"."""
 
+HEURISTIC_WEIGHT_DOCS: dict[str, str] = {
+    "distance": "value of one turn less to the finish (wind-aware shortest path)",
+    "token_keep": "cost of spending a steering token, divided by the tokens left",
+    "block_leader": "value of blocking / forcing down the opponent nearest the finish",
+    "star": "value (turns) of ending on a free star (the die's expected effect)",
+    "edge_risk": "cost of ending where the wind alone would blow the carpet off",
+    "exchange": "value of drifting to exchange the hand's weakest card",
+}
+"""What each weight of ``HEURISTIC_WEIGHTS`` does (printed by ``sim policies``)."""
+
 # ---- the rollout policy's budget (play.rollout_choice; RULES.md "Policies") --------------------
 ROLLOUT_WEIGHTS: dict[str, float] = {
-    "rollouts": 8,         # simulations per candidate row (paired: the same streams for every candidate)
-    "depth": 0,            # player turns simulated after the decision's turn (0 = to the end of the race)
-    "candidates": 6,       # legal rows tried: the base policy's choice, then its next best by its score (0 = all)
+    "rollouts": 8,
+    "depth": 0,
+    "candidates": 6,
 }
 """Budget defaults of ``rollout``: chosen for a usable cost (RULES.md "Policies" gives the
 measured strength and cost)."""
+
+ROLLOUT_WEIGHT_DOCS: dict[str, str] = {
+    "rollouts": "simulations per candidate row (paired: the same streams for every candidate)",
+    "depth": "player turns simulated after the decision's turn (0 = to the end of the race)",
+    "candidates": "legal rows tried: the base policy's choice, then its next best by its score (0 = all)",
+}
+"""What each weight of ``ROLLOUT_WEIGHTS`` does (printed by ``sim policies``)."""

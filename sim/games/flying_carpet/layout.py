@@ -61,9 +61,11 @@ from sim.games.flying_carpet.data import (
     CARD_KINDS,
     DIE_FACE_NAMES,
     HEIGHT,
+    HEURISTIC_WEIGHT_DOCS,
     HEURISTIC_WEIGHTS,
     MAX_PIECE_CELLS,
     PIECE_KINDS,
+    ROLLOUT_WEIGHT_DOCS,
     ROLLOUT_WEIGHTS,
     WIDTH,
 )
@@ -223,12 +225,12 @@ POLICIES = (
               "when it saves more than 0.6 turn; blocks on landing; a drift exchanges a card; never moves clouds"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted score of every move (weights below): distance, tokens kept "
               "for the landing, blocking the leader, star risk, edge risk, exchanging weak cards",
-              dict(HEURISTIC_WEIGHTS)),
+              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
               "rows is played out `rollouts` times (to the end, or `depth` turns) by the base policy in every "
               "seat, after re-dealing the face-down stack and the opponents' hands; the best mean of win + "
               "0.5 x share of opponents behind wins (play.rollout_choice)",
-              dict(ROLLOUT_WEIGHTS), base="heuristic"),
+              dict(ROLLOUT_WEIGHTS), base="heuristic", weight_docs=ROLLOUT_WEIGHT_DOCS),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES
 
@@ -240,7 +242,7 @@ COLUMNS = (
     Column("reshuffles", "times the discard pile was shuffled into a new draw pile"),
     Column("starved_draws", "draws that found the draw pile and the discard pile empty"),
     Column("winner", "seat of the first carpet home, -1 if none"),
-    Column("winner_turn", "turn on which the first carpet landed on the finish, -1 if none"),
+    Column("winner_turn", "turn on which the first carpet landed on the finish, -1 if none", none=-1),
     Column("rank", "place (1 = first home), 0 = not placed", per_seat=True),
     Column("blown_off", "times blown beyond the edge of the board (back to the start)", per_seat=True),
     Column("skipped", "turns skipped (blocked, or the die)", per_seat=True),

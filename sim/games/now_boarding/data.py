@@ -118,62 +118,126 @@ UPGRADE_KINDS = ["seat", "speed", "route", "temp_seat", "temp_speed"]
 #: heuristic policy weights and their defaults (the dict order is the kernel's weight index
 #: order: layout.W_* are derived from it). Chosen by hand, see RULES.md "Policies".
 HEURISTIC_WEIGHTS = {
-    "anger": 2.0,  # × anger² of a waiting passenger (urgency)
-    "fare": 1.0,  # × fare ($) of a pickup or delivery
-    "dist": 1.0,  # × move points to reach the pickup / destination
-    "trip": 0.25,  # × move points of the passenger's own trip (pickup targets) or of the detour (boarding)
-    "handoff": 3.0,  # hand a passenger to a plane at the same airport that is this many points closer (0 = never)
-    "strategy": 0.0,  # upgrades: 0 balanced (cheapest), 1 seats first, 2 speed first, 3 routes first
-    "seat_cap": 4.0,  # buy seats up to this many
-    "speed_cap": 6.0,  # buy speed up to this
+    "anger": 2.0,
+    "fare": 1.0,
+    "dist": 1.0,
+    "trip": 0.25,
+    "handoff": 3.0,
+    "strategy": 0.0,
+    "seat_cap": 4.0,
+    "speed_cap": 6.0,
 }
+
+HEURISTIC_WEIGHT_DOCS: dict[str, str] = {
+    "anger": "× anger² of a waiting passenger (urgency)",
+    "fare": "× fare ($) of a pickup or delivery",
+    "dist": "× move points to reach the pickup / destination",
+    "trip": "× move points of the passenger's own trip (pickup targets) or of the detour (boarding)",
+    "handoff": "hand a passenger to a plane at the same airport that is this many points closer (0 = never)",
+    "strategy": "upgrades: 0 balanced (cheapest), 1 seats first, 2 speed first, 3 routes first",
+    "seat_cap": "buy seats up to this many",
+    "speed_cap": "buy speed up to this",
+}
+"""What each weight of ``HEURISTIC_WEIGHTS`` does (printed by ``sim policies``)."""
 
 #: planner policy weights and their defaults (dict order = kernel index order, layout.PW_*).
 #: Values per unit of the planner's round value (RULES.md "Policies"); tuned by measurement.
 PLANNER_WEIGHTS = {
-    "crit": 100.0,  # boarding a passenger at its last anger cube (it would complain this maintenance)
-    "anger": 6.0,  # per anger cube removed at pickup (RB: cubes go back at pickup)
-    "pick": 15.0,  # per passenger boarded
-    "deliver": 30.0,  # per passenger delivered this round
-    "fare": 0.5,  # per $ of a delivery
-    "carry": 0.25,  # per move point from the end of the round to a carried passenger's destination
-    "cover": 10.0,  # per passenger at its next-to-last cube within next round's reach of the end
-    "speed1": 5.0,  # upgrades: speed up to this first,
-    "seat1": 3.0,  # then seats up to this,
-    "speed2": 6.0,  # then speed up to this,
-    "seat2": 4.0,  # then seats up to this, then routes that save distance, then the rest
-    "free_speed": 0.0,  # RB setup 8: 1 = the free upgrade is speed, 0 = a seat
-    "temp": 1.0,  # 1 = spend money left after a purchase on the temporary seat / speed tokens
-    "reset": 1.0,  # anger re-set: a plane passing an airport boards waiting passengers with at least this
-                   # many cubes into seats its plan leaves free (0 = off)
-    "horizon": 0.0,  # move points beyond this round a plane's itinerary may reach (stops then count, but no
-                     # rescue at the last cube: that passenger complains before the plane arrives)
-    "prog": 0.0,  # > 0: progress mode (PLANNER_PROGRESS_WEIGHTS): a leg is worth this per move point its
-                  # passengers come closer to their destinations (team distance); boarding and set-downs are
-                  # planned per leg, ``pick`` values the waiting passengers the free seats approach. 0 = the
-                  # version-3 planner (PLANNER_V3_WEIGHTS)
-    "offload": 1.0,  # 1 = set down a carried passenger that the rest of the plan does not bring closer to its
-                     # destination (it waits with no cubes; another plane may relay it)
-    "seat3": 0.0,  # from the evening stage on, seats up to this come before every other purchase (0 = off)
-    "endbuy": 0.0,  # after the last draw (RB "Salir de la aeronave": money has no use after the game) the plane
-                    # saves for nothing: 1 = the cheaper of seat and speed, 2 = seats first, 3 = speed first,
-                    # while the money lasts, then the temporary tokens with the change (0 = the usual order)
-    "cover2": 0.0,  # progress mode: per passenger two cubes short of the last within two rounds' speed of the end
-    "covercap": 0.0,  # progress mode: 1 = a plane's end covers at most as many passengers as it has seats
-    "orders": 0.0,  # progress mode: 1 = besides the greedy commitment, try each plane committed first and fly
-                    # the team plan of highest total value (about players + 1 times the planning); 2 = each
-                    # ordered pair of planes first (about players² times)
-    "endgame": 0.0,  # progress mode: > 0 = in the round after the last draw a plan may run this many move points
-                     # into the final round, and progress counts only as a delivery by then
-    "relay": 0.0,  # progress mode: 1 = a passenger a committed plane sets down is waiting, for the planes
-                   # committed after it, from the move point after the set-down on (a relay inside the round)
-    "hlate": -1.0,  # progress mode, >= 0: the ``horizon`` of the evening stage's rounds (-1 = ``horizon``; with
-                    # ``endgame`` > 0 the round after the last draw has ``endgame``)
-    "hfinal": -1.0,  # progress mode, >= 0: the ``horizon`` of the final round (-1 = ``horizon``)
-    "oend": -1.0,  # progress mode, >= 0: the ``orders`` of the rounds after the last draw (-1 = ``orders``)
-    "endsearch": 0.0,  # > 0: after the last draw each plane's purchase is the affordable basket whose
-                       # simulations (this many each) of the rest of the game with this planner score best
+    "crit": 100.0,
+    "anger": 6.0,
+    "pick": 15.0,
+    "deliver": 30.0,
+    "fare": 0.5,
+    "carry": 0.25,
+    "cover": 10.0,
+    "speed1": 5.0,
+    "seat1": 3.0,
+    "speed2": 6.0,
+    "seat2": 4.0,
+    "free_speed": 0.0,
+    "temp": 1.0,
+    "reset": 1.0,
+    "horizon": 0.0,
+    "prog": 0.0,
+    "offload": 1.0,
+    "seat3": 0.0,
+    "endbuy": 0.0,
+    "cover2": 0.0,
+    "covercap": 0.0,
+    "orders": 0.0,
+    "endgame": 0.0,
+    "relay": 0.0,
+    "hlate": -1.0,
+    "hfinal": -1.0,
+    "oend": -1.0,
+    "endsearch": 0.0,
 }
+
+PLANNER_WEIGHT_DOCS: dict[str, str] = {
+    "crit": "boarding a passenger at its last anger cube (it would complain this maintenance)",
+    "anger": "per anger cube removed at pickup (RB: cubes go back at pickup)",
+    "pick": "per passenger boarded",
+    "deliver": "per passenger delivered this round",
+    "fare": "per $ of a delivery",
+    "carry": "per move point from the end of the round to a carried passenger's destination",
+    "cover": "per passenger at its next-to-last cube within next round's reach of the end",
+    "speed1": "purchases in order (speed1, seat1, speed2, seat2): first speed up to this",
+    "seat1": "purchases, after speed1: seats up to this",
+    "speed2": "purchases, after seat1: speed up to this",
+    "seat2": "purchases, after speed2: seats up to this, then routes that save distance, then the rest",
+    "free_speed": "RB setup 8: 1 = the free upgrade is speed, 0 = a seat",
+    "temp": "1 = spend money left after a purchase on the temporary seat / speed tokens",
+    "reset": (
+        "anger re-set: a plane passing an airport boards waiting passengers with at least this many cubes "
+        "into seats its plan leaves free (0 = off)"
+    ),
+    "horizon": (
+        "move points beyond this round a plane's itinerary may reach (stops then count, but no rescue at the "
+        "last cube: that passenger complains before the plane arrives)"
+    ),
+    "prog": (
+        "> 0: progress mode (PLANNER_PROGRESS_WEIGHTS): a leg is worth this per move point its passengers "
+        "come closer to their destinations (team distance); boarding and set-downs are planned per leg, "
+        "``pick`` values the waiting passengers the free seats approach. 0 = the version-3 planner "
+        "(PLANNER_V3_WEIGHTS)"
+    ),
+    "offload": (
+        "1 = set down a carried passenger that the rest of the plan does not bring closer to its destination "
+        "(it waits with no cubes; another plane may relay it)"
+    ),
+    "seat3": "from the evening stage on, seats up to this come before every other purchase (0 = off)",
+    "endbuy": (
+        "after the last draw (RB 'Salir de la aeronave': money has no use after the game) the plane saves for "
+        "nothing: 1 = the cheaper of seat and speed, 2 = seats first, 3 = speed first, while the money lasts, "
+        "then the temporary tokens with the change (0 = the usual order)"
+    ),
+    "cover2": "progress mode: per passenger two cubes short of the last within two rounds' speed of the end",
+    "covercap": "progress mode: 1 = a plane's end covers at most as many passengers as it has seats",
+    "orders": (
+        "progress mode: 1 = besides the greedy commitment, try each plane committed first and fly the team "
+        "plan of highest total value (about players + 1 times the planning); 2 = each ordered pair of planes "
+        "first (about players² times)"
+    ),
+    "endgame": (
+        "progress mode: > 0 = in the round after the last draw a plan may run this many move points into the "
+        "final round, and progress counts only as a delivery by then"
+    ),
+    "relay": (
+        "progress mode: 1 = a passenger a committed plane sets down is waiting, for the planes committed "
+        "after it, from the move point after the set-down on (a relay inside the round)"
+    ),
+    "hlate": (
+        "progress mode, >= 0: the ``horizon`` of the evening stage's rounds (-1 = ``horizon``; with "
+        "``endgame`` > 0 the round after the last draw has ``endgame``)"
+    ),
+    "hfinal": "progress mode, >= 0: the ``horizon`` of the final round (-1 = ``horizon``)",
+    "oend": "progress mode, >= 0: the ``orders`` of the rounds after the last draw (-1 = ``orders``)",
+    "endsearch": (
+        "> 0: after the last draw each plane's purchase is the affordable basket whose simulations (this many "
+        "each) of the rest of the game with this planner score best"
+    ),
+}
+"""What each weight of ``PLANNER_WEIGHTS`` does (printed by ``sim policies``)."""
 
 #: the planner in progress mode (issue 10; measured in RULES.md "Calibration note": 4 players deliver
 #: about 50 passengers instead of 35 and win about 2.5 % instead of 0.015 %, at about 1/3 of the
@@ -239,6 +303,11 @@ ROLLOUT_WEIGHTS = {
     "rollouts": 2,
     "depth": 2,
 }
+ROLLOUT_WEIGHT_DOCS: dict[str, str] = {
+    "rollouts": "simulations per candidate purchase (common random numbers across candidates)",
+    "depth": "rounds each simulation plays after the purchase (0 = to the end of the game)",
+}
+"""What each weight of ``ROLLOUT_WEIGHTS`` does (printed by ``sim policies``)."""
 #: rollout: candidate purchases per decision (the base policy's own purchase first, then
 #: "buy nothing", then the other affordable baskets of up to 2 speed, 2 seats, 1 route).
 ROLLOUT_MAX_CANDIDATES = 8

@@ -38,11 +38,14 @@ from __future__ import annotations
 from sim.games.base import Column, Layout, PolicyDef, column_offsets, index_constants
 from sim.games.now_boarding.data import (  # noqa: F401  (VIP kinds re-exported for the kernel)
     AIRPORTS,
+    HEURISTIC_WEIGHT_DOCS,
     HEURISTIC_WEIGHTS,
+    PLANNER_WEIGHT_DOCS,
     PLANNER_WEIGHTS,
     ROLLOUT_COMPLAINT,
     ROLLOUT_DELIVER,
     ROLLOUT_MAX_CANDIDATES,
+    ROLLOUT_WEIGHT_DOCS,
     ROLLOUT_WEIGHTS,
     ROUTE_TILES_PER_COLOUR,
     SEAT_TILES,
@@ -268,27 +271,22 @@ POLICIES = (
               "first; balanced upgrades (cheapest next)"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted dispatcher: scores deliveries and pickups with the weights, "
               "detour-aware boarding, hand-offs at shared airports, configurable upgrade strategy and caps",
-              dict(HEURISTIC_WEIGHTS)),
-    PolicyDef("planner", POL_PLANNER, "team planner: each round plans every plane's stops within its move points "
-              "as one team decision (rescues at the last anger cube, pickups that reset anger, deliveries, "
-              "coverage of next round's angriest passengers); speed, then seats, then routes; sees only the "
-              "open board; in progress mode (prog > 0, since rules version 4): legs valued by the distance "
-              "their passengers come closer, boarding and set-downs planned per leg; since rules version 5 "
-              "it tries plane orders (orders) and flies the team plan of highest value, buys no seat after "
-              "the free one and spends its money after the last draw (endbuy); since rules version 6 a "
-              "passenger one plane sets down can be boarded by another in the same round (relay); since rules "
-              "version 7 its plans run 4 move points past the round before the evening, 2 in the evening, "
-              "none in the final round (horizon, hlate, hfinal), and after the last draw it tries every "
-              "ordered pair of first planes (oend); endsearch > 0 (off by default): each purchase after the last "
-              "draw is the basket whose simulations of the rest of the game score best; data.PLANNER_V6, "
-              "PLANNER_V5, PLANNER_V4_WEIGHTS, PLANNER_V3_WEIGHTS: the older planners",
-              dict(PLANNER_WEIGHTS)),
+              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
+    PolicyDef("planner", POL_PLANNER, "team planner, the shipped configs' team: each round it plans every "
+              "plane's itinerary within its move points as one team decision (legs valued by how much closer "
+              "they bring their passengers, rescues at the last anger cube, pickups that reset anger, relays "
+              "between planes inside the round, coverage of next round's angriest passengers), tries several "
+              "plane orders and flies the best team plan; buys speed, then routes, spends everything after the "
+              "last draw; sees only the open board (rules version 7; data.PLANNER_V6 .. PLANNER_V3_WEIGHTS are "
+              "the older planners). endsearch > 0 (off by default, about 2.6x the time): purchases after the "
+              "last draw chosen by simulating the rest of the game",
+              dict(PLANNER_WEIGHTS), weight_docs=PLANNER_WEIGHT_DOCS),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead team: flies as its base policy; each plane's "
               "maintenance purchase is chosen among up to 8 affordable baskets (the base's own first) by "
               "simulating `depth` rounds (0 = the rest of the game; default 2) with the base policy `rollouts` times "
               "per candidate (common random numbers, pile order and future weather re-dealt), score team win + "
               "small delivery/complaint terms",
-              dict(ROLLOUT_WEIGHTS), base="planner"),
+              dict(ROLLOUT_WEIGHTS), base="planner", weight_docs=ROLLOUT_WEIGHT_DOCS),
 )
 
 # ---- result columns ----
@@ -304,8 +302,8 @@ COLUMNS = (
     Column("complaints_leftover", "end count: 1 per 2 undelivered passengers"),
     Column("complaints_vip", "VIPs not taken by the end of their stage"),
     Column("lost_early", "1 when 3 complaints ended the game before the end count"),
-    Column("loss_stage", "-1 no loss; 0 morning, 1 afternoon, 2 evening, 3 final round/end count"),
-    Column("loss_round", "round of the loss (0 = none)"),
+    Column("loss_stage", "-1 no loss; 0 morning, 1 afternoon, 2 evening, 3 final round/end count", none=-1),
+    Column("loss_round", "round of the loss (0 = none)", none=0),
     Column("delivered", "passengers delivered to their destination"),
     Column("left_over", "passengers waiting or aboard when the game ended"),
     Column("fares", "$ earned (all planes)"),

@@ -182,16 +182,26 @@ TWO_COLOUR_SWITCH = False
 
 # ---- policy weights (their order is the kernel's W_* order) ------------------------------------
 HEURISTIC_WEIGHTS: dict[str, float] = {
-    "money": 1.0,         # value of $1 now (boarding moves, dock 6, passengers' income)
-    "improvement": 1.5,   # value of one improvement (a coloured marker, a bonus, dock 6), by rank and time left
-    "far": 0.5,           # times the extra value of far destinations (location value, far bonus)
-    "dock_order": 0.0,    # value per dock position earlier in the flight order
-    "keep_tickets": 0.3,  # value of keeping one ticket card (not burnt as fuel or given face down)
-    "new_place": 3.0,     # value of a location not yet on one's cockpit map (visited table)
+    "money": 1.0,
+    "improvement": 1.5,
+    "far": 0.5,
+    "dock_order": 0.0,
+    "keep_tickets": 0.3,
+    "new_place": 3.0,
 }
 """Defaults of the weighted policy: the best of a 2-player sweep against greedy (improvement
 0.6-2.5, dock_order 0-0.4, keep_tickets 0.1-0.6, new_place 0-5, far 0-1; 3,000 games each):
 62% wins against greedy; any dock_order > 0 lost games."""
+
+HEURISTIC_WEIGHT_DOCS: dict[str, str] = {
+    "money": "value of $1 now (boarding moves, dock 6, passengers' income)",
+    "improvement": "value of one improvement (a coloured marker, a bonus, dock 6), by rank and time left",
+    "far": "times the extra value of far destinations (location value, far bonus)",
+    "dock_order": "value per dock position earlier in the flight order",
+    "keep_tickets": "value of keeping one ticket card (not burnt as fuel or given face down)",
+    "new_place": "value of a location not yet on one's cockpit map (visited table)",
+}
+"""What each weight of ``HEURISTIC_WEIGHTS`` does (printed by ``sim policies``)."""
 GREEDY_WEIGHTS: dict[str, float] = {
     "money": 1.0, "improvement": 1.0, "far": 0.0, "dock_order": 0.0, "keep_tickets": 0.3, "new_place": 0.0,
 }
@@ -205,9 +215,16 @@ IMPROVEMENT_PRIOR: dict[str, float] = {
 """How the greedy and heuristic policies rank the improvement kinds (a policy's taste, not a rule)."""
 
 ROLLOUT_WEIGHTS: dict[str, float] = {
-    "rollouts": 4,        # simulations per candidate action (paired: the same streams for every candidate)
-    "depth": 0,           # days simulated after the decision's day (0 = to the end of the game)
-    "candidates": 4,      # actions tried: the base policy's choice, then its next best by its score (0 = all)
+    "rollouts": 4,
+    "depth": 0,
+    "candidates": 4,
 }
 """Budget defaults of ``rollout`` (play.rollout_choice), chosen for a usable cost (RULES.md
 "Policies" gives the measured strength and cost)."""
+
+ROLLOUT_WEIGHT_DOCS: dict[str, str] = {
+    "rollouts": "simulations per candidate action (paired: the same streams for every candidate)",
+    "depth": "days simulated after the decision's day (0 = to the end of the game)",
+    "candidates": "actions tried: the base policy's choice, then its next best by its score (0 = all)",
+}
+"""What each weight of ``ROLLOUT_WEIGHTS`` does (printed by ``sim policies``)."""

@@ -57,10 +57,12 @@ from sim.games.yukon_airways.data import (
     DIALS,
     DOCKS,
     GREEDY_WEIGHTS,
+    HEURISTIC_WEIGHT_DOCS,
     HEURISTIC_WEIGHTS,
     IMPROVEMENT_PRIOR,
     ORDER_KINDS,
     REWARDS,
+    ROLLOUT_WEIGHT_DOCS,
     ROLLOUT_WEIGHTS,
     SWITCHES,
     SYMBOLS,
@@ -282,12 +284,12 @@ POLICIES = (
     PolicyDef("greedy", POL_GREEDY, "rule of thumb: the dock with most dice of one colour, fly the "
               "best-paying destination now, improvements by a fixed ranking (fixed weights)"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted scoring of every action (weights below)",
-              dict(HEURISTIC_WEIGHTS)),
+              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
               "actions is played out `rollouts` times (to the end, or `depth` days) by the base policy in every "
               "seat, after re-dealing the ticket draw pile and the opponents' secret tickets; the best mean of "
               "win + 0.5 x share of opponents with less money wins (play.rollout_choice)",
-              dict(ROLLOUT_WEIGHTS), base="heuristic"),
+              dict(ROLLOUT_WEIGHTS), base="heuristic", weight_docs=ROLLOUT_WEIGHT_DOCS),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES
 
