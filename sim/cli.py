@@ -221,7 +221,9 @@ def print_summary(summary: dict, manifest: dict) -> None:
     t.add_row(f"{unit} (mean)", fmt_interval(find(recs, "turns_mean")))
     p05, p50, p95 = (find(recs, k) for k in ("turns_p05", "turns_p50", "turns_p95"))
     t.add_row(f"{unit} p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
-    t.add_row("reshuffles per game", fmt_interval(find(recs, "reshuffles_mean")))
+    resh = find(recs, "reshuffles_mean")
+    if resh is not None and (summary["mode"] == "competitive" or resh["value"] > 0):  # as the report's plot: a team game shows it only if any
+        t.add_row("reshuffles per game", fmt_interval(resh))
     gps = manifest.get("games_per_s")
     where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"
              else f"{manifest['threads']} thread(s)")

@@ -60,6 +60,16 @@ def test_validate_games_policies():
     assert r.exit_code == 0 and "greedy" in r.output and "heuristic" in r.output and "attack" in r.output
 
 
+def test_the_summary_shows_reshuffles_where_a_game_has_them(tmp_path):
+    """The end-of-run table: a competitive game always shows its reshuffles per game; a team
+    game only when a game reshuffled (as the report's plot): Now Boarding never does."""
+    r = runner.invoke(app, ["run", str(CFT), "--games", "200", "--out", str(tmp_path / "a"), "--threads", "1"])
+    assert r.exit_code == 0 and "reshuffles per game" in r.output, r.output
+    nb = ROOT / "configs" / "now_boarding.toml"
+    r = runner.invoke(app, ["run", str(nb), "--games", "40", "--out", str(tmp_path / "b"), "--threads", "1"])
+    assert r.exit_code == 0 and "team win rate" in r.output and "reshuffles" not in r.output, r.output
+
+
 def test_replay_prints_the_game():
     r = runner.invoke(app, ["replay", str(CFT), "--game", "3"])
     assert r.exit_code == 0, r.output
