@@ -47,10 +47,13 @@ def _card(spec, c) -> str:
 
 
 def _pos(spec, code) -> str:
+    """An airport, or a route space as the route and how many spaces the plane is from its
+    first airport (``SEA-ORD 1 space from SEA``)."""
     if code < 1000:
         return AIRPORTS[code]
     r, o = divmod(code - 1000, 32)
-    return f"{AIRPORTS[spec[K_RA + r]]}-{AIRPORTS[spec[K_RB + r]]}+{o}"
+    a = AIRPORTS[spec[K_RA + r]]
+    return f"{a}-{AIRPORTS[spec[K_RB + r]]} {o} space{'' if o == 1 else 's'} from {a}"
 
 
 def _route(spec, r) -> str:
@@ -100,7 +103,7 @@ def render(spec, ev: np.ndarray, n: int) -> list[str]:
                 kind = f"route {COLOURS[c]}"
             lines.append(f"  P{a} {'takes free' if d == 0 else 'buys'} {kind}" + (f" (${d})" if d else ""))
         elif code == E_PAY:
-            lines.append(f"  P{a} pays ${b} for ${c}")
+            lines.append(f"  P{a} pays ${b} in fare cards for ${c}" + (f" (no change: ${b - c} lost)" if b > c else ""))
         elif code == E_TEMP:
             lines.append(f"  P{a} uses the {UPGRADE_KINDS[b].replace('_', ' ')} token")
         elif code == E_LEFT:
