@@ -430,7 +430,9 @@ def skill(
         "--policies", help="comma-separated policies (or seat labels of the config) to table; default: every policy "
         "of the game")] = None,
     games: Annotated[Optional[int], typer.Option(
-        "--games", help="games per cell (default 2000; a competitive game rounds up to whole seat rotations, S!)")] = None,
+        "--games", help="games per cell (default 2000; a competitive game rounds up to a multiple of its number of "
+        "seat orders, so that the tested policy sits in every seat equally often: 4 seats, 4! = 24 orders, 2000 "
+        "becomes 2016)")] = None,
     lookahead_games: Annotated[Optional[int], typer.Option(
         "--lookahead-games", help="games per cell in which a look-ahead policy (rollout) plays (default: --games)")] = None,
     seed: SeedOpt = None,
