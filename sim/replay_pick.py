@@ -207,11 +207,17 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
     else:
         lines.append(f"   {'column':<24} this game   ({note}; `sim run` keeps a run, then this compares with its means)")
     stand: list[tuple[float, str]] = []
+    zero: list[str] = []
     for c in run.game.columns:
         names = [f"{c.name}_s{s}" for s in range(n)] if c.per_seat else [c.name]
         vals = [float(row.get(k, float("nan"))) for k in names]
         if df is None:
-            lines.append(f"   {c.name:<24} {' / '.join(_fmt(v) for v in vals)}")
+            if c.none is not None and all(v == c.none for v in vals):
+                lines.append(f"   {c.name:<24} - (does not apply in this game)")
+            elif all(v == 0 for v in vals):  # listed together below: a game leaves many counts at 0
+                zero.append(c.name)
+            else:
+                lines.append(f"   {c.name:<24} {' / '.join(_fmt(v) for v in vals)}")
             continue
         means, sds = [], []
         for k in names:
@@ -243,6 +249,8 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
             lines.append(f"   {c.name:<24} {this:<22} {mean}")
         else:
             lines.append(f"   {c.name:<24} {this:<22} {mean} ({_fmt(sds[0])}; {zs[0]:+.1f} sd)")
+    if zero:
+        lines.append("   0 in this game: " + ", ".join(zero))
     if df is not None:
         stand.sort(key=lambda t: -t[0])
         lines.append("   stands out: " + ("; ".join(s for _z, s in stand[:5]) if stand

@@ -157,6 +157,14 @@ def test_a_column_that_does_not_apply_is_averaged_over_the_games_it_applies_to()
     # without a run to compare with, the result line promises no 'stands out' section
     lines = summary_lines(run, 4, lost, None, None, note="no run")
     assert lines[2] == "   result: the team lost" and not any("stands out" in ln for ln in lines)
+    # and the columns at 0 in this game come on one line, after the others
+    assert [ln.split()[0] for ln in lines[4:-2]] == ["loss_stage", "loss_round"], lines
+    zero = lines[-2].removeprefix("   0 in this game: ").split(", ")
+    assert zero == [c.name for c in run.game.columns if c.name not in ("loss_stage", "loss_round")]
+    # a won game: the loss columns do not apply
+    lines = summary_lines(run, 0, won, None, None, note="no run")
+    assert lines[4:7] == ["   team_win                 1", "   loss_stage               - (does not apply in this game)",
+                          "   loss_round               - (does not apply in this game)"], lines
 
 
 def test_replay_takes_the_game_index_as_an_argument_too():
