@@ -140,7 +140,10 @@ def summarize(run: CompiledRun, data) -> dict:
     cfg, gdef = run.cfg, run.game
     labels = [s.name for s in cfg.seats]
     t = data if isinstance(data, Tally) else Tally.of_frame(data, tally_spec(run))
-    records = common_metrics(t, gdef.mode, cfg.n_seats, labels) + list(gdef.metrics(t, cfg))
+    own = list(gdef.metrics(t, cfg))
+    # a game that names its own first player (not seat 0) gives its own first_player_advantage
+    mine = {r["metric"] for r in own if r.get("metric") == "first_player_advantage"}
+    records = [r for r in common_metrics(t, gdef.mode, cfg.n_seats, labels) if r["metric"] not in mine] + own
     cat = catalogue(gdef)
     return {
         "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "run": cfg.run_name, "mode": gdef.mode,

@@ -135,6 +135,23 @@ def length_metrics(df) -> list[dict]:
     return out
 
 
+def first_player_record(wins: int, n: int, n_seats: int, doc: str | None = None) -> dict[str, Any]:
+    """The ``first_player_advantage`` record: the first player's win rate (``wins`` of ``n``
+    games) minus the fair share 1/``n_seats``, in points (as fractions), with the Wilson 95 %
+    interval of that win rate shifted by the same amount. The common metrics take seat 0 as
+    the first player; a game whose first player is another seat (Yukon Airways draws it) gives
+    its own record, with ``doc`` saying who it is, and the common one is dropped
+    (:func:`sim.api.summarize`)."""
+    r0 = proportion("win_rate", {"seat": 0}, wins, n)
+    fair = 1.0 / n_seats
+    rec = {"metric": "first_player_advantage", "by": {}, "value": r0["value"] - fair,
+           "ci_low": r0["ci_low"] - fair, "ci_high": r0["ci_high"] - fair, "n": n,
+           "kind": "difference", "reference": fair, "successes": int(wins)}
+    if doc:
+        rec["doc"] = doc
+    return rec
+
+
 def competitive_metrics(df, n_seats: int, labels: list[str]) -> list[dict]:
     """Win rate by seat and by policy, rank shares by seat, first-player advantage and a
     chi-square test of equal seat win rates (``seat_equality_p``), from the tally ``df`` (or
@@ -168,11 +185,7 @@ def competitive_metrics(df, n_seats: int, labels: list[str]) -> list[dict]:
             if r == 0 and k == 0:
                 continue
             out.append({**proportion("rank_share", {"seat": s, "rank": r}, k, n), "kind": "share"})
-    r0 = proportion("win_rate", {"seat": 0}, wins[0], n)
-    fair = 1.0 / n_seats
-    out.append({"metric": "first_player_advantage", "by": {}, "value": r0["value"] - fair,
-                "ci_low": r0["ci_low"] - fair, "ci_high": r0["ci_high"] - fair, "n": n,
-                "kind": "difference", "reference": fair, "successes": wins[0]})
+    out.append(first_player_record(wins[0], n, n_seats))
     decided = sum(wins)
     if decided > 0 and n_seats > 1:
         p = float(chisquare(wins).pvalue)

@@ -428,8 +428,11 @@ def first_player_note(summary: dict) -> str | None:
     """The condition of ``first_player_advantage``: which policies sat where and whether the
     seats rotated; with fixed seats of different policies it says the figure mixes the seat
     and the policies. None for a game without the metric."""
-    if not any(r.get("metric") == "first_player_advantage" for r in summary.get("metrics", [])):
+    fpa = [r for r in summary.get("metrics", []) if r.get("metric") == "first_player_advantage"]
+    if not fpa:
         return None
+    if fpa[0].get("doc"):  # a game whose first player is not seat 0 says who it is
+        return f"first_player_advantage: {fpa[0]['doc']}"
     seats = summary.get("seats") or []
     kinds = sorted(set(map(str, seats)))
     if summary.get("rotate_seats"):

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.games.yukon_airways.data import DIALS, START_MONEY, SWITCHES
-from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
+from sim.metrics import MetricDef, ci_hi, ci_lo, first_player_record, proportion
 
 LENGTH_UNIT = "player turns"
 """What the ``turns`` column counts: boarding turns, flight turns and maintenance discards of all
@@ -35,6 +35,9 @@ SEAT_NOTE = ("Seats are numbered from 0; the start player is drawn at random and
              "every day (lowest dock first), so seat 0 is not the first player: see win_rate by start_pos "
              "for the initial turn order.")
 SEAT_AXIS = "seat (start player drawn at random each game)"
+FIRST_PLAYER_DOC = ("The start player's win rate (first in the first day's turn order; the start player is "
+                    "drawn at random, so this is not seat 0) minus the fair share 1/seats, in percentage points.")
+"""What Yukon's ``first_player_advantage`` measures (the report prints it under the table)."""
 CALIBRATION_NOTE = ("The components are ASSUMPTIONS until real data is typed in (RULES.md, Policies): there the "
                     "starting improvements are unequal (seat 0, bonus fuel, wins 40 % in the default 4-player "
                     "mix; seat 2, hand limit, 15 %) and on the advanced side the start money by turn order "
@@ -48,6 +51,8 @@ DOCK_CODES = {"1": "no ability", "2": "draw a ticket", "3": "dice of two differe
 """Dock abilities (RULES.md Phase 1 b)."""
 _PS = "per seat and game"
 CATALOGUE = (
+    MetricDef("first_player_advantage", "the start player's win rate (first in the first day's turn order, drawn "
+              "at random: not seat 0) minus the fair share 1/seats, in points", "percentage points", "difference"),
     MetricDef("win_rate", "share of games a seat won (by seat); by policy: wins per game and seat the policy "
               "sat in; by start_pos / start_money: the seat at that place of the first turn order (which "
               "started with that money)", "", "", by=(("start_pos",), ("start_money",))),
@@ -98,6 +103,8 @@ def per_game(df, cfg) -> dict:
     for i in range(cfg.n_seats):
         won = sum(((df[f"start_pos_s{s}"].to_numpy() == i) & (winner == s)).astype(float) for s in range(cfg.n_seats))
         out[f"win_rate[start_pos={i}]"] = (won, one)
+        if i == 0:  # the start player, not seat 0 (metrics: FIRST_PLAYER_DOC)
+            out["first_player_advantage"] = (won, one)
     return out
 
 
@@ -162,6 +169,8 @@ def metrics(tally, cfg) -> list[dict]:
         w = t.count("outcome", (c("winner") >= 0) & (c("wsp") == i))
         out.append(proportion("win_rate", {"start_pos": i}, w, n))
         out.append(proportion("win_rate", {"start_money": int(money[i])}, w, n))
+        if i == 0:  # the start player is drawn, so seat 0 is not the first player (SEAT_NOTE)
+            out.append(first_player_record(w, n, S, FIRST_PLAYER_DOC))
     mv, mc = t.counts("margin", "v")
     if mc.sum():
         out.append(mean_record("margin_mean", {}, mv, mc))

@@ -33,3 +33,23 @@ def test_advanced_side_rotated_seats_win_equally():
     wins = [int((df["winner"] == s).sum()) for s in range(4)]
     assert chisquare(wins).pvalue > 1e-3, wins
     assert all(abs(w / df.height - 0.245) < 0.03 for w in wins)
+
+
+def test_the_first_player_advantage_is_the_start_players():
+    """The start player is drawn (RB Vorbereitung), so seat 0 is not the first player: the
+    first_player_advantage of a Yukon run is the start player's win rate (start_pos 0, counted
+    independently here from the games frame) minus 1/4, one record, in the summary and in the
+    paired per-game outcomes sim check compares."""
+    from sim.api import summarize
+    from sim.check.paired import per_game
+
+    run = load_run(ROOT / "configs" / "yukon_airways.toml", games=2_000)
+    df = games_frame(run, run_games(run))
+    won = sum(((df[f"start_pos_s{s}"] == 0) & (df["winner"] == s)).to_numpy() for s in range(4))
+    recs = [r for r in summarize(run, df)["metrics"] if r["metric"] == "first_player_advantage"]
+    assert len(recs) == 1 and recs[0]["successes"] == int(won.sum())
+    assert abs(recs[0]["value"] - (won.mean() - 0.25)) < 1e-12 and "start player" in recs[0]["doc"]
+    seat0 = float((df["winner"] == 0).mean())
+    assert abs(seat0 - won.mean()) > 0.05  # seat 0 (bonus fuel) is not the start player: they differ
+    num, den = per_game(df, run.cfg, "competitive", "yukon_airways")["first_player_advantage"]
+    assert (num == won).all() and (den == 1).all()
