@@ -241,7 +241,7 @@ def plot_rank_distribution(df, records, n_seats: int, folder: Path,
                            seat_axis: str = "seat in turn order (seat 0 plays first)") -> tuple[str, str] | None:
     """A seat x rank table of the share of games each seat finished at each rank, every cell
     labelled with its value (one decimal) and coloured by its distance from the fair share
-    1/seats, so a 2-point difference shows (unranked = stalled before the seat finished)."""
+    1/seats, so a 2-point difference shows (unranked = the game ended before the seat finished)."""
     import numpy as np
 
     shares = np.full((n_seats, n_seats + 1), np.nan)  # column 0 = unranked
@@ -278,7 +278,7 @@ def plot_rank_distribution(df, records, n_seats: int, folder: Path,
         for j in range(len(order)):
             ax.text(j, i, f"{grid[i, j] * 100:.1f}%", ha="center", va="center", fontsize=8,
                     color="white" if j < n_seats and abs(dev[i, j]) > 0.6 * lim else "black")
-    ax.set_xticks(range(len(order)), [_ordinal(r) if r else "unranked\n(stalled)" for r in order])
+    ax.set_xticks(range(len(order)), [_ordinal(r) if r else "unranked\n(not finished)" for r in order])
     ax.set_yticks(range(n_seats), [f"seat {i}" for i in range(n_seats)])
     ax.set_xlabel("finishing rank (1st = first to finish)")
     ax.set_ylabel("seat")

@@ -487,7 +487,8 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
             rows.append(row)
         out += ["## Rank distribution", "", md_table(head, rows), "",
                 "*Share of games each seat finished at each rank (1st = first to finish)"
-                + ("; unranked = the game stalled before the seat finished; – = never" if show_unranked else "")
+                + ("; unranked = the game ended before the seat finished (a game that stops at its first "
+                   "finisher, or the turn cap); – = never" if show_unranked else "")
                 + ".*", "", *define("rank_share")]
 
     # first-player advantage (whatever shape the metrics give it) and the seat-equality test
