@@ -580,6 +580,11 @@ def test_junit_parses_with_one_case_per_metric_and_target():
     failed = {c.get("name") for c in cases if c.find("failure") is not None}
     assert "win_rate[seat=0]" in failed and "win_rate[seat=1]" not in failed
     assert "win_rate[seat=*] in [0.22, 0.28]: win_rate[seat=0]" in failed
+    # a regression's message (what a CI screen shows) gives the change against its tolerance
+    msg = next(c for c in cases if c.get("name") == "win_rate[seat=0]").find("failure").get("message")
+    row = next(r for r in rep.rows if r.label == "win_rate[seat=0]")
+    assert msg.startswith("win_rate[seat=0]: FAIL: change ") and "(tolerance " in msg and "; baseline " in msg, msg
+    assert f"{100 * (row.b - row.a):+.2f} pp" in msg, (msg, row.a, row.b)
     assert int(suite.get("failures")) == len(failed) and int(suite.get("errors")) == 1
     assert int(suite.get("tests")) == len(cases)
     d = check_to_json(rep)
@@ -1397,7 +1402,11 @@ def test_detectable_at_the_most_games_scales_the_comparison_se():
                            per_game_b={"win_rate[seat=0]": (wb, one)})[0]
     look = compare_records(summ(wa), summ(wb[:2000]), per_game_a={"win_rate[seat=0]": (wa, one)},
                            per_game_b={"win_rate[seat=0]": (wb[:2000], one[:2000])})[0]
-    assert look.test == full.test == "mcnemar" and look.note == "paired on the first 2000 games"
+    # the note says what each side was over the games paired, which the change is the difference of
+    want = (f"paired on the first 2000 games: baseline {100 * wa[:2000].mean():.2f}%, "
+            f"now {100 * wb[:2000].mean():.2f}% over them")
+    assert look.test == full.test == "mcnemar" and look.note == want, look.note
+    assert look.change == pytest.approx(wb[:2000].mean() - wa[:2000].mean())
     assert detectable_at(look, 8000, 0.05, 0.8) == pytest.approx(full.detectable, rel=0.25)
     assert detectable_at(full, 8000, 0.05, 0.8) == pytest.approx(_z_sum(0.05, 0.8) * full.se)
     # unpaired (another seed): the baseline's 8,000 games stay, this run's 2,000 become 8,000

@@ -97,7 +97,11 @@ def check_to_junit(report: CheckReport) -> str:
                 + (f" ({r.note})" if r.note else ""))
         if r.failed:
             failures += 1
-            f = ET.SubElement(case, "failure", message=f"{r.label}: {r.verdict}: {r.note}", type="regression")
+            # the message is what a CI screen shows: the change against its tolerance first
+            f = ET.SubElement(case, "failure", type="regression",
+                              message=f"{r.label}: {r.verdict}: change {change} (tolerance "
+                                      f"{fmt_tolerance(r.tolerance, r.meta, r.a)}; baseline {a}, now {b})"
+                                      + (f"; {r.note}" if r.note else ""))
             f.text = text
         else:
             ET.SubElement(case, "system-out").text = text

@@ -185,6 +185,18 @@ def _counts(rec: dict, p: float, games: int | None) -> tuple[int, int, bool]:
     return min(max(int(x), 0), n), n, capped
 
 
+def _first_games_value(value: float, num, den, m: int, meta: dict) -> str:
+    """A run's value of a metric over its first ``m`` games, as table text: its whole-run
+    ``value`` moved by the difference between the per-game ratio ``sum(num) / sum(den)`` over
+    the first ``m`` games and over all of them (the per-game outcomes of a rate are its value
+    less any reference, e.g. the fair share of ``first_player_advantage``)."""
+    from sim.report.format import fmt_number
+
+    if m <= 0 or den[:m].sum() <= 0 or den.sum() <= 0:
+        return "–"
+    return fmt_number(value + num[:m].sum() / den[:m].sum() - num.sum() / den.sum(), meta)
+
+
 def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, alpha: float = 0.05) -> None:
     """Fill ``p_value``, the change's interval and ``detectable`` inputs of ``row`` when its
     kind has a test and the records (or the per-game ``pairs`` = ((num_a, den_a), (num_b,
@@ -212,7 +224,10 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, 
                 if alone._power_args:
                     row._power_args = alone._power_args
             if an.size != bn.size:
-                row.note = f"paired on the first {m} games"
+                # the change is over those games: say what each side was there, or the table's
+                # full-run baseline and the change seem to disagree
+                row.note = (f"paired on the first {m} games: baseline {_first_games_value(va, an, ad, m, row.meta)}, "
+                            f"now {_first_games_value(vb, bn, bd, m, row.meta)} over them")
             return
     ga, gb = a.get("games"), b.get("games")
     sa, sb = ra.get("se"), rb.get("se")
