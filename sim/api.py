@@ -135,15 +135,18 @@ def summarize(run: CompiledRun, data) -> dict:
     :class:`sim.tally.Tally` (of :func:`tally_spec`) or a games frame (tallied here: the
     same records)."""
     from sim.metrics import catalogue, common_metrics
+    from sim.records import metric_key
     from sim.tally import Tally
 
     cfg, gdef = run.cfg, run.game
     labels = [s.name for s in cfg.seats]
     t = data if isinstance(data, Tally) else Tally.of_frame(data, tally_spec(run))
     own = list(gdef.metrics(t, cfg))
-    # a game that names its own first player (not seat 0) gives its own first_player_advantage
-    mine = {r["metric"] for r in own if r.get("metric") == "first_player_advantage"}
-    records = [r for r in common_metrics(t, gdef.mode, cfg.n_seats, labels) if r["metric"] not in mine] + own
+    # a game's record replaces the common one of the same metric and grouping (Yukon's
+    # first_player_advantage is its drawn start player's, not seat 0's), as its catalogue entries
+    # and its per-game outcomes (sim.check.paired.per_game) do
+    mine = {metric_key(r) for r in own}
+    records = [r for r in common_metrics(t, gdef.mode, cfg.n_seats, labels) if metric_key(r) not in mine] + own
     cat = catalogue(gdef)
     return {
         "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "run": cfg.run_name, "mode": gdef.mode,

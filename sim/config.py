@@ -30,7 +30,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.errors import ConfigError
-from sim.records import metric_label, same_value
+from sim.records import closest_names, metric_label, same_value
 
 MAX_INT64 = 2**63 - 1
 """The largest integer a config may hold (TOML integers are 64-bit)."""
@@ -416,10 +416,9 @@ def _model_at(model: Any, loc: tuple) -> Any:
 
 
 def did_you_mean(key: str, known: list[str]) -> str:
-    """`` (did you mean 'seed'?)`` when ``key`` is close to one of ``known`` (difflib), else ''."""
-    import difflib
-
-    near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+    """`` (did you mean 'seed'?)`` when ``key`` is close to one of ``known``
+    (:func:`sim.records.closest_names`, a strict cutoff: a key is short), else ''."""
+    near = closest_names(key, known, n=1, cutoff=0.75, same_prefix=False)
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 import polars as pl
 
+from sim.records import closest_names  # noqa: F401  (re-exported: the CLI and tests import it from here)
 from sim.stats import mean_interval, wilson
 
 
@@ -337,17 +338,6 @@ def catalogue_names(gdef) -> dict[str, set[frozenset]]:
     """Metric name -> the sets of ``by`` keys its records may have (the shape
     :func:`sim.check.gate.check_metric_names` takes), from :func:`catalogue`."""
     return {k: {frozenset(b) for b in m.by} for k, m in catalogue(gdef).items()}
-
-
-def closest_names(name: str, names, n: int = 3) -> list[str]:
-    """Up to ``n`` names of ``names`` closest to ``name`` (difflib), for "did you mean"."""
-    import difflib
-
-    names = sorted(names)
-    close = difflib.get_close_matches(name, names, n=n, cutoff=0.5)
-    if not close:
-        close = [x for x in names if x.split("_")[0] == name.split("_")[0]][:n]
-    return close
 
 
 def spread(a: dict, b: dict) -> dict[str, Any]:

@@ -11,6 +11,19 @@ import json
 from typing import Any
 
 
+def closest_names(name: str, names, n: int = 3, cutoff: float = 0.5, same_prefix: bool = True) -> list[str]:
+    """Up to ``n`` names of ``names`` closest to ``name`` (difflib, similarity at least
+    ``cutoff``), for "did you mean"; with ``same_prefix``, when none is that close, the names
+    sharing ``name``'s first ``_`` word (``stall`` of ``stall_rat``)."""
+    import difflib
+
+    names = sorted(names)
+    close = difflib.get_close_matches(name, names, n=n, cutoff=cutoff)
+    if not close and same_prefix:
+        close = [x for x in names if x.split("_")[0] == name.split("_")[0]][:n]
+    return close
+
+
 def metric_key(rec: dict) -> tuple[str, str]:
     """Identity of a metric record: (name, canonical JSON of ``by``, key order ignored)."""
     return rec["metric"], json.dumps(rec.get("by") or {}, sort_keys=True, default=str)

@@ -212,7 +212,7 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
         names = [f"{c.name}_s{s}" for s in range(n)] if c.per_seat else [c.name]
         vals = [float(row.get(k, float("nan"))) for k in names]
         if df is None:
-            if c.none is not None and all(v == c.none for v in vals):
+            if not any(c.applies(v) for v in vals):
                 lines.append(f"   {c.name:<24} - (does not apply in this game)")
             elif all(v == 0 for v in vals):  # listed together below: a game leaves many counts at 0
                 zero.append(c.name)
@@ -229,18 +229,18 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
         if all(sd == 0 and v == m for v, m, sd in zip(vals, means, sds)):
             continue  # the same in every game of the run: says nothing about this one
         label = c.name in CATEGORY_COLUMNS
-        zs = [(v - m) / sd if sd and sd == sd and not label and (c.none is None or v != c.none) else 0.0
+        zs = [(v - m) / sd if sd and sd == sd and not label and c.applies(v) else 0.0
               for v, m, sd in zip(vals, means, sds)]
         for k, v, m, z in zip(names, vals, means, zs):
             if abs(z) >= STANDOUT_SD and math.isfinite(z):
                 who = f" (seat {k.rsplit('_s', 1)[1]})" if c.per_seat else ""
                 stand.append((abs(z), f"{c.name}{who}: {_fmt(v)} vs {_fmt(m)} ({z:+.1f} sd)"))
-        this = " / ".join("-" if c.none is not None and v == c.none else _fmt(v) for v in vals)
+        this = " / ".join(_fmt(v) if c.applies(v) else "-" for v in vals)
         mean = " / ".join(_fmt(m) for m in means)
         if c.none is not None and not c.per_seat:
             k = names[0]
             applies = int((df[k] != c.none).sum()) if k in df.columns else 0
-            z = "" if vals[0] == c.none else f"; {zs[0]:+.1f} sd"
+            z = f"; {zs[0]:+.1f} sd" if c.applies(vals[0]) else ""
             lines.append(f"   {c.name:<24} {this:<22} {mean} ({_fmt(sds[0])}{z}) over the {applies:,} games it applies to")
         elif c.name == "winner" and "winner" in df.columns:
             share = float((df["winner"] == int(vals[0])).mean())

@@ -76,6 +76,10 @@ class Column:
     per_seat: bool = False
     none: int | None = None
 
+    def applies(self, value: float) -> bool:
+        """False when ``value`` is the column's ``none`` (it does not apply in that game)."""
+        return self.none is None or value != self.none
+
 
 def expand_columns(columns: Sequence[Column], n_seats: int) -> list[str]:
     """Column names in matrix order: a per-seat column becomes ``<name>_s0 .. _s<n-1>``."""

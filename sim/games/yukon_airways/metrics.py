@@ -51,8 +51,7 @@ DOCK_CODES = {"1": "no ability", "2": "draw a ticket", "3": "dice of two differe
 """Dock abilities (RULES.md Phase 1 b)."""
 _PS = "per seat and game"
 CATALOGUE = (
-    MetricDef("first_player_advantage", "the start player's win rate (first in the first day's turn order, drawn "
-              "at random: not seat 0) minus the fair share 1/seats, in points", "percentage points", "difference"),
+    MetricDef("first_player_advantage", FIRST_PLAYER_DOC, "percentage points", "difference"),
     MetricDef("win_rate", "share of games a seat won (by seat); by policy: wins per game and seat the policy "
               "sat in; by start_pos / start_money: the seat at that place of the first turn order (which "
               "started with that money)", "", "", by=(("start_pos",), ("start_money",))),
@@ -103,8 +102,7 @@ def per_game(df, cfg) -> dict:
     for i in range(cfg.n_seats):
         won = sum(((df[f"start_pos_s{s}"].to_numpy() == i) & (winner == s)).astype(float) for s in range(cfg.n_seats))
         out[f"win_rate[start_pos={i}]"] = (won, one)
-        if i == 0:  # the start player, not seat 0 (metrics: FIRST_PLAYER_DOC)
-            out["first_player_advantage"] = (won, one)
+    out["first_player_advantage"] = out["win_rate[start_pos=0]"]  # the start player, not seat 0 (FIRST_PLAYER_DOC)
     return out
 
 
@@ -169,8 +167,9 @@ def metrics(tally, cfg) -> list[dict]:
         w = t.count("outcome", (c("winner") >= 0) & (c("wsp") == i))
         out.append(proportion("win_rate", {"start_pos": i}, w, n))
         out.append(proportion("win_rate", {"start_money": int(money[i])}, w, n))
-        if i == 0:  # the start player is drawn, so seat 0 is not the first player (SEAT_NOTE)
-            out.append(first_player_record(w, n, S, FIRST_PLAYER_DOC))
+    # the start player is drawn, so seat 0 is not the first player (SEAT_NOTE)
+    start = next(r for r in out if r["metric"] == "win_rate" and r["by"] == {"start_pos": 0})
+    out.append(first_player_record(start["successes"], n, S, FIRST_PLAYER_DOC))
     mv, mc = t.counts("margin", "v")
     if mc.sum():
         out.append(mean_record("margin_mean", {}, mv, mc))
