@@ -255,7 +255,7 @@ def check(
     if seed is not None and seed != base.get("seed"):
         report.notes.insert(0, f"--seed {seed}: played on seed {seed}, the baseline on seed {base.get('seed')}: "
                             "not the same games, so every metric is compared unpaired (no common random numbers)")
-    if not report.passed:
+    if not report.passed or report.moved or base.get("config_hash") != cfg.config_hash():
         report.notes.append(_changed_keys_note(base, cfg))
     try:  # written before the table is shown: a failure is then the only output
         if json_out:

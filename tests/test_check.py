@@ -379,6 +379,14 @@ def test_significant_but_within_tolerance_passes_and_tolerances_override():
     r0 = rows_by_label(rep)["win_rate[seat=0]"]
     assert r0.significant and r0.verdict == "pass" and "within tolerance" in r0.note
     assert rep.exit_code == 0
+    # the PASS line names what moved, with its change and tolerance; so does the JSON
+    moved = {r.label for r in rep.moved}
+    assert "win_rate[seat=0]" in moved and all(r.significant and r.headline for r in rep.moved)
+    assert check_to_json(rep)["moved"] == [r.label for r in rep.moved]
+    last = _render(render_check, rep).strip().splitlines()[-1]
+    assert last.startswith(f"PASS, but {len(moved)} gated metric")
+    assert f"win_rate[seat=0] {100 * r0.change:+.2f} pp (tolerance 1.00 pp)" in last
+    assert "significant but within tolerance" in r0.note
     rep = check_summary(base, now, CheckConfig(tolerances={"win_rate": 0.002}))
     assert {"win_rate[seat=0]", "win_rate[seat=2]"} <= {r.label for r in rep.regressions}
     assert all(r.metric == "win_rate" or r.metric in ("first_player_advantage", "rank_share") or not r.failed
@@ -898,6 +906,11 @@ def test_cli_changed_seed_passes_rules_change_fails(fake_game, tmp_path, monkeyp
     res = invoke("check", write_config(tmp_path, seed=8), "--baseline", base)
     assert res.exit_code == 0, res.output
     assert IDENTICAL_MESSAGE not in res.output and "PASS" in res.output
+    assert "note: changed config keys (baseline -> now): seed: 7 -> 8" in res.output
+    # a passing check of an edited config says which keys the baseline differs in
+    res = invoke("check", write_config(tmp_path, flr=3), "--baseline", base)
+    assert res.exit_code == 0, res.output
+    assert "note: changed config keys (baseline -> now): fakegame.flr_cards: 4 -> 3" in res.output
     res = invoke("check", write_config(tmp_path, flr=0), "--baseline", base, "--json", tmp_path / "c.json")
     assert res.exit_code == 1, res.output
     regressions = set(json.loads((tmp_path / "c.json").read_text())["regressions"])

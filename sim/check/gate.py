@@ -167,6 +167,12 @@ class CheckReport:
         return [r for r in self.rows if r.failed]
 
     @property
+    def moved(self) -> list[MetricRow]:
+        """Gated metrics that changed significantly (after Holm) but within their tolerance:
+        they pass, and the PASS line names them (a designer sees the movement)."""
+        return [r for r in self.rows if r.headline and r.verdict == "pass" and r.significant]
+
+    @property
     def missed_targets(self) -> list[TargetRow]:
         return [t for t in self.targets if t.verdict == "FAIL"]
 

@@ -73,6 +73,7 @@ def check_to_json(report: CheckReport) -> dict:
         "now": report.now,
         "notes": report.notes,
         "regressions": [r.label for r in report.regressions],
+        "moved": [r.label for r in report.moved],
         "missed_targets": [f"{t.target}: {t.label}" for t in report.missed_targets],
         "metrics": [_row_dict(r) for r in report.rows],
         "targets": [{**asdict(t), "label": t.label} for t in report.targets],
@@ -203,6 +204,21 @@ def _narrow_table(title: str, rows: list[MetricRow], report: CheckReport, consol
                            style="dim"))
 
 
+def moved_text(report: CheckReport) -> str:
+    """The tail of a PASS line that has significant changes within tolerance: ``", but N
+    moved within tolerance: label change (tolerance t), ..."`` (empty when none did)."""
+    from sim.check.compare_view import change_text
+
+    moved = report.moved
+    if not moved:
+        return ""
+    parts = [f"{r.label} {change_text(r)} (tolerance {fmt_tolerance(r.tolerance, r.meta, r.a)}"
+             + (", widened: see the note" if r.tolerance_set is not None else "") + ")" for r in moved]
+    n = len(moved)
+    return (f", but {n} gated metric{'s' if n > 1 else ''} moved significantly within tolerance: "
+            + "; ".join(parts))
+
+
 def render_check(report: CheckReport, console: Any) -> None:
     """Print the check as rich tables (metrics, then targets) and a one-line verdict; below
     :data:`NARROW` columns the compact tables of :func:`_narrow_table`."""
@@ -262,7 +278,8 @@ def render_check(report: CheckReport, console: Any) -> None:
         if not (note == IDENTICAL_MESSAGE and report.exit_code == 0):  # PASS line says it
             console.print(f"note: {note}", markup=False, highlight=False)
     if report.exit_code == 0:
-        console.print("[bold green]PASS[/]" + (f": {IDENTICAL_MESSAGE}" if report.identical else ""))
+        console.print("[bold green]PASS[/]" + (f": {IDENTICAL_MESSAGE}" if report.identical else "")
+                      + esc(moved_text(report)), highlight=False)
     elif report.exit_code == 2:
         console.print("[bold red]ERROR[/]: target(s) matching no metric: "
                       + esc(", ".join(t.target for t in report.bad_targets)))
