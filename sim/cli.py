@@ -198,7 +198,7 @@ def print_summary(summary: dict, manifest: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from sim.report.format import find, fmt_interval
+    from sim.report.format import find, fmt_interval, reshuffles_shown
 
     recs = summary["metrics"]
     t = Table(title=f"{summary['title']}: {summary['games']:,} games, seed {summary['seed']}")
@@ -222,7 +222,7 @@ def print_summary(summary: dict, manifest: dict) -> None:
     p05, p50, p95 = (find(recs, k) for k in ("turns_p05", "turns_p50", "turns_p95"))
     t.add_row(f"{unit} p05 / p50 / p95", f"{p05['value']:.0f} / {p50['value']:.0f} / {p95['value']:.0f}")
     resh = find(recs, "reshuffles_mean")
-    if resh is not None and (summary["mode"] == "competitive" or resh["value"] > 0):  # as the report's plot: a team game shows it only if any
+    if resh is not None and reshuffles_shown(summary["mode"], resh["value"] > 0):
         t.add_row("reshuffles per game", fmt_interval(resh))
     gps = manifest.get("games_per_s")
     where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"

@@ -257,6 +257,14 @@ def md_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: str |
     return "\n".join(lines)
 
 
+def reshuffles_shown(mode: str, any_reshuffle: bool) -> bool:
+    """Whether the terminal summary and the report's plot show reshuffles: always in a
+    competitive game, in a cooperative one only when some game reshuffled (a team game's draw
+    pile may never run out, and a row of zeros answers nothing). The Markdown report's length
+    table lists ``reshuffles_mean`` either way."""
+    return mode == "competitive" or bool(any_reshuffle)
+
+
 def find(records: Iterable[dict], metric: str, **by: Any) -> dict | None:
     """The first record named ``metric`` whose ``by`` equals ``by`` exactly, or None."""
     for r in records:

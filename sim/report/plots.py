@@ -426,12 +426,16 @@ def _pct_fmt(top: float):
     return PercentFormatter(xmax=1.0, decimals=None if top < 0.5 else 0)
 
 
-def plot_reshuffles(df, folder: Path, only_if_any: bool = False) -> tuple[str, str] | None:
-    """Bar chart of reshuffles per game (share of games with 0, 1, 2... reshuffles)."""
+def plot_reshuffles(df, folder: Path, mode: str = "competitive") -> tuple[str, str] | None:
+    """Bar chart of reshuffles per game (share of games with 0, 1, 2... reshuffles); None
+    when the game has no reshuffles column or :func:`sim.report.format.reshuffles_shown`
+    says no (``mode`` "cooperative" and no game reshuffled)."""
+    from sim.report.format import reshuffles_shown
+
     if not _has(df, "reshuffles"):
         return None
     values, counts, _ = _counts(df, "reshuffles")
-    if only_if_any and int(values.max()) == 0:
+    if not reshuffles_shown(mode, int(values.max()) > 0):
         return None
     left, width, c, _ = _binned(values, counts, counts * 0, max_bins=40)
     total = counts.sum()

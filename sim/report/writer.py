@@ -128,13 +128,13 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict, tally=Non
             lambda: P.plot_win_rate_by_policy(records, n_seats, plots_dir),
             lambda: P.plot_rank_distribution(frame, records, n_seats, plots_dir, axis),
             lambda: P.plot_game_length(data, records, plots_dir, unit),
-            lambda: P.plot_reshuffles(data, plots_dir),
+            lambda: P.plot_reshuffles(data, plots_dir, mode),
         ]
     else:
         candidates = [
             lambda: P.plot_team_outcome(frame, records, plots_dir),
             lambda: P.plot_game_length(data, records, plots_dir, unit),
-            lambda: P.plot_reshuffles(data, plots_dir, only_if_any=True),
+            lambda: P.plot_reshuffles(data, plots_dir, mode),
         ]
     for make in candidates:
         fig = make()
