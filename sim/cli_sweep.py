@@ -73,5 +73,9 @@ def sweep(
         path = write_sweep(dest, plan, reference=ref)
     except OutputError as e:
         raise _fail(f"--out: {e}" if out is not None else str(e)) from None
-    typer.echo(f"{len(plan.points)} points x {plan.games:,} games on seed {plan.seed}")
+    from sim.cli_regress import _console
+    from sim.sweep import sweep_table
+
+    console = _console()
+    console.print(sweep_table(plan, ref, width=console.width))
     typer.echo(f"sweep: {path / 'sweep.html'}")

@@ -569,6 +569,40 @@ def _changes_md(plan: SweepPlan, changes: dict[int, dict[str, Any]], reference: 
     return lines + [md_table(headers, rows, "ll" + "r" * len(others)), ""]
 
 
+def sweep_table(plan: SweepPlan, reference: int = 0, width: int = 120):
+    """The terminal summary of a played sweep (a rich Table): one row per point (the
+    reference point marked), one column per headline series (:func:`headline_records`) with
+    its value and 95 % interval, as many as fit ``width`` characters (at least two; the title
+    says how many more are in sweep.md)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from sim.report.format import fmt_interval
+
+    summaries = [o.summary for o in plan.outputs]
+    series = headline_records(plan.points[0].run.cfg.game, [r for s in summaries for r in s["metrics"]])
+    cells = {k: [(fmt_interval(r) if (r := _find(s["metrics"], k)) else "-") for s in summaries] for k in series}
+    first = max(len(f"p{p.index:02d} {p.label} (reference)") for p in plan.points) + 3
+    shown, used = [], first
+    for k in series:
+        w = max(len(_label(k)), *(len(c) for c in cells[k])) + 3
+        if len(shown) >= 2 and used + w > width:
+            break
+        shown.append(k)
+        used += w
+    more = len(series) - len(shown)
+    title = (f"{len(plan.points)} points x {plan.games:,} games on seed {plan.seed}: headline metrics, 95 % intervals"
+             + (f" ({more} more in sweep.md)" if more else ""))
+    t = Table(title=escape(title))
+    t.add_column("point", overflow="fold")
+    for k in shown:
+        t.add_column(escape(_label(k)), justify="right", overflow="fold")
+    for i, p in enumerate(plan.points):
+        t.add_row(escape(f"p{p.index:02d} {p.label}" + (" (reference)" if i == reference else "")),
+                  *(escape(cells[k][i]) for k in shown))
+    return t
+
+
 def is_sweep_folder(folder: Path) -> bool:
     """True when ``folder`` is a sweep sim wrote: ``sweep.json`` of :data:`SWEEP_FORMAT` and
     nothing but :data:`SWEEP_FILES`, ``plots/`` and ``points/``."""

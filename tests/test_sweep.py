@@ -24,8 +24,9 @@ runner = CliRunner()
 def test_a_point_equals_sim_run_with_set(tmp_path):
     sw = tmp_path / "sw"
     r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7,8", "--games", "60",
-                            "--seed", "5", "--out", str(sw), "--threads", "1", "--quiet"])
+                            "--seed", "5", "--out", str(sw), "--threads", "1", "--quiet"], env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
+    r_sweep = r
     rep = tmp_path / "run"
     r = runner.invoke(app, ["run", str(CFT), "--set", "clear_for_takeoff.hand_size=8", "--games", "60", "--seed", "5",
                             "--out", str(rep), "--threads", "1", "--quiet"])
@@ -39,6 +40,16 @@ def test_a_point_equals_sim_run_with_set(tmp_path):
     # the other point really played another hand size
     p0 = json.loads((sw / "points" / "p00" / "summary.json").read_text())
     assert p0["metrics"] != point["metrics"]
+    # the terminal table: a row per point (the reference marked), each seat's win rate with its interval
+    from sim.report.format import find, fmt_interval
+
+    lines = r_sweep.output.splitlines()
+    row0 = next(ln for ln in lines if "p00 hand_size=7 (reference)" in ln)
+    row1 = next(ln for ln in lines if "p01 hand_size=8" in ln)
+    for s in (0, 1):
+        assert fmt_interval(find(p0["metrics"], "win_rate", seat=s)) in row0
+        assert fmt_interval(find(point["metrics"], "win_rate", seat=s)) in row1
+    assert "2 points x 60 games on seed 5" in r_sweep.output and "win_rate[seat=0]" in r_sweep.output
     assert tomllib.loads((sw / "points" / "p00" / "config.toml").read_text())["clear_for_takeoff"]["hand_size"] == 7
     # sweep.parquet holds the same numbers, the parameter as a column
     df = pl.read_parquet(sw / "sweep.parquet")
