@@ -444,6 +444,11 @@ class GameState(GameStateBase):
         """State scalar by layout name without the ``S_`` prefix, e.g. ``gs['COMPL']``."""
         return int(self.st[getattr(L, "S_" + key)])
 
+    def clear_events(self) -> None:
+        """Forget the event rows recorded so far (a scenario's set-up moves), so that
+        :meth:`events` lists only what follows."""
+        self.evn[0] = 0
+
     def events(self) -> list[tuple[int, ...]]:
         """Event rows recorded so far: ``(round, plane or -1, E_*, a, b, c, d, e)``."""
         return [tuple(int(x) for x in r) for r in self.ev[: int(self.evn[0])]]

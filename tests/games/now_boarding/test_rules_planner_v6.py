@@ -71,14 +71,13 @@ def _relay_position(planner_state, weights):
     assert g.pickup(0, y) == 1
     z = g.place(g.card("ATL", "SEA"), "ATL")
     u = g.place(g.card("ORD", "SFO"), "DEN", anger=2)
-    g.evn[0] = 0
+    g.clear_events()
     return g, (x, y, z, u)
 
 
 def _moves(g) -> list[tuple[int, int, int, int]]:
     """The flight's (code, plane, card, airport) for every boarding, set-down and delivery."""
-    return [(int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in g.ev[:int(g.evn[0])]
-            if int(r[2]) in (E_PICK, E_DROP, E_DELIVER)]
+    return [(r[2], r[3], r[4], r[5]) for r in g.events() if r[2] in (E_PICK, E_DROP, E_DELIVER)]
 
 
 @pytest.mark.parametrize("first", [0, 1, 3])
