@@ -52,6 +52,8 @@ START_GAMES = 100
 """Games of the start-time runs: ``sim run --games 1`` fails in the report's plots (an axis of
 one value), so the cold / warm start runs play 100 games (well under a second once compiled)."""
 TARGET_SCALING = 1.9
+TARGET_PLANNER_PER_MIN = 200_000
+"""Games a minute of Now Boarding's shipped 4-player planner team on 2 threads (issue 10)."""
 TARGET_C_RATIO = 1.3
 
 
@@ -240,6 +242,12 @@ def render_markdown(result: dict[str, Any]) -> str:
                   + f" Target 2-thread scaling {TARGET_SCALING}x: "
                   + ("met." if not bad_scale else "missed by " + ", ".join(
                       f"{_title(r['game'])} {r['seats']} ({r['scaling']:.2f}x)" for r in bad_scale) + ".")]
+        planner = by.get(("now_boarding", "shipped"), {}).get(2)
+        if planner and "planner" in planner.get("policies", ["planner"]):
+            gpm = planner["games_per_min"]
+            lines[-1] += (f" Target {TARGET_PLANNER_PER_MIN:,} Now Boarding planner games a minute (the shipped "
+                          "4-player team, issue 10): " + ("met." if gpm >= TARGET_PLANNER_PER_MIN else
+                                                          f"missed ({gpm:,.0f}, {100 * (1 - gpm / TARGET_PLANNER_PER_MIN):.0f} % short)."))
     st = result.get("start", [])
     if st:
         lines += ["", f"| game | cold compile (`sim run --games {START_GAMES}`, empty cache) | warm start (cache filled) | load |",
