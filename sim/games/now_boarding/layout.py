@@ -177,6 +177,8 @@ C_WHERE = _s.block(NCARD)  # airport (WAIT) or plane (PLANE/MONEY)
 C_ANGER = _s.block(NCARD)
 C_VIPK = _s.block(NCARD)  # VIP kind attached (0 none)
 C_PICK = _s.block(NCARD)  # airport of the card's latest pickup (-1)
+C_DOWN = _s.block(NCARD)  # 1 while the card lies face down: drawn, not yet turned over (RB "Prepara la
+#   próxima ronda": drawn face down; "Fase de vuelo" 2: turned over when the flight phase starts)
 ACTIVE = _s.block(NCARD)  # ids of the cards waiting or aboard
 PILE = _s.block(NCARD)  # draw order; stage s uses PILE[S_PILE_POS+s : S_PILE_END+s]
 PLANES = _s.block(PB * MAXP)

@@ -36,12 +36,12 @@ CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\"): the shipped te
                     "with 4 (20,000 games each, the shipped configs) and 25.1 % with 5 (version 6: 21.1 % with 4, "
                     "version 5: 17.9 %, version 4: 2.5 %); greedy wins 1.9 % with 2 and about 0 % with 3-5. With 4 "
                     "players about 71 passengers arrive and the planner delivers about 60; most lost games end at "
-                    "the final count (about 6.5 passengers left, where a win allows 5). The planner's purchases are "
-                    "its weakest part: a look-ahead team that chooses each purchase by simulating the next two "
-                    "rounds (policy rollout) wins 51.8 % [48.7, 54.9] of 4-player games where the planner wins "
-                    "32.6 % on the same 1,000 deals (2 players: 66.2 % against 50.3 %); the planner with weights "
-                    "= { endsearch = 1 } (each purchase after the last draw chosen by simulating the rest of the "
-                    "game) wins 39.9 % against 32.1 % at about 2.6 times the time. Scripted teams may "
+                    "the final count (about 6.5 passengers left, where a win allows 5). Its purchases can be "
+                    "bettered: a look-ahead team that chooses each purchase by simulating the next two rounds "
+                    "(policy rollout) wins 43.0 % [40.0, 46.1] of 4-player games where the planner wins 32.6 % on "
+                    "the same 1,000 deals (2 players: 61.7 % against 50.3 %); the planner with weights = { "
+                    "endsearch = 1 } (each purchase after the last draw chosen by simulating the rest of the "
+                    "game) wins 39.4 % against 32.1 % at about 2.5 times the time. Scripted teams may "
                     "coordinate worse than a good human table: read win rates as relative (variant A against B on "
                     "the same seeds) more than as the game's difficulty.")
 FAILURE_METRICS = ("loss_stage_share", "complaints_by_cause_mean")

@@ -29,9 +29,18 @@ from sim.games.engine import (
     seat_policies,
 )
 from sim.games.now_boarding.layout import (
+    ACTIVE,
+    C_ANGER,
+    C_ASSIGN,
+    C_DOWN,
+    C_DROPAT,
+    C_PICK,
     C_PLACE,
+    C_VIPK,
+    C_WHERE,
     K_CIN,
     K_COMPLAINT_LIMIT,
+    K_CORIG,
     K_FREE_ROUTE,
     K_NP,
     K_NR,
@@ -85,6 +94,7 @@ from sim.games.now_boarding.layout import (
     PILE,
     PL_BOX,
     PL_PILE,
+    PL_WAIT,
     POL_PLANNER,
     POL_ROLLOUT,
     PW_ENDBUY,
@@ -103,6 +113,7 @@ from sim.games.now_boarding.layout import (
     S_LOSS_ROUND,
     S_LOSS_STAGE,
     S_LOST_EARLY,
+    S_NACTIVE,
     S_OVER,
     S_PASSES,
     S_PILE_END,
@@ -377,12 +388,33 @@ def maintenance(st, spec, pol, w, rng, order, ev, evn):
 
 @kernel
 def redeal(st, spec, rng):
-    """Re-deal what the team cannot see (RULES.md "Policies", rollout): the cards not yet
-    drawn (every pile card and the out-of-play card of 4-5 players: collected in card-id
-    order, shuffled with ``rng``'s CHANCE stream, dealt back into the piles' remaining
-    slots, stage sizes kept) and the weather plan of the stages to come (their routes drawn
-    again from the routes no seen stage used, ascending, each token on a uniform space, as
-    RB setup 13-14 drew them). The VIP deal is left as it is (see RULES.md)."""
+    """Re-deal what the team cannot see (RULES.md "Policies", rollout): the cards it has not
+    seen (every pile card, the out-of-play card of 4-5 players and the cards lying face down,
+    C_DOWN: drawn this maintenance, RB "Prepara la próxima ronda"), collected in card-id order;
+    each face-down card's place (its airport, which its back shows, its anger and VIP), taken in
+    the ACTIVE list's order, gets a card drawn uniformly from the unseen cards of that origin;
+    the rest are shuffled and dealt back into the piles' remaining slots (stage sizes kept) and
+    out of play; all with ``rng``'s CHANCE stream. Then the weather plan of the stages to come
+    (their routes drawn again from the routes no seen stage used, ascending, each token on a
+    uniform space, as RB setup 13-14 drew them). The VIP deal is left as it is (see RULES.md)."""
+    na = st[S_NACTIVE]
+    slot = np.empty(NCARD, np.int64)  # ACTIVE indexes of the face-down places
+    sair = np.empty(NCARD, np.int64)
+    sang = np.empty(NCARD, np.int64)
+    svip = np.empty(NCARD, np.int64)
+    nd = 0
+    for i in range(na):
+        c = st[ACTIVE + i]
+        if st[C_DOWN + c] == 1:
+            slot[nd] = i
+            sair[nd] = st[C_WHERE + c]
+            sang[nd] = st[C_ANGER + c]
+            svip[nd] = st[C_VIPK + c]
+            nd += 1
+            st[C_PLACE + c] = PL_PILE  # unseen: back into the pool
+            st[C_DOWN + c] = 0
+            st[C_ANGER + c] = 0
+            st[C_VIPK + c] = 0
     pool = np.empty(NCARD, np.int64)
     m = 0
     for c in range(NCARD):
@@ -390,6 +422,33 @@ def redeal(st, spec, rng):
         if pl == PL_PILE or (pl == PL_BOX and spec[K_CIN + c] == 1):
             pool[m] = c
             m += 1
+    for j in range(nd):
+        a = sair[j]
+        cnt = 0
+        for i in range(m):
+            if spec[K_CORIG + pool[i]] == a:
+                cnt += 1
+        k = randint(rng, CHANCE, cnt)
+        for i in range(m):
+            c = pool[i]
+            if spec[K_CORIG + c] != a:
+                continue
+            if k > 0:
+                k -= 1
+                continue
+            st[C_PLACE + c] = PL_WAIT
+            st[C_WHERE + c] = a
+            st[C_ANGER + c] = sang[j]
+            st[C_VIPK + c] = svip[j]
+            st[C_PICK + c] = -1
+            st[C_DOWN + c] = 1
+            st[C_ASSIGN + c] = 0
+            st[C_DROPAT + c] = 0
+            st[ACTIVE + slot[j]] = c
+            m -= 1
+            for x in range(i, m):
+                pool[x] = pool[x + 1]
+            break
     shuffle(pool, 0, m, rng, CHANCE)
     j = 0
     for s in range(3):

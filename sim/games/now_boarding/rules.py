@@ -22,6 +22,7 @@ from sim.games.now_boarding.layout import (
     ACTIVE,
     BIG,
     C_ANGER,
+    C_DOWN,
     C_PICK,
     C_PLACE,
     C_VIPK,
@@ -701,8 +702,9 @@ def after_last_draw(st):
 @leaf_kernel
 def draw_passengers(st, spec, s, vip_idx, ev, evn):
     """RB setup 12 / "Prepara la próxima ronda": draw the stage's 'draw per round' cards from pile s
-    onto their origin airports (anger 0). ``vip_idx`` >= 0 attaches that VIP card to the first
-    card drawn (Grumpy starts with 1 anger). Returns the number drawn."""
+    onto their origin airports (anger 0), face down (C_DOWN: the back shows the origin, the
+    destination is seen when ``start_flight`` turns them over). ``vip_idx`` >= 0 attaches that VIP
+    card to the first card drawn (Grumpy starts with 1 anger). Returns the number drawn."""
     k = spec[K_DRAW + s]
     drawn = 0
     for _ in range(k):
@@ -714,6 +716,7 @@ def draw_passengers(st, spec, s, vip_idx, ev, evn):
         st[C_WHERE + c] = spec[K_CORIG + c]
         st[C_ANGER + c] = 0
         st[C_PICK + c] = -1
+        st[C_DOWN + c] = 1
         active_add(st, c)
         emit(ev, evn, st[S_ROUND], -1, E_DRAW, c, spec[K_CORIG + c], spec[K_CDEST + c], spec[K_CFARE + c], s)
         if drawn == 0 and vip_idx >= 0:
@@ -1135,8 +1138,12 @@ def setup(st, spec, rng, rig_deck, rig_dice, ev, evn):
 
 @leaf_kernel
 def start_flight(st, spec):
-    """RB "Fase de vuelo" start: every plane gets its speed in move points and the action
-    budget (unlimited without the timer option); no plane is heading for a card yet."""
+    """RB "Fase de vuelo" start: the passenger cards drawn face down are turned over (step 2:
+    "Voltee todas las tarjetas de pasajeros boca abajo"), every plane gets its speed in move
+    points and the action budget (unlimited without the timer option); no plane is heading for
+    a card yet."""
+    for i in range(st[S_NACTIVE]):
+        st[C_DOWN + st[ACTIVE + i]] = 0
     budget = spec[K_BUDGET]
     for p in range(spec[K_NP]):
         b = pb(p)

@@ -57,6 +57,36 @@ def test_maintenance_draws_the_stage_draw(make):
         assert g.where(c) == ("waiting", int(g.spec[L.K_CORIG + c])) and g.anger_of(c) == 0
 
 
+def test_drawn_passengers_lie_face_down_until_the_flight_phase_turns_them_over(make):
+    """RB "Prepara la próxima ronda": the cards are drawn "boca abajo" (face down) onto the origin
+    airport their back shows; RB "Fase de vuelo" step 2 turns them over ("Voltee todas las tarjetas
+    de pasajeros boca abajo") when the next flight phase starts. So the maintenance's purchases
+    (RB "Comprar actualizaciones", after the draw) are made without the new destinations
+    (C_DOWN, which the look-ahead's re-deal reads). A passenger already waiting stays face up."""
+    g = make()
+    old = g.place(g.card("ATL", "MIA"), "ATL", anger=1)
+    g.maintenance()
+    new = [c for c in g.active() if c != old]
+    assert len(new) == 3
+    assert [int(g.st[L.C_DOWN + c]) for c in new] == [1, 1, 1]
+    assert g.st[L.C_DOWN + old] == 0
+    g.start_flight()
+    assert [int(g.st[L.C_DOWN + c]) for c in g.active()] == [0, 0, 0, 0]
+
+
+def test_set_up_passengers_face_up_and_the_first_draw_turned_over_at_round_one():
+    """RB "Preparar" 10: each starting passenger is revealed ("boca arriba"); 12: the first draw is
+    placed face down; "Fase de vuelo" 2 turns it over, so at round 1's flight phase every waiting
+    card is face up. A played game's draws are face down between the draw and the next round."""
+    g = GameState(players=4, seed=3)
+    assert g["ROUND"] == 1 and len(g.active()) == 4 + 3
+    assert all(g.st[L.C_DOWN + c] == 0 for c in range(L.NCARD))
+    R.upkeep(g.st, g.spec, g.ev, g.evn)
+    assert R.draw_passengers(g.st, g.spec, 0, -1, g.ev, g.evn) == 3
+    down = [c for c in range(L.NCARD) if g.st[L.C_DOWN + c] == 1]
+    assert len(down) == 3 and all(g.where(c)[0] == "waiting" for c in down)
+
+
 def test_empty_pile_changes_stage_and_weather(make):
     """RB "Pasando a la siguiente etapa": an empty pile at draw time moves to the next stage, removes
     every weather token and places the next stage's; the draw comes from the new pile."""

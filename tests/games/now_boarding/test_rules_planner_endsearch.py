@@ -107,7 +107,8 @@ def test_chance_stream_untouched_the_same_deals_and_plane_orders(players):
     (``engine.lookahead_streams``): on the same game index the searching team is dealt the
     same set-up, passengers and weather and flies in the same plane order every round as the
     planner (only purchases after the last draw, and what follows from them, differ: of games
-    0-7 of seed 9, in game 6 with 2 players and in games 5 and 7 with 4)."""
+    0-7 of seed 9, in game 6 with 2 players and in game 7 with 4; game 5 with 4 players differed too
+    while the search saw the last draw's face-down destinations, RULES.md)."""
     a, b = planner_run(1, players), planner_run(0, players)
     differ = []
     for g in range(8):
@@ -116,7 +117,7 @@ def test_chance_stream_untouched_the_same_deals_and_plane_orders(players):
         _, eb, _ = P.play_traced(b, g, 20000)
         assert_same_chance(ea, eb)
         differ.append(_buys(ea).tolist() != _buys(eb).tolist())
-    assert [g for g, x in enumerate(differ) if x] == {2: [6], 4: [5, 7]}[players]
+    assert [g for g, x in enumerate(differ) if x] == {2: [6], 4: [7]}[players]
 
 
 def test_endsearch_replays_and_keeps_every_invariant():
@@ -135,14 +136,14 @@ def test_endsearch_replays_and_keeps_every_invariant():
 
 
 def test_endsearch_wins_more_on_the_same_deals():
-    """200 4-player games of seed 9, paired: the searching team wins 66 where the planner wins
-    56 and delivers 12,042 passengers against 11,901, with 616 complaints against 671; it buys
-    more routes (750 against 686). (4,000 games of the shipped config's seed: +7.78 ± 0.83
-    points, RULES.md.)"""
+    """200 4-player games of seed 9, paired: the searching team wins 64 where the planner wins
+    56 and delivers 12,036 passengers against 11,901, with 618 complaints against 671; it buys
+    more routes (754 against 686). (4,000 games of the shipped config's seed: RULES.md,
+    "endsearch".)"""
     a, b = batch(planner_run(1), 0, 200), batch(planner_run(0), 0, 200)
     c = G.column_names(4)
     tot = lambda out, name: int(out[:, c.index(name)].sum())  # noqa: E731
-    assert (tot(a, "team_win"), tot(b, "team_win")) == (66, 56)
-    assert (tot(a, "delivered"), tot(b, "delivered")) == (12042, 11901)
-    assert (tot(a, "complaints"), tot(b, "complaints")) == (616, 671)
-    assert (tot(a, "upg_route"), tot(b, "upg_route")) == (750, 686)
+    assert (tot(a, "team_win"), tot(b, "team_win")) == (64, 56)
+    assert (tot(a, "delivered"), tot(b, "delivered")) == (12036, 11901)
+    assert (tot(a, "complaints"), tot(b, "complaints")) == (618, 671)
+    assert (tot(a, "upg_route"), tot(b, "upg_route")) == (754, 686)
