@@ -32,7 +32,9 @@ State: one int32 array per game::
     p[P_OFF_COCKPIT] S x L x NCOLG   markers on each cockpit map (NCOL colours, then grey)
     p[P_OFF_TURN]    S               turn order (seat ids, first to act first)
     p[P_OFF_ORDERS]  NORDP           order cards face up (row of spec ``orders``)
-    (state size = p[P_OFF_ORDERS] + NORDP)
+    p[P_OFF_TDOWN]   S x NT          of the table's cards, those played face down (three-card tickets)
+    p[P_OFF_DDOWN]   NCARDS          discard pile: owner seat + 1 of a face-down card, 0 face up
+    (state size = p[P_OFF_DDOWN] + NCARDS)
 
 Actions: rows of ACT_W int32 ``(kind, a, b)``; the step H_STEP says which kinds are legal:
 
@@ -147,6 +149,8 @@ P_OFF_POOL = _p.slot()
 P_OFF_COCKPIT = _p.slot()
 P_OFF_TURN = _p.slot()
 P_OFF_ORDERS = _p.slot()
+P_OFF_TDOWN = _p.slot()
+P_OFF_DDOWN = _p.slot()
 P_SIZE = _p.slot()
 NP = _p.size
 

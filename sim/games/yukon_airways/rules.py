@@ -135,6 +135,7 @@ from sim.games.yukon_airways.layout import (
     P_NORDP,
     P_NT,
     P_OFF_COCKPIT,
+    P_OFF_DDOWN,
     P_OFF_DECK,
     P_OFF_DIE,
     P_OFF_DISC,
@@ -144,6 +145,7 @@ from sim.games.yukon_airways.layout import (
     P_OFF_POOL,
     P_OFF_SEAT,
     P_OFF_TABLE,
+    P_OFF_TDOWN,
     P_OFF_TURN,
     P_ORDER_TIMING,
     P_ROUNDS,
@@ -243,6 +245,13 @@ def hand_at(p, s, t):
 def table_at(p, s, t):
     """Offset of the count of card type ``t`` seat ``s`` played this round."""
     return p[P_OFF_TABLE] + s * p[P_NT] + t
+
+
+@leaf_kernel
+def tdown_at(p, s, t):
+    """Offset of the count of card type ``t`` seat ``s`` played face down this round (RB
+    Flugphase a: "drei beliebige verdeckte Karten"; included in ``table_at``'s count)."""
+    return p[P_OFF_TDOWN] + s * p[P_NT] + t
 
 
 @leaf_kernel
@@ -402,7 +411,10 @@ def redeal(state, spec, seat, rng, tmp):
     players", the rest is the draw pile. The unseen tickets (the draw pile and every other
     seat's hand) are collected sorted by card type (a canonical order), shuffled with ``rng``'s
     CHANCE stream and dealt back: every other hand keeps its number of tickets, the draw pile
-    its size. The discard pile stays as it is (named simplification, RULES.md "Policies").
+    its size. The other seats' face-down tickets (RB Flugphase a: "verdeckte Karten"), on the
+    table this day and in the discard pile (``P_OFF_DDOWN``), are unseen too: they join the
+    pool and are dealt back into the same places (per seat and type count on the table, per
+    slot in the discard pile). The face-up discards stay as they are (RULES.md "Policies").
     ``tmp`` int32[NT + NCARDS] scratch."""
     p = spec[0]
     S = p[P_S]
@@ -416,7 +428,13 @@ def redeal(state, spec, seat, rng, tmp):
     for o in range(S):
         if o != seat:
             for t in range(NT):
-                tmp[t] += state[hand_at(p, o, t)]
+                tmp[t] += state[hand_at(p, o, t)] + state[tdown_at(p, o, t)]
+    x0 = p[P_OFF_DISC]
+    y0 = p[P_OFF_DDOWN]
+    nd = state[H_DISC_N]
+    for i in range(nd):
+        if state[y0 + i] > 0 and state[y0 + i] != seat + 1:
+            tmp[state[x0 + i]] += 1
     m = 0
     for t in range(NT):
         for _ in range(tmp[t]):
@@ -434,6 +452,21 @@ def redeal(state, spec, seat, rng, tmp):
                 state[hand_at(p, o, tmp[k])] += 1
                 k += 1
             recount_fuel_cards(state, spec, o)  # the hand keeps its size (SE_HAND_N)
+    for o in range(S):
+        if o != seat:
+            h = 0
+            for t in range(NT):
+                h += state[tdown_at(p, o, t)]
+                state[table_at(p, o, t)] -= state[tdown_at(p, o, t)]
+                state[tdown_at(p, o, t)] = 0
+            for _ in range(h):
+                state[tdown_at(p, o, tmp[k])] += 1
+                state[table_at(p, o, tmp[k])] += 1
+                k += 1
+    for i in range(nd):
+        if state[y0 + i] > 0 and state[y0 + i] != seat + 1:
+            state[x0 + i] = tmp[k]
+            k += 1
     for i in range(dn):
         state[d0 + i] = tmp[k]
         k += 1
@@ -451,6 +484,7 @@ def draw_card(state, spec, s, rng, ev, evn):
             return 0
         for i in range(nd):
             state[p[P_OFF_DECK] + i] = state[p[P_OFF_DISC] + i]
+            state[p[P_OFF_DDOWN] + i] = 0
         state[H_DECK_N] = nd
         state[H_DISC_N] = 0
         shuffle(state, p[P_OFF_DECK], p[P_OFF_DECK] + nd, rng, CHANCE)
@@ -482,6 +516,7 @@ def discard_card(state, spec, t):
     """Put one card of type ``t`` on the discard pile."""
     p = spec[0]
     state[p[P_OFF_DISC] + state[H_DISC_N]] = t
+    state[p[P_OFF_DDOWN] + state[H_DISC_N]] = 0
     state[H_DISC_N] += 1
 
 
@@ -500,6 +535,7 @@ def give_up_cards(state, spec, s, k, to_table):
             hand_add(state, p, s, t, -1)
             if to_table:
                 state[table_at(p, s, t)] += 1
+                state[tdown_at(p, s, t)] += 1
             else:
                 discard_card(state, spec, t)
             left -= 1
@@ -1123,9 +1159,16 @@ def maintenance(state, spec, rng, rig_dice, ev, evn):
     for s in range(S):
         for t in range(p[P_NT]):
             k = state[table_at(p, s, t)]
-            for _ in range(k):
-                discard_card(state, spec, t)
+            kd = state[tdown_at(p, s, t)]
+            for j in range(k):
+                if j < kd:  # face down it stays (RB Flugphase a): its owner's secret
+                    state[p[P_OFF_DDOWN] + state[H_DISC_N]] = s + 1
+                    state[p[P_OFF_DISC] + state[H_DISC_N]] = t
+                    state[H_DISC_N] += 1
+                else:
+                    discard_card(state, spec, t)
             state[table_at(p, s, t)] = 0
+            state[tdown_at(p, s, t)] = 0
     for i in range(S):
         s = state[p[P_OFF_TURN] + i]
         draw_cards(state, spec, s, dial_value(state, spec, s, D_DRAW), rng, ev, evn)

@@ -54,6 +54,7 @@ from sim.games.yukon_airways.layout import (
     P_NORDP,
     P_NT,
     P_OFF_COCKPIT,
+    P_OFF_DDOWN,
     P_OFF_DECK,
     P_OFF_DIE,
     P_OFF_DISC,
@@ -63,6 +64,7 @@ from sim.games.yukon_airways.layout import (
     P_OFF_POOL,
     P_OFF_SEAT,
     P_OFF_TABLE,
+    P_OFF_TDOWN,
     P_OFF_TURN,
     P_ORDER_TIMING,
     P_ROUNDS,
@@ -261,6 +263,8 @@ def compile_spec(cfg):
     p[P_OFF_COCKPIT] = p[P_OFF_POOL] + NCOL
     p[P_OFF_TURN] = p[P_OFF_COCKPIT] + S * L * NCOLG
     p[P_OFF_ORDERS] = p[P_OFF_TURN] + S
-    p[P_SIZE] = p[P_OFF_ORDERS] + max(sec.orders_in_play, 1)
+    p[P_OFF_TDOWN] = p[P_OFF_ORDERS] + max(sec.orders_in_play, 1)
+    p[P_OFF_DDOWN] = p[P_OFF_TDOWN] + S * NT
+    p[P_SIZE] = p[P_OFF_DDOWN] + ncards
     assert len(DIAL_NAMES) == NDIAL and SW_TWO_COLOURS >= 0
     return (p, d.astype(np.int32), loc, deck, dials, orders, visited, planes, dcol, corder, tcount)

@@ -121,3 +121,72 @@ def test_redeal_keeps_every_card_and_the_hand_counters():
     assert np.array_equal(hands(st)[me], hands(g.state)[me])
     assert [int(x.sum()) for x in hands(st)] == [int(x.sum()) for x in hands(g.state)]
     assert not np.array_equal(st, g.state)
+
+
+def _others_face_down(g):
+    """(slots, cards) of the face-down tickets of the seats other than the one to decide: on
+    the table this day (count by type) and in the discard pile (owner seat + 1)."""
+    s, nt = int(g.state[Y.H_ACTOR]), int(g.p[Y.P_NT])
+    td, x0, y0 = int(g.p[Y.P_OFF_TDOWN]), int(g.p[Y.P_OFF_DISC]), int(g.p[Y.P_OFF_DDOWN])
+    table = [(o, t) for o in range(g.run.n_seats) if o != s for t in range(nt) if g.state[td + o * nt + t] > 0]
+    disc = [i for i in range(int(g.state[Y.H_DISC_N])) if g.state[y0 + i] > 0 and g.state[y0 + i] != s + 1]
+    return table, disc, td, x0, nt
+
+
+def swap_face_down(g):
+    """Give every other seat's face-down ticket (table and discard pile) the type of a draw-pile
+    card of another type, and that card its type: a position the deciding seat cannot tell
+    apart (RB Flugphase a, "verdeckte Karten"). Returns the number of cards changed."""
+    table, disc, td, x0, nt = _others_face_down(g)
+    d0, n = int(g.p[Y.P_OFF_DECK]), int(g.state[Y.H_DECK_N])
+    tb = int(g.p[Y.P_OFF_TABLE])
+    used, changed = set(), 0
+    for kind, where in [("t", x) for x in table] + [("d", i) for i in disc]:
+        t = where[1] if kind == "t" else int(g.state[x0 + where])
+        j = next((j for j in range(n) if j not in used and g.state[d0 + j] != t), None)
+        if j is None:
+            continue
+        used.add(j)
+        u = int(g.state[d0 + j])
+        g.state[d0 + j] = t
+        if kind == "t":
+            o = where[0]
+            for blk in (td, tb):
+                g.state[blk + o * nt + t] -= 1
+                g.state[blk + o * nt + u] += 1
+        else:
+            g.state[x0 + where] = u
+        changed += 1
+    return changed
+
+
+def test_opponents_face_down_tickets_do_not_change_the_rollout_choice():
+    """RB Flugphase a: a passenger may fly on "drei beliebige verdeckte Karten" (three face-down
+    cards); they stay their owner's secret on the table and, face down, in the discard pile
+    (RULES.md "Policies"). At positions where the other seats have such cards, giving each the
+    type of a draw-pile card (and that card its type) leaves the rollout's choice alone: the
+    re-deal pools them with the hands and the draw pile (rules.redeal, P_OFF_TDOWN / P_OFF_DDOWN)."""
+    heur = make_run(seats=[{"policy": "heuristic"}] * 4)
+    ro = make_run(seats=[{"policy": "rollout", "weights": SMALL}] * 4)
+    checked = swapped = 0
+    for gi in range(12):
+        h = GameState.from_run(heur, gi)
+        for _ in range(60 + 40 * gi):  # heuristic actions, to positions spread over the game
+            if h.over:
+                break
+            h.apply(h.policy_choice())
+        while not h.over and not any(_others_face_down(h)[:2]):
+            h.apply(h.policy_choice())
+        if h.over or not any(_others_face_down(h)[:2]):
+            continue
+        g = GameState.from_run(ro, gi)
+        g.state[:] = h.state
+        k = GameState.from_run(ro, gi)
+        k.state[:] = h.state
+        swapped += swap_face_down(k) > 0
+        assert int(check_invariants(k.state, k.spec)) == 0
+        # three policy streams: with the face-down cards left as they are (the re-deal before
+        # 2026-12-05) 2 of these 15 choices changed
+        assert [choice(k, x)[0] for x in (7, 8, 9)] == [choice(g, x)[0] for x in (7, 8, 9)]
+        checked += 1
+    assert checked >= 4 and swapped == checked
