@@ -93,8 +93,10 @@ def test_scenario_api_replays_the_playout_turn_by_turn():
 
 
 def test_one_action_per_turn_then_end_turn():
-    """RB Playing cards: 'you can either play one card ... or exchange': one action, then
-    the turn ends (the face-down draw refills the hand to nine)."""
+    """RB "The game turn": 'During your turn, you must perform (only) one of the following
+    two actions: 1. Exchange cards from your hand with cards from the deck, face-up. 2. Play
+    cards from your hand and draw cards from the deck, face-down.': one action, then the turn
+    ends (the face-down draw refills the hand to nine)."""
     gs = GameState(seats=2, seed=1)
     gs.apply(gs.legal_actions()[-1])  # an exchange (listed after the plays)
     assert gs.legal_actions() == []

@@ -9,9 +9,11 @@ A-B stands, 3-5 A-C stands. Runway 0 is 31L, runway 1 is 31R.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import sim.games.clear_for_takeoff.layout as L
+from sim.compile import run_from_dict
 from sim.games.clear_for_takeoff.state import GameState
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
@@ -106,6 +108,46 @@ def test_exchange_one_to_four_cards(n):
         assert h[c] == 1
     assert discard_pile(gs) == ["AI"] * n
     assert gs.stat(0, L.ST_EXCH) == 1
+    assert gs.invariants() == 0
+
+
+def test_exchange_offered_only_with_one_to_four_cards():
+    """RB "Exchanging cards from your hand with cards from the deck": 'You may discard from
+    one to four cards, face-up, from your hand' (Helpful tips 2.2.1): the legal actions offer
+    exchanges of 1, 2, 3 or 4 held cards (every such multiset, each once), never 0 or 5, and
+    ``apply`` refuses both; with only three cards held, at most three. The kernel's own play
+    listing (``rules.legal_plays``) lists no exchange: the count is the caller's to respect."""
+    gs = new(seed=3)
+    gs.set_hand(0, {"AI": 5, "B": 4})
+    exch = [a for a in gs.legal_actions() if a[0] == L.K_EXCHANGE]
+    # multisets of AI (5 held) and B (4 held): sizes 1..4 have 2, 3, 4, 5 of them
+    assert sorted(len(a) - 1 for a in exch) == [1] * 2 + [2] * 3 + [3] * 4 + [4] * 5
+    assert len(set(exch)) == len(exch)
+    assert all(a[0] != L.K_EXCHANGE for a in gs.legal())
+    ai, b = L.CARD_NAMES.index("AI"), L.CARD_NAMES.index("B")
+    for bad in [(L.K_EXCHANGE,), (L.K_EXCHANGE, ai, ai, ai, ai, ai), (L.K_EXCHANGE, ai, ai, ai, b, b)]:
+        with pytest.raises(ValueError, match="an exchange is 1 to 4 cards"):
+            gs.apply(bad)
+    assert gs.hand(0) == {"AI": 5, "B": 4} and gs.stat(0, L.ST_EXCH) == 0
+    gs.set_hand(0, {"B": 3})
+    assert sorted(len(a) - 1 for a in gs.legal_actions() if a[0] == L.K_EXCHANGE) == [1, 2, 3]
+    assert gs.invariants() == 0
+
+
+def test_random_policy_exchanges_one_to_four_cards():
+    """RB "Exchanging cards from your hand with cards from the deck": 'from one to four
+    cards': the random policy's exchange (``policies.random_exchange``, through the
+    playout's ``decide``) takes a uniform 1..4 of the nine held cards, never 0 or 5."""
+    run = run_from_dict({"game": "clear_for_takeoff", "seats": ["random", "greedy"], "seed": 4,
+                         "clear_for_takeoff": {}}, "<random exchange>")
+    gs = GameState.from_run(run, 0)
+    gs.set_hand(0, {"AI": 5, "B": 4})        # no play: every choice is an exchange
+    sizes = set()
+    for i in range(60):
+        a = gs.choose(np.array([i + 1, 3 * i + 11], np.uint64))
+        assert a[0] == L.K_EXCHANGE
+        sizes.add(len(a) - 1)
+    assert sizes == {1, 2, 3, 4}
     assert gs.invariants() == 0
 
 

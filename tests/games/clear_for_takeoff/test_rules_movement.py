@@ -260,6 +260,32 @@ def test_both_runways_take_off_together():
     assert gs.invariants() == 0
 
 
+def test_independent_movement_also_after_an_exchange():
+    """RB "Independent aircraft movement": 'Independent aircraft movement occurs at the end
+    of your turn after you have: exchanged face-up cards, played cards from your hand, drawn
+    face-down replacement cards': a turn spent exchanging still ends with every automatic
+    step (takeoff, front D -> takeoff, VIP2 -> D, VIP1 -> VIP2)."""
+    gs = new(seed=22)
+    gs.put(0, SMALL, gs.to(1))
+    gs.put(0, MED, gs.d(0, 0))
+    gs.put(0, MED2, gs.vip2)
+    gs.put(0, WIDE, gs.vip1)
+    gs.stack_deck(["A", "C"])
+    assert gs.exchange({"VIP": 2}) == 0
+    assert gs.hand(0) == {"A": 4, "LC": 3, "VIP": 1, "C": 1}
+    assert gs.stat(0, L.ST_EXCH) == 1
+    assert (gs.pos(0, SMALL), gs.pos(0, MED), gs.pos(0, MED2), gs.pos(0, WIDE)) == (
+        gs.to(1), gs.d(0, 0), gs.vip2, gs.vip1)
+    gs.end_turn(vip_runway=1)
+    assert gs.where(0, SMALL) == "airborne"
+    assert gs.pos(0, MED) == gs.to(0)
+    assert gs.pos(0, MED2) == gs.d(1, 0)
+    assert gs.pos(0, WIDE) == gs.vip2
+    assert gs.stat(0, L.ST_TAKEOFFS) == 1
+    assert sum(gs.hand(0).values()) == 9
+    assert gs.invariants() == 0
+
+
 # ---------------------------------------------------------------------------------------
 # weather at takeoff
 # ---------------------------------------------------------------------------------------
@@ -306,6 +332,75 @@ def test_blocked_with_no_sequence_behind_stays():
     assert gs.pos(0, WIDE) == gs.to(1)
     assert gs.pos(1, SMALL) == gs.d(0, 0)
     assert gs.stat(0, L.ST_BLOCKED) == 1
+    assert gs.invariants() == 0
+
+
+def test_crosswind_blocked_with_no_sequence_behind_stays():
+    """RB XW: 'If there is not a sequence after the medium aircraft, it stays in the takeoff
+    position, but doesn't take off'."""
+    gs = new(seed=12)
+    gs.set_weather("XW")
+    gs.put(0, MED, gs.to(1))
+    gs.put(1, SMALL, gs.d(0, 0))                     # a sequence on the other runway only
+    gs.end_turn()
+    assert gs.pos(0, MED) == gs.to(1)
+    assert gs.pos(1, SMALL) == gs.d(0, 0)
+    assert gs.stat(0, L.ST_BLOCKED) == 1 and gs.stat(0, L.ST_TAKEOFFS) == 0
+    assert gs.invariants() == 0
+
+
+def test_ice_blocked_with_no_sequence_behind_stays():
+    """RB ICE / Anti-Ice card: 'If there is not a sequence after the aircraft, it stays in
+    the takeoff position, but doesn't take off'."""
+    gs = new(seed=12)
+    gs.set_weather("ICE")
+    gs.put(0, WIDE, gs.to(0))
+    gs.put(1, MED, gs.d(1, 0))                       # a sequence on the other runway only
+    gs.end_turn()
+    assert gs.pos(0, WIDE) == gs.to(0)
+    assert gs.pos(1, MED) == gs.d(1, 0)
+    assert gs.stat(0, L.ST_BLOCKED) == 1 and gs.stat(0, L.ST_TAKEOFFS) == 0
+    assert gs.invariants() == 0
+
+
+def test_crosswind_replacement_of_same_player_does_not_take_off_that_turn():
+    """RB XW: 'Its place is immediately occupied by the next aircraft. If that aircraft is
+    also yours, it doesn't take off that turn': the small aircraft moved up (which XW lets
+    take off) waits for the end of its owner's next turn."""
+    gs = new(seed=11)
+    gs.set_weather("XW")
+    gs.put(0, MED, gs.to(0))
+    gs.put(0, SMALL, gs.d(0, 0))
+    gs.end_turn()
+    assert gs.pos(0, SMALL) == gs.to(0)
+    assert gs.pos(0, MED) == gs.d(0, 0)
+    assert gs.stat(0, L.ST_TAKEOFFS) == 0 and gs.stat(0, L.ST_BLOCKED) == 1
+    gs.end_turn()
+    gs.end_turn()
+    assert gs.where(0, SMALL) == "airborne"
+    assert gs.stat(0, L.ST_TAKEOFFS) == 1
+    assert gs.invariants() == 0
+
+
+def test_ice_replacement_of_same_player_does_not_take_off_that_turn():
+    """RB ICE / Anti-Ice card: 'Its place is immediately occupied by the next aircraft. If
+    that aircraft is also yours, it doesn't take off that turn': the replacement makes no
+    attempt that turn (one blocked attempt, it stays on the takeoff position); de-iced on
+    its owner's next turn, it takes off then."""
+    gs = new(seed=11)
+    gs.set_weather("ICE")
+    gs.put(0, MED, gs.to(0))
+    gs.put(0, SMALL, gs.d(0, 0))
+    gs.end_turn()
+    assert gs.pos(0, SMALL) == gs.to(0)
+    assert gs.pos(0, MED) == gs.d(0, 0)
+    assert gs.stat(0, L.ST_BLOCKED) == 1 and gs.stat(0, L.ST_TAKEOFFS) == 0
+    gs.end_turn()
+    gs.set_hand(0, {"AI": 1, "A": 8})
+    gs.play("ai", gs.gid(0, SMALL))
+    gs.end_turn()
+    assert gs.where(0, SMALL) == "airborne"
+    assert gs.pos(0, MED) == gs.to(0)                # front D moved on in the same turn end
     assert gs.invariants() == 0
 
 

@@ -318,6 +318,30 @@ def test_dly_only_opponents_on_a_b_c_vip():
     assert gs.invariants() == 0
 
 
+def test_dly_on_opponent_aircraft_on_vip1():
+    """RB "Failure and Delay cards": 'DLY - Delay - when you play this card, you have to
+    choose any aircraft on position A, B, C, VIP1 or VIP2. This aircraft goes back to the
+    airline's hangar immediately' (V.I.P. note: 'the V.I.P. aircraft can be affected by
+    Failure and Delay cards'): an opponent's aircraft on VIP1 is a target; delayed, it is in
+    its hangar, VIP1 is free and a VIP card can be played there again."""
+    gs = new(seed=10)
+    gs.put(1, WIDE, gs.vip1)
+    gs.set_hand(0, {"DLY": 1, "VIP": 1, "B": 7})
+    assert plays(gs, "dly") == [("dly", gs.gid(1, WIDE), 0, 0)]
+    assert plays(gs, "vip") == []                    # VIP1 taken
+    gs.play("dly", gs.gid(1, WIDE))
+    assert gs.where(1, WIDE) == "hangar"
+    assert gs.occupant(gs.vip1) == -1
+    assert gs.stat(1, L.ST_DLY) == 1 and gs.stat(0, L.ST_DLY_PLAYED) == 1
+    assert discard_pile(gs) == ["DLY"]
+    assert gs.hand(0) == {"VIP": 1, "B": 7}
+    assert plays(gs, "vip")                          # the lane is free again
+    gs.end_turn()
+    gs.end_turn()                                    # seat 1's turn end: nothing left on VIP1 to move
+    assert gs.occupant(gs.vip2) == -1
+    assert gs.invariants() == 0
+
+
 def test_dly_own_aircraft_option():
     """D9 option dly_own_aircraft = true: a played DLY may hit one's own aircraft on A, B, C,
     VIP1, VIP2 (FLR still only opponents')."""
@@ -368,6 +392,31 @@ def test_anti_ice_costs_one_two_three_by_size(k):
     assert gs.deiced(0, k)
     assert discard_pile(gs) == ["AI"] * n
     assert plays(gs, "ai") == []                                # already de-iced
+    assert gs.invariants() == 0
+
+
+def test_anti_ice_only_one_aircraft_per_turn():
+    """RB "Anti-Ice card": 'Note: you may anti-ice only one aircraft per turn': with two own
+    aircraft on both takeoff positions under ICE and AI cards for both (1 + 2), either may be
+    de-iced, but after one AI play the other cannot be de-iced that turn; at the turn's end
+    the de-iced one takes off and the other is stopped."""
+    gs = new(seed=12)
+    gs.set_weather("ICE")
+    gs.put(0, SMALL, gs.to(0))
+    gs.put(0, MED, gs.to(1))
+    gs.set_hand(0, {"AI": 3, "B": 6})
+    assert sorted(a[1] for a in plays(gs, "ai")) == [gs.gid(0, SMALL), gs.gid(0, MED)]
+    gs.play("ai", gs.gid(0, MED))
+    assert gs.deiced(0, MED) and not gs.deiced(0, SMALL)
+    assert gs.hand(0) == {"AI": 1, "B": 6}
+    assert gs.legal_actions() == []
+    with pytest.raises(ValueError, match="already acted"):
+        gs.play("ai", gs.gid(0, SMALL))
+    assert not gs.deiced(0, SMALL) and gs.hand(0)["AI"] == 1
+    gs.end_turn()
+    assert gs.where(0, MED) == "airborne"
+    assert gs.pos(0, SMALL) == gs.to(0)              # no sequence behind: it stays, blocked
+    assert gs.stat(0, L.ST_TAKEOFFS) == 1 and gs.stat(0, L.ST_BLOCKED) == 1
     assert gs.invariants() == 0
 
 

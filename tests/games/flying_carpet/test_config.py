@@ -122,3 +122,15 @@ def test_cli_exits_2_on_a_floating_piece(tmp_path):
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2, r.stderr
     assert "flying_carpet.city[2].at" in (r.stderr + r.stdout) and "floats" in (r.stderr + r.stdout)
+
+
+def test_clouds_may_lie_across_both_wind_zones_and_on_stars():
+    """RB "Building the scenery": "The clouds are placed as obstacles anywhere in the sky. They
+    may lie on spaces of both wind zones at once. They may also be placed on stars." (D2)."""
+    run = compile_section(city=[{"piece": "medium_cloud", "at": [2, 8]},     # rows 8 (wind 1) and 9 (wind 2)
+                                {"piece": "small_cloud", "at": [9, 6]}])     # on the star (9,6)
+    scen = run.spec[1]
+    assert [int(scen[y * 24 + x]) for x, y in ((2, 8), (4, 8), (2, 9), (4, 9))] == [1, 1, 1, 1]
+    assert int(scen[6 * 24 + 9]) == 2 and int(scen[6 * 24 + 10]) == 2
+    e = err(city=[{"piece": "medium_cloud", "at": [2, 5]}])                  # rows 5-6: the desert
+    assert "(2,5) in the windless zone" in e.reason

@@ -71,3 +71,19 @@ def test_a_carpet_always_has_a_move(gs):
     g.set_hand(0, ["L11", "L12", "L13", "L21"])
     kinds = {r[L.A_KIND] for r in g.rows()}
     assert L.K_DRIFT in kinds
+
+
+def test_sinking_stops_on_a_roof(gs):
+    """RB "Drifting / sinking": "In the windless lower zone he sinks one space down instead" -
+    a roof is scenery (RB "Blockade": the scenery pieces are obstacles), so a carpet sinking
+    onto the palace's roof (rows 0-2) stays on it; beside the palace it sinks on."""
+    g = gs(city=[piece("palace", 6, 0)])
+    g.put(0, 6, 4)
+    assert g.ends("drift") == {(6, 3)}
+    g.put(0, 7, 3)
+    assert g.ends("drift") == {(7, 3)}
+    g.put(0, 5, 3)
+    assert g.ends("drift") == {(5, 2)}
+    g.put(0, 9, 3)
+    g.play("drift")
+    assert g.pos(0) == (9, 3)

@@ -85,3 +85,49 @@ def test_block_is_not_cumulative(gs):
     g.set_skip(1, 1)
     g.play("R32", "light blue", land="block")
     assert g.skip(1) == 1
+
+
+def test_a_drift_onto_a_carpet_may_block_or_force(gs):
+    """RB "Blockade": "If a flying carpet ends its move on a space on which another flying
+    carpet is already hovering, he may choose either to block it or to force it" - drifting is
+    a move (RB "Summary of move options"), so a drift onto a carpet offers both."""
+    g = gs()
+    g.put(0, 5, 7)
+    g.put(1, 6, 7)
+    assert {r[L.A_LAND] for r in g.rows() if r[L.A_KIND] == L.K_DRIFT} == {L.LAND_BLOCK, L.LAND_FORCE}
+    g.play("drift", land="force")
+    assert g.pos(0) == (6, 7) and g.pos(1) == (6, 0) and g.skip(1) == 0
+    g = gs()
+    g.put(0, 5, 7)
+    g.put(1, 6, 7)
+    g.play("drift", land="block")
+    assert g.pos(0) == (6, 7) and g.pos(1) == (6, 7) and g.skip(1) == 1
+
+
+def test_a_carpet_forced_onto_the_finish_has_landed_there(gs):
+    """RB "Blockade": the forced carpet sinks straight down to the edge of the board; D9: a
+    carpet forced down onto the finish platform has landed there exactly and finishes (RB "End
+    of the Game": the first to land exactly on the finish platform wins)."""
+    g = gs()
+    g.put(0, 23, 6)
+    g.put(1, 23, 5)
+    g.set_hand(0, ["V1", "V2", "V3", "L11"])
+    g.play("V1", "beige", land="force")               # down 1 to row 5, no wind there
+    assert g.pos(0) == (23, 5) and g.pos(1) == (23, 0) and g.rank(1) == 1 and g.rank(0) == 0
+    g.end_turn()
+    assert g.over and g.snapshot()["winner"] == 1
+
+
+def test_a_forced_carpet_rests_above_a_cloud_on_its_landing_space(gs):
+    """RB "Blockade": the forced carpet sinks to the edge of a scenery piece, the cloud "offers
+    it no support"; D9: should a cloud lie on the landing space (here on top of a seven-space
+    tower), the carpet rests on the first free space above it."""
+    tower = {"kind": "ground", "cells": [[0, y] for y in range(7)]}
+    rock = {"kind": "cloud", "cells": [[0, 0]]}
+    g = gs(pieces={"tower": tower, "rock": rock}, city=[piece("tower", 10, 0), piece("rock", 10, 7)])
+    g.put(0, 7, 7)
+    g.put(1, 10, 10)
+    g.set_hand(0, ["R31", "V1", "V2", "L11"])
+    assert g.ends("R31", "dark blue") == {(10, 10)}   # up 3 to row 10, right 1 + wind 2
+    g.play("R31", "dark blue", land="force")
+    assert g.pos(1) == (10, 8) and g.scenery(10, 7) == 2 and g.scenery(10, 6) == 1

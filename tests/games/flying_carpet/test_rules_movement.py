@@ -162,3 +162,51 @@ def test_card_is_discarded_and_replaced(gs):
     g.play("R32", "dark blue")
     assert g.hand(0) == ["V3", "V1", "V2", "L11"]
     assert g.snapshot()["discard"] == 1 and g.snapshot()["stack"] == stack - 1
+
+
+def test_discard_pile_is_shuffled_into_a_new_stack(gs):
+    """RB "Rules of Play": "When the face-down stack is used up, the discard pile is shuffled
+    and placed beside the board as the new face-down stack." 60 turns of drifting with an
+    exchange use up the 72 - 12 cards of the stack; the next exchange draws from the
+    shuffled discard pile (which holds the card just laid down)."""
+    g = gs()
+    assert g.snapshot()["stack"] == 60
+    for _ in range(60):
+        g.play("drift", exchange=0)
+        g.end_turn()
+    snap = g.snapshot()
+    assert snap["stack"] == 0 and snap["discard"] == 60 and int(g.state[L.H_RESHUF]) == 0
+    d0 = int(g.p[L.P_OFF_DISC])
+    pile = [int(c) for c in g.state[d0: d0 + 60]]
+    out = g.hand_ids(g.cur)[0]
+    g.play("drift", exchange=0)
+    pile.append(out)
+    snap = g.snapshot()
+    assert snap["stack"] == 60 and snap["discard"] == 0 and int(g.state[L.H_RESHUF]) == 1
+    drawn = g.hand_ids(g.cur)[0]
+    k0 = int(g.p[L.P_OFF_DECK])
+    new_stack = [int(c) for c in g.state[k0: k0 + 60]]
+    assert sorted(new_stack + [drawn]) == sorted(pile)           # exactly the discard pile
+    assert new_stack + [drawn] != pile                            # shuffled, not laid back in order
+    assert [e[3] for e in g.events() if e[2] == L.E_RESHUFFLE] == [61]
+
+
+def test_blown_beyond_the_left_edge_back_to_the_start(gs):
+    """RB "The Wind Cards": "A player whose playing piece is blown beyond the edge of the board
+    must begin the race again from the starting platform" - the left edge too (D5). In the
+    light-blue zone the wind brakes the same move (D3) and keeps it on the board."""
+    g = gs()
+    g.put(0, 1, 3)
+    g.set_hand(0, ["L12", "R32", "V2", "L11"])
+    assert g.ends("L12", "light blue") == {"blown"}      # left 2 from x = 1, no wind
+    assert g.ends("R32", "beige") == {"blown"}           # left 2, then down 3
+    assert g.ends("token", token="left") == {(0, 3)}
+    g.put(0, 1, 7)
+    assert g.ends("L12", "light blue") == {(0, 8)}       # left 2 - wind 1 = left 1, up 1
+    g.put(0, 1, 3)
+    g.play("L12", "light blue")
+    assert g.pos(0) == (0, 0) and g.stat(0, L.ST_BLOWN) == 1
+    g.end_turn()
+    g.put(1, 0, 4)
+    g.play("token", token="left")
+    assert g.pos(1) == (0, 0) and g.stat(1, L.ST_BLOWN) == 1

@@ -96,3 +96,19 @@ def test_headwind_token_slows_the_wind_by_exactly_one_space(gs):
     g.set_hand(0, ["V1", "L11", "V2", "V3"])
     assert g.ends("L11", "light blue") == {(6, 11)}
     assert g.ends("L11", "light blue", token="left") == {(5, 11)}
+
+
+def test_headwind_token_gives_an_exact_landing_on_the_finish(gs):
+    """RB "The Steering Tokens", second example: the token used as "headwind" slows the move
+    by one space, "so that the flying carpet is not blown beyond the edge of the board but
+    glides gently down onto the finish platform". From (21,3) L33 orange (down 3, right 3)
+    passes the finish and blows off; with a left token it goes right 2 and lands exactly."""
+    g = gs()
+    g.put(0, 21, 3)
+    g.set_hand(0, ["L33", "V1", "V2", "V3"])
+    assert g.ends("L33", "orange") == {"blown"}
+    assert g.ends("L33", "orange", token="left") == {(23, 0)}
+    g.play("L33", "orange", token="left")
+    assert g.pos(0) == (23, 0) and g.rank(0) == 1 and g.tokens(0) == 4
+    g.end_turn()
+    assert g.over and g.snapshot()["winner"] == 0
