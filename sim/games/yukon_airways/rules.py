@@ -521,6 +521,14 @@ def discard_card(state, spec, t):
 
 
 @leaf_kernel
+def discard_face_down(state, spec, t, s):
+    """Put one card of type ``t`` seat ``s`` played face down (RB Flugphase a: "verdeckte
+    Karten") on the discard pile, face down: it stays ``s``'s secret (``P_OFF_DDOWN``)."""
+    discard_card(state, spec, t)
+    state[spec[0][P_OFF_DDOWN] + state[H_DISC_N] - 1] = s + 1
+
+
+@leaf_kernel
 def give_up_cards(state, spec, s, k, to_table):
     """Seat ``s`` gives up ``k`` cards of its hand (face-down tickets to the table, or cards
     burnt as fuel to the discard pile): the cards of the cheapest locations first (``corder``;
@@ -1161,10 +1169,8 @@ def maintenance(state, spec, rng, rig_dice, ev, evn):
             k = state[table_at(p, s, t)]
             kd = state[tdown_at(p, s, t)]
             for j in range(k):
-                if j < kd:  # face down it stays (RB Flugphase a): its owner's secret
-                    state[p[P_OFF_DDOWN] + state[H_DISC_N]] = s + 1
-                    state[p[P_OFF_DISC] + state[H_DISC_N]] = t
-                    state[H_DISC_N] += 1
+                if j < kd:
+                    discard_face_down(state, spec, t, s)
                 else:
                     discard_card(state, spec, t)
             state[table_at(p, s, t)] = 0
