@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sim.games.now_boarding.layout as L
+import sim.games.now_boarding.rules as R
+from sim.games.now_boarding.state import GameState
 
 
 def test_move_up_to_speed_and_stop_on_a_route_space(make):
@@ -21,7 +23,8 @@ def test_move_up_to_speed_and_stop_on_a_route_space(make):
 
 
 def test_may_turn_back_mid_flight(make):
-    """RB: a plane can change direction in mid-flight."""
+    """RB "Mueve tu avión": a plane can change direction in mid-flight ("puede cambiar la dirección
+    del movimiento en pleno vuelo")."""
     g = make()
     g.set_plane(0, route=("ATL", "DEN"), offset=1, speed=3, colours=["green"])
     assert g.fly_to(0, "ATL") == 1 and g.plane(0)["airport"] == g.airport("ATL")
@@ -43,7 +46,8 @@ def test_special_routes_need_the_colour(make):
 
 
 def test_storm_costs_one_more_and_tailwind_one_less_in_both_directions(make):
-    """RB: a storm replaces 1 space with 2, a tailwind space is skipped; either direction."""
+    """RB "Mueve tu avión": a storm replaces 1 space with 2, a tailwind space is skipped; either
+    direction."""
     g = make()
     g.set_plane(0, airport="ATL", colours=["green"])
     g.set_plane(1, airport="DFW", colours=["green"])
@@ -88,7 +92,8 @@ def test_stage_weather_keeps_planes_on_their_physical_space(make):
 
 
 def test_temporary_speed_token_gives_one_extra_space(make):
-    """RB: discard the temporary speed token to move 1 extra space this round; it returns to supply."""
+    """RB "Mueve tu avión": discard the temporary speed token to move 1 extra space this round; it
+    returns to supply."""
     g = make()
     g.set_plane(0, airport="ATL", speed=3, colours=["green"])
     g.st[L.S_TSPEED] = 0
@@ -117,7 +122,7 @@ def test_pickup_respects_seats_and_temporary_seat(make):
 
 
 def test_pickup_removes_anger(make):
-    """RB: picking up a passenger returns its anger cubes to the supply."""
+    """RB "Recoger pasajeros": picking up a passenger returns its anger cubes to the supply."""
     g = make()
     g.set_plane(0, airport="ATL", colours=["green"])
     c = g.place(g.card("ATL", "MIA"), "ATL", anger=3)
@@ -166,7 +171,8 @@ def test_hand_off_between_planes_in_the_same_round(make):
 
 
 def test_delivery_earns_the_fare(make):
-    """RB: a passenger set down at its destination goes to that player's money pile (its fare)."""
+    """RB "Dejar pasajeros": a passenger set down at its destination goes to that player's money pile
+    (its fare)."""
     g = make()
     g.set_plane(3, airport="JFK", speed=3, colours=["red"])
     c = g.place(g.card("JFK", "ORD"), "JFK")
@@ -242,3 +248,93 @@ def test_drop_ban_lasts_until_the_card_is_set_down(make):
     assert g.pickup(0, c) == 1 and not g.can_drop(0, c)
     g.fly_to(0, "ATL")
     assert g.can_drop(0, c) and g.drop(0, c) == 1
+
+
+def _space_from(g, p, a):
+    """Physical space (1..k, counted from airport ``a``) of plane p on its route, under the
+    board's weather (``rules.off_to_phys``)."""
+    pl = g.plane(p)
+    r = pl["route"]
+    phys = int(R.off_to_phys(g.st[L.WX_TYPE + r], g.st[L.WX_SPACE + r], pl["offset"]))
+    return phys if g.spec[L.K_RA + r] == g.airport(a) else int(g.spec[L.K_RSP + r]) + 1 - phys
+
+
+def test_no_stop_on_a_tailwind_space(make):
+    """RB "Mueve tu avión": 'Una ficha de viento de cola cubre 1 espacio que ahora saltas': the
+    tailwind space is skipped, so no move ends on it. ATL-DEN has 3 spaces, tailwind on space 2:
+    without it 2 move points from ATL end on space 2 (2 from DEN); with it the same 2 points end on
+    space 3 (1 from DEN), one point from space 1 lands on space 3, and from DEN 1 point ends on
+    space 3, 2 points on space 1 (either direction)."""
+    g = make()
+    g.set_plane(0, airport="ATL", speed=2, colours=["green"])
+    assert g.fly_to(0, "DEN") == 2 and _space_from(g, 0, "ATL") == 2 and g.dist(0, "DEN") == 2
+    g.set_weather([("ATL", "DEN", "tailwind", 2)])
+    g.set_plane(0, airport="ATL", speed=2)
+    assert g.fly_to(0, "DEN") == 2
+    assert _space_from(g, 0, "ATL") == 3 and g.dist(0, "DEN") == 1 and g.dist(0, "ATL") == 2
+    # one move point at a time: space 1, then straight to space 3
+    g.set_plane(0, airport="ATL", speed=3, speed_left=1)
+    assert g.fly(0, "DEN") == 1 and _space_from(g, 0, "ATL") == 1
+    g.set_plane(0, speed_left=1)
+    assert g.fly(0, "DEN") == 1 and _space_from(g, 0, "ATL") == 3
+    # from the other end
+    g.set_plane(0, airport="DEN", speed=3, speed_left=1)
+    assert g.fly(0, "ATL") == 1 and _space_from(g, 0, "ATL") == 3
+    g.set_plane(0, airport="DEN", speed=3, speed_left=2)
+    assert g.fly(0, "ATL") == 2 and _space_from(g, 0, "ATL") == 1
+    assert g.check() == 0
+
+
+def test_no_pickup_or_drop_off_in_mid_flight(make):
+    """RB "Recoger pasajeros": 'Nunca puedes intercambiar pasajeros con otro jugador en pleno vuelo.
+    Primero debes dejarlos en un aeropuerto donde otro jugador pueda recogerlos.' (pickups and
+    drop-offs happen 'Cuando su avión está en un espacio de aeropuerto'). A plane one space out of
+    ATL cannot board the passenger waiting at ATL nor set its own down, and a plane on the same
+    space cannot take it; at DEN it is set down and the other plane boards it."""
+    g = make()
+    g.set_plane(0, airport="ATL", speed=3, colours=["green"])
+    c = g.place(g.card("ATL", "LAX"), "ATL")
+    w = g.place(g.card("ATL", "MIA"), "ATL")
+    assert g.pickup(0, c) == 1 and g.can_pickup(0, w) == 1
+    g.set_plane(0, speed_left=1)
+    assert g.fly(0, "DEN") == 1 and g.plane(0)["airport"] == -1
+    g.set_plane(2, route=("ATL", "DEN"), offset=1, speed=3, colours=["orange"])
+    assert g.plane(2)["route"] == g.plane(0)["route"] and g.plane(2)["offset"] == g.plane(0)["offset"]
+    assert g.can_pickup(0, w) == 0 and g.pickup(0, w) == 0 and g.where(w) == ("waiting", g.airport("ATL"))
+    assert not g.can_drop(0, c) and g.drop(0, c) == 0 and g.where(c) == ("aboard", 0)
+    assert g.can_pickup(2, c) == 0 and g.pickup(2, c) == 0
+    assert [a for a in g.legal_actions() if a[0] != L.A_FLY and a[1] in (0, 2)] == []
+    g.set_plane(0, speed_left=3)
+    assert g.fly_to(0, "DEN") == 3 and g.drop(0, c) == 1 and g.where(c) == ("waiting", g.airport("DEN"))
+    assert g.fly_to(2, "DEN") == 3 and g.pickup(2, c) == 1 and g.where(c) == ("aboard", 2)
+    assert g.check() == 0
+
+
+def test_temporary_seat_full_until_a_bought_seat_frees_one(make):
+    """RB "Recoger pasajeros": with the temporary seat 'su avión permanecerá lleno hasta que tenga
+    un asiento permanente dejando suficientes pasajeros o comprando otras mejoras de asiento' (the
+    buying path; purchases: RB "Comprar actualizaciones"). 2 seats, 3 aboard with the token: a
+    3rd seat bought ($9) seats everyone but frees none (still full); a 4th ($13) frees one seat,
+    for one pickup without any token."""
+    raw = {"game": "now_boarding", "seats": [{"policy": "heuristic", "weights": {"strategy": 1}}] * 4}
+    g = GameState(raw)
+    g.clear()
+    g.set_weather([])
+    g.start_flight()
+    g.set_plane(0, airport="ATL", seats=2, speed=3, colours=["green"])
+    a, b, c = (g.place(g.card("ATL", d), "ATL") for d in ("MIA", "JFK", "DEN"))
+    g.st[L.S_TSEAT] = 0
+    assert (g.pickup(0, a), g.pickup(0, b), g.pickup(0, c)) == (1, 1, 2)
+    assert g.plane(0)["load"] == 3 and g["TSEAT"] == -1
+    x, y = g.place(g.card("ATL", "ORD"), "ATL"), g.place(g.card("ATL", "LAX"), "ATL")
+    assert g.can_pickup(0, x) == 0
+    g.give_money(0, [5, 5])
+    g.buy(0)
+    assert g.plane(0)["seats"] == 3 and g.money(0) == 0 and g["TSEAT"] == -1
+    assert g.can_pickup(0, x) == 0  # 3 aboard, 3 permanent seats: still full
+    g.give_money(0, [5, 4, 4])
+    g.buy(0)
+    assert g.plane(0)["seats"] == 4 and g.money(0) == 0 and g["TSEAT"] == -1
+    assert g.can_pickup(0, x) == 1 and g.pickup(0, x) == 1
+    assert g.plane(0)["load"] == 4 and g.can_pickup(0, y) == 0
+    assert g.check() == 0

@@ -21,7 +21,8 @@ def test_anger_on_every_waiting_passenger_not_aboard(make):
 
 
 def test_fourth_cube_files_a_complaint_by_origin(make):
-    """RB: a passenger receiving its 4th anger cube leaves to the complaint pile."""
+    """RB "Poner enojo y presentar quejas": a passenger receiving its 4th anger cube leaves to the
+    complaint pile."""
     g = make()
     a = g.place(g.card("MIA", "ATL"), "DEN", anger=3)  # handed off at DEN: origin MIA
     b = g.place(g.card("DEN", "SFO"), "DEN", anger=2)
@@ -178,7 +179,8 @@ def test_prices_rise_with_the_count_reached(make):
 
 
 def test_payment_gives_no_change_and_never_goes_negative(make):
-    """RB: pay with delivered cards' fares, no change; the least overpayment is chosen."""
+    """RB "Comprar actualizaciones": pay with delivered cards' fares, no change; the least
+    overpayment is chosen."""
     g = make()
     g.give_money(0, [4, 4])
     assert g.pay(0, 5) == 8 and g.money(0) == 0 and g["WASTED"] == 3
@@ -189,8 +191,8 @@ def test_payment_gives_no_change_and_never_goes_negative(make):
 
 
 def test_greedy_buys_the_cheapest_and_spends_overpayment_on_temporary_tokens(make):
-    """RB: temporary upgrades use extra money when overspending; a bought token is unavailable
-    to others until used."""
+    """RB "Comprar actualizaciones": temporary upgrades use extra money when overspending; a bought
+    token is unavailable to others until used."""
     g = make()
     g.set_plane(0, seats=2, speed=3)
     g.give_money(0, [4, 4])
@@ -203,8 +205,9 @@ def test_greedy_buys_the_cheapest_and_spends_overpayment_on_temporary_tokens(mak
 
 
 def test_pooled_versus_separate_payment(make):
-    """Option pooled_payment (BGA pays a maintenance's purchases at once): $4+$4+$4 buys speed 4 ($5)
-    and speed 5 ($7) pooled, but only one speed when each upgrade is paid separately."""
+    """RB "Comprar actualizaciones" ("no recibe ningún cambio"), option pooled_payment (BGA pays a
+    maintenance's purchases at once): $4+$4+$4 buys speed 4 ($5) and speed 5 ($7) pooled, but only
+    one speed when each upgrade is paid separately."""
     g = make()
     g.set_plane(0, seats=2, speed=3)
     g.give_money(0, [4, 4, 4])
@@ -250,3 +253,78 @@ def test_tile_supply_counts_the_planes_and_free_upgrades(make):
     routes = [int(g.st[L.S_SUP_ROUTE + c]) for c in range(1, 6)]
     assert sum(routes) == 10 - 2 and min(routes) >= 0
     assert (g["SUP_SEAT"], g["SUP_SPEED"]) == (18 - 2 - 2, 15 - 2)
+
+
+def test_purchases_come_after_anger_stage_change_and_draw(make):
+    """RB "Fase de mantenimiento" in its order: "Poner enojo y presentar quejas", "Prepara la
+    próxima ronda de pasajeros" (with "Pasando a la siguiente etapa": the weather is replaced when
+    the pile is found empty), then "Comprar actualizaciones". Morning pile empty, 1 passenger
+    waiting, plane 0 with $8: the events run anger, stage change, new weather, the afternoon draw
+    (4 cards), and only then the payment and the purchases."""
+    g = make()
+    g.set_pile(0, [])
+    g.place(g.card("ATL", "MIA"), "ATL", anger=1)
+    g.set_plane(0, seats=2, speed=3)
+    g.give_money(0, [4, 4])
+    g.clear_events()
+    g.maintenance()
+    codes = [e[2] for e in g.events()]
+    at = {k: [i for i, x in enumerate(codes) if x == k] for k in
+          (L.E_ANGER, L.E_STAGE, L.E_WEATHER, L.E_DRAW, L.E_PAY, L.E_BUY)}
+    assert len(at[L.E_ANGER]) == 1 and len(at[L.E_STAGE]) == 1 and len(at[L.E_DRAW]) == 4
+    assert at[L.E_WEATHER] and at[L.E_PAY] and at[L.E_BUY]
+    assert max(at[L.E_ANGER]) < min(at[L.E_STAGE]) < min(at[L.E_WEATHER])
+    assert max(at[L.E_WEATHER]) < min(at[L.E_DRAW]) and max(at[L.E_DRAW]) < min(at[L.E_PAY])
+    assert min(at[L.E_PAY]) < min(at[L.E_BUY])
+    assert g["STAGE"] == 1 and g.plane(0)["speed"] == 4 and g.money(0) == 0
+
+
+def test_purchases_are_made_in_the_new_stage(planner_state):
+    """RB "Fase de mantenimiento": "Pasando a la siguiente etapa" comes before "Comprar
+    actualizaciones", so a purchase is chosen in the stage the maintenance moved to. A planner
+    plane with seats first from the evening on (weight ``seat3`` 3), 2 seats, speed 3, $9: in an
+    afternoon maintenance that empties no pile it buys speed 4 ($5), but when the afternoon pile
+    is found empty the evening begins first and it buys the 3rd seat ($9)."""
+    got = {}
+    for empty in (False, True):
+        g = planner_state({"seat3": 3.0}, "ATL", 2)
+        g.st[L.S_STAGE] = 1
+        if empty:
+            g.set_pile(1, [])
+        g.give_money(0, [5, 4])
+        g.maintenance()
+        got[empty] = (g["STAGE"], g.plane(0)["seats"], g.plane(0)["speed"], g.money(0))
+    assert got == {False: (1, 2, 4, 4), True: (2, 3, 3, 0)}
+
+
+def test_purchases_are_made_after_the_draw(planner_state):
+    """RB "Fase de mantenimiento": "Prepara la próxima ronda de pasajeros" comes before "Comprar
+    actualizaciones", so a purchase sees the pile the draw left. A planner plane that buys a seat
+    once the evening pile is drawn out (weight ``endbuy`` 2), 2 seats, speed 3, $9: with 5 evening
+    cards left (4 players draw 5) the draw empties the pile and the plane buys the 3rd seat; with
+    6 left the pile keeps a card and it buys speed 4 as before."""
+    got = {}
+    for left in (5, 6):
+        g = planner_state({"endbuy": 2.0}, "ATL", 2)
+        g.st[L.S_STAGE] = 2
+        g.set_pile(2, g.pile(2)[:left])
+        g.give_money(0, [5, 4])
+        g.maintenance()
+        got[left] = (len(g.pile(2)), g.plane(0)["seats"], g.plane(0)["speed"], g.money(0))
+    assert got == {5: (0, 3, 3, 0), 6: (1, 2, 4, 4)}
+
+
+def test_a_loss_at_the_anger_step_leaves_no_purchase(make):
+    """RB "Fase de mantenimiento": anger and complaints come first; at the 3rd complaint "todos los
+    jugadores pierden" ("Fuera del negocio"), so no draw and no purchase follow: plane 0 keeps its
+    $8 and its speed."""
+    g = make()
+    for o, d in (("ATL", "MIA"), ("DEN", "SFO"), ("JFK", "ORD")):
+        g.place(g.card(o, d), o, anger=3)
+    g.set_plane(0, seats=2, speed=3)
+    g.give_money(0, [4, 4])
+    left = len(g.pile(0))
+    g.clear_events()
+    assert g.maintenance() == 1
+    assert g["COMPL"] == 3 and g.money(0) == 8 and g.plane(0)["speed"] == 3 and len(g.pile(0)) == left
+    assert not [e for e in g.events() if e[2] in (L.E_DRAW, L.E_PAY, L.E_BUY)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sim.games.base import Rig
 from sim.games.yukon_airways.layout import (
     DP_PLANE,
@@ -198,3 +200,48 @@ def test_d9_seventh_switch_two_colours(gs):
     s2 = g2.turn_order()[0]
     g2.set_switch(s2, "two_colours")
     assert g2.invariants() != 0  # the switch does not exist without the option
+
+
+def test_new_turn_order_is_the_next_days_boarding_order(gs):
+    """RB Boardingphase, 'neue Zugreihenfolge' (the Zugleiste): "Nachdem alle Spieler diese Schritte
+    durchlaufen haben, wird eine neue Zugreihenfolge festgelegt. Der Spieler, der auf dem Steg mit
+    der niedrigsten Nummer steht, kommt auf Platz eins usw." The order set on Tuesday is the order
+    of Wednesday's boarding turns (and the next new order comes from Wednesday's docks)."""
+    g = gs(0, rig=Rig(dice=BY_COLOUR))
+    order = g.turn_order()
+    to_flights(g, [2, 0, 2, 1])
+    new = [order[1], order[3], order[0], order[2]]
+    assert g.turn_order() == new and new != order
+    while g.snapshot()["round"] == 0:  # every seat passes; maintenance (discards to the hand limit)
+        g.apply(g.legal_actions()[0])
+    assert step(g) == ST_PLACE
+    boarded = []
+    for k in [5, 4, 3, 0]:
+        assert step(g) == ST_PLACE
+        boarded.append(g.snapshot()["actor"])
+        g.apply((K_PLACE, k, 0))
+        g.end_turn()
+    assert boarded == new  # Wednesday boards in Tuesday's new order, not from the start player
+    assert g.turn_order() == [new[3], new[2], new[1], new[0]]  # Wednesday's docks 6, 5, 4, 1
+
+
+def test_c_no_die_moves_once_dice_are_taken(gs):
+    """RB Boardingphase c: "Bevor man Würfel nimmt, kann man Würfel auf angrenzende Stege
+    verschieben." Moves are offered before the first take (free moves and money left), none after
+    it, even on dock 3 where a second colour may still be taken."""
+    faces = [3, 1, 1, 3, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]  # dock 3: pink 0, yellow 3, green 6-8
+    g = gs(0, rig=Rig(dice=faces))
+    s = g.turn_order()[0]
+    g.set_switch(s, "free_moves", 1)
+    g.set_money(s, 3)
+    g.apply((K_PLACE, 2, 0))
+    assert step(g) == ST_MOVE and (K_MOVE, 1, 0) in g.legal_actions()  # before taking: moves allowed
+    g.apply((K_MOVE_DONE, 0, 0))
+    g.apply((K_TAKE, GREEN, 2))
+    assert step(g) == ST_TAKE and g.snapshot()["actor"] == s  # the turn goes on: a second colour
+    acts = g.legal_actions()
+    assert {a[0] for a in acts} == {K_TAKE_DONE, K_TAKE}
+    assert (K_TAKE, PINK, 1) in acts and not any(a[0] == K_MOVE for a in acts)
+    with pytest.raises(ValueError):
+        g.apply((K_MOVE, 1, 0))  # pink die 1: dock 1 -> dock 6, refused after a take
+    assert g.die(1) == (0, -1) and g.seat(s)["money"] == 3

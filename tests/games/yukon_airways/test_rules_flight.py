@@ -23,6 +23,7 @@ from sim.games.yukon_airways.layout import (
     ST_PLACE,
     STEP_NAMES,
     SYM_FUEL,
+    SYM_IMPROVE,
     SYM_MONEY,
 )
 from tests.games.yukon_airways.conftest import load_plane, set_hand, to_flights
@@ -380,4 +381,58 @@ def test_d_a_fuel_set_completed_by_a_later_tuck_pays_the_flight(gs):
     assert g.seat(s)["fuel"] == 5 and g.legal_actions()[0] == (K_GO, 0, 0)
     g.apply((K_GO, 0, 0))
     assert g.seat(s)["fuel"] == 1 and g.seat(s)["loc"] == mayo and g.seat(s)["burnt"] == 0
+    assert g.invariants() == 0
+
+
+def test_e_two_dice_of_one_colour_and_one_marker_of_it_the_second_die_takes_grey(gs):
+    """RB Flugphase e: "Für jeden Würfel auf den Flugtickets werden die Ortmarker am Zielort
+    verglichen. Hat ein Würfel die selbe Farbe wie ein Ortmarker, wird der entsprechende Ortsmarker
+    auf den Ort des Spielertableaus gelegt. Ansonsten nimmt man sich einen grauen." Two pink dice,
+    Carcross holds one pink marker: the first die takes it (one improvement), the second a grey one."""
+    g, s = flight_position(gs, fixed_orders=[3, 4, 5])
+    car = g.loc("Carcross")
+    g.set_markers(car, [1, 0, 0, 0, 0])
+    load_plane(g, s, [0, 1])  # two pink dice
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Carcross", "fuel")])
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_MONEY, PINK))
+    g.apply((K_TICKET, SYM_FUEL, PINK))
+    g.apply((K_GO, 0, 0))
+    assert g.die(0) == (DP_TICKET, s) and g.die(1) == (DP_TICKET, s)
+    assert g.cockpit_markers(s, car) == [1, 0, 0, 0, 0, 1]  # one pink, one grey
+    assert g.markers()[car] == [0, 0, 0, 0, 0]
+    assert step(g) == ST_IMPROVE
+    g.apply((K_IMPROVE, 5, 0))  # switch two_dice_per_ticket: the only improvement
+    assert g.seat(s)["improvements"]["two_dice_per_ticket"] == 1
+    assert step(g) == ST_DEST and g.snapshot()["actor"] != s  # no second improvement for the grey marker
+    assert g.invariants() == 0
+
+
+@pytest.mark.parametrize("collected,improvements", [(2, 1), (1, 0)])
+def test_boni_three_improvement_symbols_give_one_improvement(gs, collected, improvements):
+    """RB Appendix Boni: "Es gibt drei verschiedene Boni, die man mit drei übereinstimmenden Symbolen
+    erhalten kann. Man erhält entweder Geld, mehr Treibstoff oder man kann eine Verbesserung
+    durchführen." An improvement ticket that is the third improvement symbol of the day gives one
+    improvement (ASSUMPTION RN 10.2: one; the die's marker is grey); the second symbol gives none."""
+    g, s = flight_position(gs, fixed_orders=[3, 4, 5])
+    car = g.loc("Carcross")
+    g.set_markers(car, [0, 0, 0, 0, 0])  # the yellow die gets a grey marker: no marker improvement
+    load_plane(g, s, [3])
+    set_hand(g, s, [g.card("Carcross", "improvement")])
+    g.set_symbols(s, "improvement", collected)
+    m0, f0 = g.seat(s)["money"], g.seat(s)["fuel"]
+    g.apply((K_FLY, car, 0))
+    g.apply((K_TICKET, SYM_IMPROVE, YELLOW))
+    g.apply((K_GO, 0, 0))
+    seat = g.seat(s)
+    assert seat["symbols"][SYM_IMPROVE] == (0 if improvements else collected + 1)
+    assert seat["money"] == m0 and seat["fuel"] == f0 - 1 and seat["m_bonus"] == 0  # no money or fuel bonus
+    assert g.cockpit_markers(s, car) == [0, 0, 0, 0, 0, 1]
+    if not improvements:
+        assert step(g) == ST_DEST and g.snapshot()["actor"] != s
+        return
+    assert step(g) == ST_IMPROVE and g.snapshot()["actor"] == s
+    g.apply((K_IMPROVE, 4, 0))  # the Christmas dial one step
+    assert g.seat(s)["dials"]["christmas"] == 1 and g.seat(s)["improvements"]["christmas"] == 1
+    assert step(g) == ST_DEST and g.snapshot()["actor"] != s  # one improvement only
     assert g.invariants() == 0

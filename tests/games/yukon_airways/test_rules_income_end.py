@@ -9,13 +9,18 @@ from sim.games.base import Rig
 from sim.games.engine import event_buffer
 from sim.games.yukon_airways.layout import (
     DP_PLANE,
+    E_END,
+    E_PLACE,
+    E_ROUND,
     K_DISCARD,
     K_FLY,
     K_GO,
     K_IMPROVE,
     K_PASS,
     K_TICKET,
+    P_CAP,
     P_OFF_COCKPIT,
+    ST_DEST,
     ST_DISCARD,
     ST_IMPROVE,
     ST_OVER,
@@ -26,7 +31,7 @@ from sim.games.yukon_airways.layout import (
 )
 from sim.games.yukon_airways.rules import end_game
 from tests.games.yukon_airways.conftest import load_plane, set_hand, to_flights
-from tests.games.yukon_airways.test_rules_flight import BY_COLOUR, PINK, flight_position
+from tests.games.yukon_airways.test_rules_flight import BY_COLOUR, PINK, YELLOW, flight_position
 
 
 def step(g):
@@ -177,3 +182,129 @@ def test_fuel_tie_with_equal_fuel_is_shared(gs):
     snap = _end(g)
     assert snap["winner"] == -1 and snap["shared"] == 1
     assert np.array_equal([g.seat(s)["rank"] for s in range(4)], [1, 1, 3, 3])
+
+
+def test_income_b_old_crow_two_dollars_per_die(gs):
+    """RB Einkommensphase b: "1$ pro Würfel, der sich noch auf den Flugtickets befindet. Ist man bis
+    zu den Orten Old Crow oder Inuvik geflogen, erhält man pro Würfel auf diesen Flugtickets
+    zusätzlich 2$ bzw. 3$." Two dice flown to Old Crow: value 10, $2 for the dice, +$2 each."""
+    g, s = flight_position(gs, fixed_orders=[3, 4, 5])  # orders no pink delivery meets
+    load_plane(g, s, [0, 1])
+    old = g.loc("Old Crow")
+    set_hand(g, s, [g.card("Old Crow", "money"), g.card("Old Crow", "fuel"), g.card("Mayo", "fuel"),
+                    g.card("Atlin", "fuel")])
+    g.set_fuel(s, 7)
+    g.set_dial(s, "cards_as_fuel", 2)  # value 2
+    m0 = g.seat(s)["money"]
+    fly(g, old, [(SYM_MONEY, PINK), (SYM_FUEL, PINK)])  # Whitehorse -> Old Crow: 1 + 1 + 3 + 4 = 9
+    assert g.seat(s)["loc"] == old and g.seat(s)["burnt"] == 2 and g.seat(s)["fuel"] == 0
+    pass_others(g, s)
+    g.apply((K_PASS, 0, 0))
+    seat = g.seat(s)
+    assert seat["m_value"] == 10 and seat["m_dice"] == 2 and seat["m_far"] == 4  # +$2 per die, not $3
+    assert seat["m_orders"] == 0 and seat["money"] == m0 + 10 + 2 + 4
+
+
+@pytest.mark.parametrize("flights,orders", [(2, 2 + 2 + 3), (1, 2)])
+def test_income_c_day_orders_paid_once_at_income(gs, flights, orders):
+    """RB Einkommensphase c: "Nach dem eigenen letzten Flug in einer Runde erhält man ... c) die
+    Belohnungen für erfüllte Auftragskarten." Order cards 6 (fuel left >= 3: $2), 7 (two
+    destinations: $2), 8 (four dice delivered: $3), ASSUMPTION RN 10.7, pay once for the day at
+    the seat's income, not per flight; one flight with two dice meets only card 6."""
+    g, s = flight_position(gs, fixed_orders=[6, 7, 8])
+    load_plane(g, s, [0, 1, 3, 4])  # pink 0 1, yellow 3 4
+    set_hand(g, s, [g.card("Carcross", "money"), g.card("Carcross", "fuel"), g.card("Atlin", "money"),
+                    g.card("Atlin", "fuel")])
+    g.set_fuel(s, 7)
+    fly(g, g.loc("Carcross"), [(SYM_MONEY, PINK), (SYM_FUEL, PINK)])
+    assert g.seat(s)["m_orders"] == 0  # day orders wait for the income (D8)
+    if flights == 2:
+        pass_others(g, s)
+        fly(g, g.loc("Atlin"), [(SYM_MONEY, YELLOW), (SYM_FUEL, YELLOW)])  # Carcross -> Atlin: 1
+        assert g.seat(s)["m_orders"] == 0
+    pass_others(g, s)
+    m0 = g.seat(s)["money"]
+    g.apply((K_PASS, 0, 0))
+    seat = g.seat(s)
+    assert seat["fuel"] == 7 - flights and seat["m_dice"] == 2 * flights
+    assert seat["m_orders"] == orders
+    assert seat["money"] == m0 + seat["m_value"] + seat["m_dice"] + orders
+
+
+@pytest.mark.parametrize("dest,orders", [("Dawson City", 3), ("Mayo", 0)])
+def test_income_c_places_order(gs, dest, orders):
+    """RB Einkommensphase c: order card 9 (ASSUMPTION RN 10.7: a flight to Dawson City, Old Crow or
+    Inuvik this day pays $3) is met by Dawson City, not by Mayo."""
+    g, s = flight_position(gs, fixed_orders=[9, 3, 4])
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card(dest, "money")])
+    g.set_fuel(s, 7)
+    fly(g, g.loc(dest), [(SYM_MONEY, PINK)])
+    assert g.seat(s)["m_orders"] == 0
+    pass_others(g, s)
+    g.apply((K_PASS, 0, 0))
+    assert g.seat(s)["m_orders"] == orders
+
+
+@pytest.mark.parametrize("fuel,flies,orders", [(3, False, 2), (2, False, 0), (4, True, 2), (3, True, 0)])
+def test_d11_fuel_left_order_met_with_the_fuel_at_income(gs, fuel, flies, orders):
+    """RB Einkommensphase c, D11: order card 6 (ASSUMPTION RN 10.7: at least 3 fuel left, $2) is met
+    with the fuel at the seat's income, after its flights (Carcross costs 1), or without a flight."""
+    g, s = flight_position(gs, fixed_orders=[6, 3, 4])
+    load_plane(g, s, [0])
+    set_hand(g, s, [g.card("Carcross", "money")])
+    g.set_fuel(s, fuel)
+    if flies:
+        fly(g, g.loc("Carcross"), [(SYM_MONEY, PINK)])
+        pass_others(g, s)
+    g.apply((K_PASS, 0, 0))
+    seat = g.seat(s)
+    assert seat["fuel"] == fuel - flies and seat["flights"] == int(flies)
+    assert seat["m_orders"] == orders
+
+
+def _policy_to_flights_of_day(g, day):
+    """Play every decision as the seats' policies would, up to the first flight turn of ``day``."""
+    while not (g.snapshot()["round"] == day and step(g) == ST_DEST):
+        assert not g.over
+        g.apply(g.policy_choice())
+
+
+def test_spielende_after_the_sixth_day(gs):
+    """RB Spielablauf / Spielende: "Das Spiel wird über sechs Runden gespielt" ... "Nach der sechsten
+    Runde endet das Spiel; wer am meisten Geld besitzt, gewinnt." When every seat passes on
+    Saturday (the fifth day) Sunday's boarding follows; when every seat has passed on Sunday the
+    game is over at once (S5: the last maintenance is skipped) with the end money paid."""
+    g = gs(0)
+    boarded = []
+    while not (g.snapshot()["round"] == 4 and step(g) == ST_DEST):
+        if step(g) == ST_PLACE and g.snapshot()["round"] not in boarded:
+            boarded.append(g.snapshot()["round"])
+        assert not g.over
+        g.apply(g.policy_choice())
+    assert boarded == [0, 1, 2, 3, 4]
+    while step(g) == ST_DEST:
+        g.apply((K_PASS, 0, 0))
+    while step(g) == ST_DISCARD:
+        g.apply(g.policy_choice())
+    assert step(g) == ST_PLACE and g.snapshot()["round"] == 5 and not g.over  # Sunday boards
+    _policy_to_flights_of_day(g, 5)
+    n_ev = len(g.events())
+    assert all(g.seat(s)["m_visited"] == 0 and g.seat(s)["rank"] == 0 for s in range(4))
+    for _ in range(4):
+        assert step(g) == ST_DEST and g.seat(g.snapshot()["actor"])["passed"] == 0
+        g.apply((K_PASS, 0, 0))
+    snap = g.snapshot()
+    assert snap["step"] == "over" and snap["round"] == 5 and g.over and g.legal_actions() == []
+    assert snap["turn"] < int(g.p[P_CAP])  # over by the rules, not by the turn cap
+    ev = g.events()[n_ev:]
+    assert not any(e[2] in (E_ROUND, E_PLACE) for e in ev)  # no seventh day
+    assert sum(e[2] == E_END for e in ev) == 1
+    table = [0, 0, 1, 2, 4, 6, 9, 12, 16, 20, 25, 30, 36]  # ASSUMPTION RN 10.8 (the config's table)
+    for s in range(4):
+        places = sum(1 for l in range(13) if sum(g.cockpit_markers(s, l)) > 0)
+        assert g.seat(s)["m_visited"] == table[places]
+    assert max(g.seat(s)["m_visited"] for s in range(4)) > 0  # the end money was paid
+    money = [g.seat(s)["money"] for s in range(4)]
+    assert money.count(max(money)) == 1  # no tie in this game: the richest seat wins
+    assert snap["winner"] == money.index(max(money)) and g.seat(snap["winner"])["rank"] == 1
