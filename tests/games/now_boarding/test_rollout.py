@@ -10,6 +10,7 @@ import pytest
 
 import sim.games.now_boarding.layout as L
 import sim.games.now_boarding.play as P
+import sim.games.now_boarding.rules as R
 from sim.compile import run_from_dict
 from sim.errors import ConfigError
 from sim.games import get_game
@@ -232,3 +233,32 @@ def test_rollout_looks_ahead_and_beats_its_base_on_the_same_deals():
     assert col(ro, a, "delivered").mean() > col(pl, b, "delivered").mean() + 2.0
     assert col(ro, a, "team_win").sum() >= col(pl, b, "team_win").sum()
     assert col(ro, a, "upg_seat").sum() > col(pl, b, "upg_seat").sum() + 10
+
+
+def test_redeal_keeps_every_invariant_and_the_face_down_places():
+    """play.redeal (the look-ahead's re-deal, RULES.md "Policies") on purchase-time positions of
+    the VIP variant: every invariant holds (check_invariants), the face-down places keep their
+    number, airports and VIPs (RB "Prepara la próxima ronda": the backs show the origin), each
+    gets a card of that origin, and the seen cards (aboard, money, face up) do not move."""
+    run = rollout_run(rollouts=2, section={"vip": True})
+    checked = 0
+    for g, rounds in ((0, 2), (1, 4), (2, 6), (3, 3)):
+        gs = _at_purchase(run, g, rounds)
+        if gs is None:
+            continue
+        down = [c for c in range(L.NCARD) if gs.st[L.C_DOWN + c]]
+        seen = [c for c in range(L.NCARD) if gs.st[L.C_PLACE + c] in (L.PL_PLANE, L.PL_MONEY, L.PL_DISCARD)
+                or (gs.st[L.C_PLACE + c] == L.PL_WAIT and not gs.st[L.C_DOWN + c])]
+        assert down
+        for stream in (1, 2):
+            s = gs.st.copy()
+            P.redeal(s, gs.spec, np.array([7, stream], np.uint64))
+            assert int(R.check_invariants(s, gs.spec)) == 0
+            new = [c for c in range(L.NCARD) if s[L.C_DOWN + c]]
+            place = lambda st, cs: sorted((int(st[L.C_WHERE + c]), int(st[L.C_VIPK + c])) for c in cs)  # noqa: E731
+            assert place(s, new) == place(gs.st, down)
+            assert all(gs.spec[L.K_CORIG + c] == s[L.C_WHERE + c] for c in new)
+            for blk in (L.C_PLACE, L.C_WHERE, L.C_ANGER):
+                assert [int(s[blk + c]) for c in seen] == [int(gs.st[blk + c]) for c in seen]
+        checked += 1
+    assert checked >= 3
