@@ -9,6 +9,8 @@ independent movement of that seat's aircraft, next seat).
 
 from __future__ import annotations
 
+import pytest
+
 import sim.games.clear_for_takeoff.layout as L
 from sim.games.clear_for_takeoff.state import GameState
 
@@ -321,44 +323,20 @@ def test_blocked_replacement_of_same_player_does_not_take_off_that_turn():
     assert gs.invariants() == 0
 
 
-def test_blocked_with_no_sequence_behind_stays():
+@pytest.mark.parametrize("weather, size, runway, other, other_size", [
+    ("SN", WIDE, 1, (0, 0), SMALL), ("XW", MED, 1, (0, 0), SMALL), ("ICE", WIDE, 0, (1, 0), MED)])
+def test_blocked_with_no_sequence_behind_stays(weather, size, runway, other, other_size):
     """RB SN: 'If there is not a sequence after the wide-body aircraft, it stays in the
-    takeoff position, but doesn't take off'."""
+    takeoff position, but doesn't take off'; RB XW the same for the medium aircraft; RB ICE /
+    Anti-Ice card: 'If there is not a sequence after the aircraft, it stays in the takeoff
+    position, but doesn't take off'. The only sequence is on the other runway."""
     gs = new(seed=12)
-    gs.set_weather("SN")
-    gs.put(0, WIDE, gs.to(1))
-    gs.put(1, SMALL, gs.d(0, 0))                     # a sequence on the other runway only
+    gs.set_weather(weather)
+    gs.put(0, size, gs.to(runway))
+    gs.put(1, other_size, gs.d(*other))
     gs.end_turn()
-    assert gs.pos(0, WIDE) == gs.to(1)
-    assert gs.pos(1, SMALL) == gs.d(0, 0)
-    assert gs.stat(0, L.ST_BLOCKED) == 1
-    assert gs.invariants() == 0
-
-
-def test_crosswind_blocked_with_no_sequence_behind_stays():
-    """RB XW: 'If there is not a sequence after the medium aircraft, it stays in the takeoff
-    position, but doesn't take off'."""
-    gs = new(seed=12)
-    gs.set_weather("XW")
-    gs.put(0, MED, gs.to(1))
-    gs.put(1, SMALL, gs.d(0, 0))                     # a sequence on the other runway only
-    gs.end_turn()
-    assert gs.pos(0, MED) == gs.to(1)
-    assert gs.pos(1, SMALL) == gs.d(0, 0)
-    assert gs.stat(0, L.ST_BLOCKED) == 1 and gs.stat(0, L.ST_TAKEOFFS) == 0
-    assert gs.invariants() == 0
-
-
-def test_ice_blocked_with_no_sequence_behind_stays():
-    """RB ICE / Anti-Ice card: 'If there is not a sequence after the aircraft, it stays in
-    the takeoff position, but doesn't take off'."""
-    gs = new(seed=12)
-    gs.set_weather("ICE")
-    gs.put(0, WIDE, gs.to(0))
-    gs.put(1, MED, gs.d(1, 0))                       # a sequence on the other runway only
-    gs.end_turn()
-    assert gs.pos(0, WIDE) == gs.to(0)
-    assert gs.pos(1, MED) == gs.d(1, 0)
+    assert gs.pos(0, size) == gs.to(runway)
+    assert gs.pos(1, other_size) == gs.d(*other)
     assert gs.stat(0, L.ST_BLOCKED) == 1 and gs.stat(0, L.ST_TAKEOFFS) == 0
     assert gs.invariants() == 0
 
