@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import sim.games.clear_for_takeoff.layout as L
-from sim.compile import run_from_dict
 from sim.games.clear_for_takeoff.state import GameState
+from tests.games.clear_for_takeoff.conftest import exchange_only
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
 NO_DECK = {k: 0 for k in ("A", "B", "C", "D", "LC", "VIP", "AI", "FLR", "DLY", "SC", "FG",
@@ -138,10 +138,7 @@ def test_random_policy_exchanges_one_to_four_cards():
     """RB "Exchanging cards from your hand with cards from the deck": 'from one to four
     cards': the random policy's exchange (``policies.random_exchange``, through the
     playout's ``decide``) takes a uniform 1..4 of the nine held cards, never 0 or 5."""
-    run = run_from_dict({"game": "clear_for_takeoff", "seats": ["random", "greedy"], "seed": 4,
-                         "clear_for_takeoff": {}}, "<random exchange>")
-    gs = GameState.from_run(run, 0)
-    gs.set_hand(0, {"AI": 5, "B": 4})        # no play: every choice is an exchange
+    gs = exchange_only("random", 4)          # no play: every choice is an exchange
     sizes = set()
     for i in range(60):
         a = gs.choose(np.array([i + 1, 3 * i + 11], np.uint64))

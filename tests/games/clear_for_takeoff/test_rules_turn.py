@@ -10,13 +10,10 @@ import numpy as np
 import pytest
 
 import sim.games.clear_for_takeoff.layout as L
-from sim.compile import run_from_dict
 from sim.games.clear_for_takeoff.state import GameState
+from tests.games.clear_for_takeoff.conftest import NO_PLAY_HAND, exchange_only
 
 SMALL, MED, MED2, WIDE = 0, 1, 2, 3
-# no play with every aircraft in the hangar: no A / LC to place, no VIP, no Weather / FLR /
-# DLY, and the AI cards need an aircraft on a takeoff position
-NO_PLAY_HAND = {"AI": 5, "B": 4}
 
 
 def test_play_proceeds_clockwise():
@@ -56,10 +53,7 @@ def test_no_policy_passes_while_holding_cards(policy):
     """RB "The game turn": 'you must perform (only) one of the following two actions' (D5):
     the playout's own decision (``play.decide``) for a seat holding cards but with no play is
     an exchange of held cards, for every policy, whatever its stream draws."""
-    run = run_from_dict({"game": "clear_for_takeoff", "seats": [policy, "greedy"], "seed": 3,
-                         "clear_for_takeoff": {}}, "<no pass>")
-    gs = GameState.from_run(run, 0)
-    gs.set_hand(0, NO_PLAY_HAND)
+    gs = exchange_only(policy, 3)
     for i in range(4):
         a = gs.choose(np.array([i + 1, 7 * i + 3], np.uint64))
         assert a[0] == L.K_EXCHANGE and 1 <= len(a) - 1 <= 4

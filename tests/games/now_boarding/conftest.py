@@ -21,25 +21,27 @@ def assert_same_chance(ev_a: np.ndarray, ev_b: np.ndarray) -> None:
         assert len(ea) > 0 and np.array_equal(ea, eb), code
 
 
+def cleared(g: GameState) -> GameState:
+    """``g`` with the board and the weather emptied and a new flight phase started (a rigged
+    scenario's blank position); returns ``g``."""
+    g.clear()
+    g.set_weather([])
+    g.start_flight()
+    return g
+
+
 def _make(players: int = 4, policy: str = "greedy", seed: int = 0, game_index: int = 0, clear: bool = True,
          **section) -> GameState:
     """A set-up game; ``clear`` empties the board and the weather for a rigged scenario."""
     g = GameState(players=players, policy=policy, seed=seed, game_index=game_index, section=section)
-    if clear:
-        g.clear()
-        g.set_weather([])
-        g.start_flight()
-    return g
+    return cleared(g) if clear else g
 
 
 def _planner_state(weights: dict, park: str, seats: int) -> GameState:
     """4 planner planes with ``weights``, board and weather cleared, every plane parked at
     ``park`` with ``seats`` seats and speed 3 (a test moves the planes it uses)."""
     seat = {"policy": "planner", "weights": weights}
-    g = GameState(raw={"game": "now_boarding", "seed": 0, "seats": [seat] * 4, "now_boarding": {}})
-    g.clear()
-    g.set_weather([])
-    g.start_flight()
+    g = cleared(GameState(raw={"game": "now_boarding", "seed": 0, "seats": [seat] * 4, "now_boarding": {}}))
     for p in range(4):
         g.set_plane(p, park, seats=seats, speed=3)
     return g

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sim.games.now_boarding.layout as L
 import sim.games.now_boarding.rules as R
 from sim.games.now_boarding.state import GameState
+from tests.games.now_boarding.conftest import cleared
 
 
 def test_move_up_to_speed_and_stop_on_a_route_space(make):
@@ -317,10 +318,7 @@ def test_temporary_seat_full_until_a_bought_seat_frees_one(make):
     3rd seat bought ($9) seats everyone but frees none (still full); a 4th ($13) frees one seat,
     for one pickup without any token."""
     raw = {"game": "now_boarding", "seats": [{"policy": "heuristic", "weights": {"strategy": 1}}] * 4}
-    g = GameState(raw)
-    g.clear()
-    g.set_weather([])
-    g.start_flight()
+    g = cleared(GameState(raw))
     g.set_plane(0, airport="ATL", seats=2, speed=3, colours=["green"])
     a, b, c = (g.place(g.card("ATL", d), "ATL") for d in ("MIA", "JFK", "DEN"))
     g.st[L.S_TSEAT] = 0
