@@ -64,7 +64,7 @@ def sample_states(games: int = 40):
     ``configs/clear_for_takeoff.toml`` (traced replays): int32[m, state_size], with the run's
     ``p`` (int64[NP]) and ``fleet`` (int32[S, K])."""
     from sim.compile import load_run
-    from sim.games.clear_for_takeoff.play import run_traced
+    from sim.games.clear_for_takeoff.hooks import run_traced
 
     run = load_run(HERE.parents[1] / "configs" / "clear_for_takeoff.toml")
     rows = []

@@ -12,9 +12,10 @@ import numba, and every game names the same concept the same way:
 ``GameDef`` attribute  loaded from ``sim.games.<name>.``
 =====================  =========================================================================
 ``compile``            ``spec.compile_spec(cfg) -> spec`` (tuple of numpy arrays; raises ConfigError)
-``play_batch``         ``play.play_batch`` (the numba kernel below)
+``play_batch``         ``hooks.play_batch`` (the numba kernel below, the engine's loop bound to the
+                       game's hooks: :mod:`sim.games.loop`)
 ``trace``              ``trace.trace(run, game_index) -> TraceResult``
-``check_playout``      ``trace.check_playout(run, game_index) -> int`` (0 or an invariant code)
+``check_playout``      ``hooks.check_playout(run, game_index) -> int`` (0 or an invariant code)
 ``tally_spec``         ``metrics.tally_spec(cfg) -> list[Hist | Moments]`` (what to tally, sim.tally)
 ``metrics``            ``metrics.metrics(tally, cfg) -> list[dict]`` (records from the Tally only)
 ``plots``              ``metrics.plots(tally, records, folder) -> list[(title, file name)]``
@@ -224,7 +225,7 @@ class GameDef:
     @property
     def play_batch(self) -> Callable[..., None]:
         """``play.play_batch``: the numba kernel of the module docstring."""
-        return self._load("play", "play_batch")
+        return self._load("hooks", "play_batch")
 
     @property
     def trace(self) -> Callable[..., TraceResult]:
@@ -236,7 +237,7 @@ class GameDef:
         """``trace.check_playout(run, game_index) -> int``: game ``game_index`` played exactly
         as ``play_batch`` plays it, with the invariants checked after every step; 0, or the
         code of the first violated invariant (``layout.V_*``)."""
-        return self._load("trace", "check_playout")
+        return self._load("hooks", "check_playout")
 
     @property
     def tally_spec(self) -> Callable[[Any], list]:

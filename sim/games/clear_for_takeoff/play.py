@@ -1,10 +1,7 @@
-"""Clear for Takeoff playouts: one game (``playout``), its result row, a parallel batch and
-the traced / checked one-game entry points.
-
-``playout`` is the single implementation of a game's turn sequence; the batch, the
-invariant checker (``trace.check_playout``) and ``sim replay`` (``trace.trace``) all call
-it; tracing is a buffer (``ev`` with rows) and ``snaps``. ``begin_turn`` and ``end_turn``
-are the turn's fixed head and tail, shared with ``state.GameState``.
+"""Clear for Takeoff's turn pieces and its look-ahead policy: the turn's fixed head and tail
+(``begin_turn``, ``end_turn``, shared with ``state.GameState``), a choice carried out
+(``apply_choice``), the cap's stop and the result row. The engine's loop
+(:mod:`sim.games.loop`) plays them in order; ``hooks.py`` says how.
 
 ``decide`` is a seat's choice: the plain policies (``policies.select``) or ``rollout``
 (``rollout_choice``, a flat Monte-Carlo look-ahead that plays simulated turns with
@@ -14,17 +11,14 @@ are the turn's fixed head and tail, shared with ``state.GameState``.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from sim.games.clear_for_takeoff.layout import (
     ACT_W,
     CH_EXCHANGE,
     CH_PASS,
-    COLUMNS,
     E_PASS,
     E_STALL,
     E_STARVED,
-    E_TURN,
     H_CUR,
     H_DONE,
     H_RESHUF,
@@ -82,19 +76,16 @@ from sim.games.clear_for_takeoff.policies import choose_exchange, choose_runway,
 from sim.games.clear_for_takeoff.rules import (
     apply_exchange,
     apply_play,
-    check_invariants,
     draw_face_down,
     end_of_turn_moves,
     finish_turn,
     hand_total,
     legal_plays,
-    max_actions,
     note_turn_start,
     pos_at,
     redeal,
     setup,
     stat_at,
-    state_size,
 )
 from sim.games.engine import (
     EV_W,
@@ -102,7 +93,6 @@ from sim.games.engine import (
     W_LA_DEPTH,
     W_LA_EXTRA,
     W_LA_ROLLOUTS,
-    batch_kernel,
     capped,
     col_at,
     emit,
@@ -110,7 +100,6 @@ from sim.games.engine import (
     leaf_kernel,
     lookahead_streams,
     ranked_candidates,
-    seat_policies,
 )
 from sim.rng import seed_streams
 
@@ -359,52 +348,6 @@ def decide(state, p, fleet, pid, w, acts, n, disc, need, rng):
     return select(state, p, fleet, pid, w, acts, n, disc, need, rng)
 
 
-@kernel
-def playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, evn, snaps, check):
-    """Play game ``g`` of ``seed`` into ``state`` (int32[state_size]); returns 0 or the first
-    violated invariant code (``layout.V_*``, only tested with ``check``).
-
-    ``pids`` int64[S] policy of each seat, ``W`` float64[S, N_WEIGHTS] weights;
-    ``rig_deck`` int32[0] (shuffle) or the deck in draw order (``rules.setup``); ``rng``
-    uint64[2] streams; ``ev`` int32[E, EV_W] / ``evn`` int64[1] the event buffer (E = 0:
-    untraced); with E > 0, ``snaps`` (int32[T, state_size]) gets the state at the start of
-    each turn. A game reaching the turn cap stops as a stall.
-    """
-    acts = np.empty((max_actions(p), ACT_W), np.int32)
-    disc = np.zeros(NCT, np.int32)
-    need = np.zeros(NCT, np.int32)
-    start_game(p, deck_cards, fleet, seed, g, rig_deck, state, rng)
-    tracing = ev.shape[0] > 0
-    cap = p[P_CAP]
-    while True:
-        if capped(state[H_TURN], cap):
-            stop_at_cap(state, ev, evn)
-            break
-        s = state[H_CUR]
-        begin_turn(state, p)
-        if tracing:
-            t = state[H_TURN]
-            if t < snaps.shape[0]:
-                snaps[t, :] = state
-        emit(ev, evn, state[H_TURN], state[H_CUR], E_TURN, 0, 0, 0, 0, 0)
-        n = legal_plays(state, p, fleet, acts)
-        # ``decide``, spelt out: it allocates (rollout) and so counts references; the plain
-        # policies' path here does not
-        if pids[s] == POL_ROLLOUT:
-            choice = rollout_choice(state, p, fleet, W[s], acts, n, disc, need, rng)
-        else:
-            choice = select(state, p, fleet, pids[s], W[s], acts, n, disc, need, rng)
-        short = apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn)
-        end_turn(state, p, fleet, plain_policy(pids[s], W[s]), short, RUNWAY_POLICY, True, rng, ev, evn)
-        if check:
-            code = check_invariants(state, p, fleet)
-            if code != 0:
-                return code
-        if state[H_DONE] == 1:
-            break
-    return 0
-
-
 @leaf_kernel
 def write_row(state, spec, row):
     """Write the result columns (``layout.COLUMNS``, per-seat columns for S seats) of a
@@ -434,75 +377,3 @@ def write_row(state, spec, row):
         row[col_at(O_EXCHANGES[0], O_EXCHANGES[1], S, s)] = state[stat_at(p, s, ST_EXCH)]
     for w in range(NWEATHER):
         row[col_at(O_WEATHER_TURNS[0] + w, O_WEATHER_TURNS[1], S, 0)] = state[p[P_OFF_WT] + w]
-
-
-@kernel
-def play_index(p, deck_cards, fleet, entry_policy, entry_weights, perms, seed, g, check):
-    """Play game ``g`` untraced with its seats' policies (``engine.seat_policies``); returns
-    (state int32[state_size], invariant code: 0 unless ``check`` found a violation)."""
-    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
-    state = np.zeros(state_size(p), np.int32)
-    rng = np.zeros(2, np.uint64)
-    ev = np.zeros((0, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    snaps = np.zeros((0, 1), np.int32)
-    rig_deck = np.zeros(0, np.int32)
-    code = playout(p, deck_cards, fleet, pids, W, seed, g, rig_deck, state, rng, ev, evn, snaps, check)
-    return state, code
-
-
-@batch_kernel
-def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
-    """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]).
-
-    ``spec`` = (p int64[NP], deck_cards int32[NCARDS], fleet int32[S, K]); see
-    ``sim.games.base`` for the other arguments. Each game seeds its own streams.
-    """
-    p, deck_cards, fleet = spec
-    for i in prange(count):
-        ii = np.int64(i)
-        # thread-private copies of the shared read-only arrays: no refcount traffic on
-        # memory the other threads touch
-        pp = p.copy()
-        dk = deck_cards.copy()
-        fl = fleet.copy()
-        state, _ = play_index(pp, dk, fl, entry_policy, entry_weights, perms, seed, first_index + ii, False)
-        write_row(state, (pp, dk, fl), out[ii])
-
-
-@kernel
-def check_game(spec, entry_policy, entry_weights, perms, seed, g):
-    """Game ``g`` played as ``play_batch`` plays it, the invariants checked after every
-    turn; returns 0 or the first violated ``layout.V_*`` code."""
-    p, deck_cards, fleet = spec
-    _, code = play_index(p, deck_cards, fleet, entry_policy, entry_weights, perms, seed, g, True)
-    return code
-
-
-def n_columns(n_seats: int) -> int:
-    """Width of a result row for ``n_seats`` seats."""
-    return sum(n_seats if c.per_seat else 1 for c in COLUMNS)
-
-
-def run_traced(run, game_index: int, rig_deck=None):
-    """Play game ``game_index`` of ``run`` (a ``sim.compile.CompiledRun``) with tracing.
-
-    ``rig_deck``: None (shuffle) or int32[NCARDS] the deck in draw order. Returns
-    ``(state, events int32[E, EV_W], snaps int32[T, state_size], row int32[C])``: the final
-    state, the events, the state at the start of every turn and the result row.
-    """
-    p, deck_cards, fleet = run.spec
-    g = np.int64(game_index)
-    pids, W = seat_policies(run.entry_policy, run.entry_weights, run.perms, g)
-    nstate = int(state_size(p))
-    cap = int(p[P_CAP])
-    state = np.zeros(nstate, np.int32)
-    rng = np.zeros(2, np.uint64)
-    ev = np.zeros((cap * 64 + 64, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    snaps = np.zeros((cap + 1, nstate), np.int32)
-    rd = np.zeros(0, np.int32) if rig_deck is None else np.asarray(rig_deck, np.int32)
-    playout(p, deck_cards, fleet, pids, W, np.int64(run.seed), g, rd, state, rng, ev, evn, snaps, False)
-    row = np.zeros(n_columns(int(p[P_S])), np.int32)
-    write_row(state, run.spec, row)
-    return state, ev[: evn[0]], snaps[: int(state[H_TURN]) + 1], row

@@ -1,5 +1,6 @@
 """`sim replay` for Clear for Takeoff: event codes and state snapshots -> readable lines,
-and ``check_playout`` (the same playout with the invariants checked after every turn).
+and ``check_playout`` (the engine's, :mod:`sim.games.loop`: the same playout with the
+invariants checked after every turn).
 
 Each turn shows the weather, deck and discard sizes, the board, the seat's hand, then what
 happened and why it was legal (cards paid, the slot that was free, the weather that
@@ -8,12 +9,10 @@ blocked a takeoff).
 
 from __future__ import annotations
 
-import numpy as np
-
 import sim.games.clear_for_takeoff.layout as L
 from sim.games.base import TraceResult, expand_columns
+from sim.games.clear_for_takeoff.hooks import run_traced
 from sim.games.clear_for_takeoff.layout import COLUMNS, slot_name
-from sim.games.clear_for_takeoff.play import check_game, run_traced
 
 RUNWAY = L.RUNWAY_NAMES
 
@@ -136,10 +135,3 @@ def trace(run, game_index: int) -> TraceResult:
                  f"cut off {rowd['cut_off']}, "
                  f"reshuffles {rowd['reshuffles']}; finishing order {ranks}")
     return TraceResult(lines, rowd)
-
-
-def check_playout(run, game_index: int) -> int:
-    """Game ``game_index`` of ``run`` played exactly as ``play_batch`` plays it, with
-    ``rules.check_invariants`` after every turn; 0 or the first violated ``layout.V_*``."""
-    return int(check_game(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
-                          np.int64(game_index)))

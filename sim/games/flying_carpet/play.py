@@ -1,21 +1,18 @@
-"""Flying Carpet playouts: THE one implementation of a race (``playout``), the result row,
-one untraced game of a batch, the parallel batch, and the traced / checked one-game entry
-points ``trace.py`` uses.
+"""Flying Carpet's look-ahead policy (``rollout_choice`` and its simulation), the inlined
+decision pieces the engine's loop plays and the result row. The engine's loop
+(:mod:`sim.games.loop`) plays a race; ``hooks.py`` says how.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from sim.games.base import expand_columns
 from sim.games.engine import (
     EV_W,
     W_LA_BASE,
     W_LA_DEPTH,
     W_LA_EXTRA,
     W_LA_ROLLOUTS,
-    batch_kernel,
     capped,
     col_at,
     inline_kernel,
@@ -23,14 +20,11 @@ from sim.games.engine import (
     leaf_kernel,
     lookahead_streams,
     ranked_candidates,
-    seat_policies,
 )
 from sim.games.flying_carpet.layout import (
     A_A,
     A_B,
     A_KIND,
-    ACT_W,
-    COLUMNS,
     H_CUR,
     H_DONE,
     H_PHASE,
@@ -39,7 +33,6 @@ from sim.games.flying_carpet.layout import (
     H_ROUND,
     H_STALL,
     H_STARVED,
-    H_TURN,
     H_WINNER,
     H_WINNER_TURN,
     K_CLOUD,
@@ -68,22 +61,17 @@ from sim.games.flying_carpet.layout import (
     O_WINNER,
     O_WINNER_TURN,
     P_CAP,
-    P_FINISH,
     P_HAND,
     P_MAXACT,
     P_NC,
-    P_NEAR,
     P_OFF_POS,
     P_OFF_RANK,
     P_OFF_SCEN,
     P_OFF_STATS,
     P_OFF_TOK,
     P_S,
-    P_STATE_SIZE,
     PH_CLOUDS,
     PH_END,
-    PH_SKIP,
-    POL_ROLLOUT,
     ST_BLOCK_G,
     ST_BLOCK_S,
     ST_BLOWN,
@@ -96,20 +84,14 @@ from sim.games.flying_carpet.layout import (
     ST_TOK_USED,
     ST_WAIT,
     ST_WASTED,
-    W,
 )
-from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map, prepare, row_score, select
+from sim.games.flying_carpet.policies import choose_cloud, map_into, prepare, row_score, select
 from sim.games.flying_carpet.rules import (
     apply_action,
-    check_invariants,
     end_turn,
     legal_actions,
-    mark_stall,
     redeal,
-    setup,
-    start_race,
 )
-from sim.rng import seed_streams
 
 # ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
 PROGRESS_SHARE = 0.5
@@ -252,101 +234,8 @@ _legal_inline = inline_kernel(legal_actions.py_func)
 _select_inline = inline_kernel(select.py_func)
 _apply_inline = inline_kernel(apply_action.py_func)
 """Inlined twins of ``rules.legal_actions``, ``policies.select`` and ``rules.apply_action`` (the
-same Python functions, compiled into ``step``'s body)."""
-
-
-@leaf_kernel
-def step(state, spec, dmap, pid, w, acts, work, rng, fw, rig_dice, ev, evn):
-    """One decision (outside the die's cloud move) of the seat to move, playing the plain
-    policy ``pid`` with weights ``w``: ``rules.legal_actions``, ``policies.select`` and
-    ``rules.apply_action``, exactly as ``playout`` calls them, inlined into one function so
-    that the spec tuple (whose arrays a call passes field by field) is passed once per
-    decision instead of three times."""
-    n = _legal_inline(state, spec, acts, work)
-    i = _select_inline(state, spec, dmap, pid, w, acts, n, rng, fw)
-    _apply_inline(state, spec, acts[i], rng, rig_dice, ev, evn)
-
-
-@kernel
-def playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts, work, fw, ev, evn, snaps, check):
-    """Play race ``g`` of ``seed`` into ``state`` (int32[p[P_STATE_SIZE]]); returns 0 or the
-    first invariant code (``check``: tested after every action and every turn end).
-
-    ``dmap``: ``policies.policy_map(spec)``; ``pids`` int64[S] / ``Wt`` float64[S, N_WEIGHTS]:
-    each seat's policy; ``rig_deck`` / ``rig_dice``: the engine's rigging arrays; ``acts`` int32[p[P_MAXACT], ACT_W], ``work``
-    int32[2 * NCELL], ``fw`` float64[HAND + 1]: scratch; ``ev`` / ``evn``: the event buffer
-    (0 rows: untraced); ``snaps`` int32[T, state size]: the state at the start of turn t is
-    written to row t while t < T (T = 0: none). Turn loop: a turn is the seat's actions until
-    PH_END (a move, then the die's decisions), the bookkeeping counters of a turn (waiting
-    near the finish, wasted turns; not rules), then ``rules.end_turn``. ``dmap`` is this
-    game's own copy: when a carpet stays put after a cloud moved, it is recomputed from the
-    board (``policies.map_into``), so a stale map cannot hold carpets in place for ever."""
-    p = spec[0]
-    dist = dmap
-    seed_streams(rng, seed, g)
-    setup(state, spec, rng, rig_deck, rig_dice)
-    start_race(state, spec, ev, evn)
-    cap = p[P_CAP]
-    fin_cell = p[P_FINISH]
-    fx = fin_cell % W
-    fy = fin_cell // W
-    s0 = p[P_OFF_SCEN]
-    stale = False
-    while True:
-        t = state[H_TURN]
-        if t < snaps.shape[0]:
-            snaps[t, :] = state
-        if capped(state[H_PLAYED], cap):
-            mark_stall(state, ev, evn)
-            break
-        s = state[H_CUR]
-        pos0 = state[p[P_OFF_POS] + s]
-        skipped = state[H_PHASE] == PH_SKIP
-        near = abs(pos0 % W - fx) + abs(pos0 // W - fy) <= p[P_NEAR]
-        blown0 = state[p[P_OFF_STATS] + s * NSTAT + ST_BLOWN]
-        pid = pids[s]
-        w = Wt[s]  # one view of the seat's weight row per turn
-        while state[H_PHASE] != PH_END:
-            if state[H_PHASE] == PH_CLOUDS:
-                cp = pid
-                if cp == POL_ROLLOUT:  # the rollout seat moves clouds as its base policy does
-                    cp = np.int64(w[W_LA_BASE])
-                piece, anchor = choose_cloud(state, spec, dmap, cp, w, rng, work)
-                acts[0, :] = -1
-                acts[0, A_KIND] = K_KEEP if piece < 0 else K_CLOUD
-                acts[0, A_A] = piece
-                acts[0, A_B] = anchor
-                apply_action(state, spec, acts[0], rng, rig_dice, ev, evn)
-                stale = stale or piece >= 0
-            elif pid == POL_ROLLOUT:
-                n = legal_actions(state, spec, acts, work)
-                i = rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale)
-                apply_action(state, spec, acts[i], rng, rig_dice, ev, evn)
-            else:
-                step(state, spec, dmap, pid, w, acts, work, rng, fw, rig_dice, ev, evn)
-            if check:
-                code = check_invariants(state, spec)
-                if code != 0:
-                    return code
-        if state[p[P_OFF_RANK] + s] == 0:
-            st = p[P_OFF_STATS] + s * NSTAT
-            if near:
-                state[st + ST_WAIT] += 1
-            if not skipped:
-                pos1 = state[p[P_OFF_POS] + s]
-                if state[st + ST_BLOWN] > blown0 or dist[pos1] >= dist[pos0]:
-                    state[st + ST_WASTED] += 1
-                if stale and pos1 == pos0:
-                    map_into(spec, state[s0: s0 + NCELL], dmap)
-                    stale = False
-        end_turn(state, spec, ev, evn)
-        if check:
-            code = check_invariants(state, spec)
-            if code != 0:
-                return code
-        if state[H_DONE] == 1:
-            break
-    return 0
+same Python functions, compiled into the engine loop's body by ``hooks.py``, so that the spec
+tuple, whose arrays a call passes field by field, is not passed three times a decision)."""
 
 
 @leaf_kernel
@@ -379,101 +268,3 @@ def write_row(state, spec, row):
         row[col_at(O_WASTED[0], O_WASTED[1], S, s)] = state[st + ST_WASTED]
         for f in range(6):
             row[col_at(O_DIE1[0], O_DIE1[1] + f, S, s)] = state[st + ST_DIE1 + f]
-
-
-@kernel
-def play_index(spec, dmap, entry_policy, entry_weights, perms, seed, g, check):
-    """Race ``g`` untraced with its seats' policies (``engine.seat_policies``); returns
-    (state int32[state size], invariant code)."""
-    p = spec[0]
-    pids, Wt = seat_policies(entry_policy, entry_weights, perms, g)
-    state = np.zeros(p[P_STATE_SIZE], np.int32)
-    rng = np.zeros(2, np.uint64)
-    acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
-    work = np.empty(2 * NCELL, np.int32)
-    fw = np.empty(p[P_HAND] + 1, np.float64)
-    ev = np.zeros((0, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    snaps = np.zeros((0, 1), np.int32)
-    rig_deck = np.zeros(0, np.int32)
-    rig_dice = np.zeros(1, np.int32)
-    code = playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts, work, fw, ev, evn, snaps, check)
-    return state, code
-
-
-@batch_kernel
-def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
-    """Play races ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]).
-
-    ``spec``: ``spec.compile_spec``'s tuple; the other arguments as in ``sim.games.base``.
-    Each race seeds its own streams, so any batch size or thread count gives the same rows."""
-    dmap = policy_map(spec)
-    for i in prange(count):
-        ii = np.int64(i)
-        # thread-private copies of the shared read-only arrays: no reference-count traffic on
-        # memory the other threads touch
-        sp = (spec[0].copy(), spec[1].copy(), spec[2].copy(), spec[3].copy(), spec[4].copy(), spec[5].copy(),
-              spec[6].copy(), spec[7].copy(), spec[8].copy(), spec[9].copy())
-        state, _ = play_index(sp, dmap.copy(), entry_policy, entry_weights, perms, seed, first_index + ii, False)
-        write_row(state, spec, out[ii])
-
-
-@kernel
-def traced_playout(spec, dmap, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, ev, evn, snaps, check):
-    """Race ``g`` played exactly as ``play_index`` plays it, with the event buffer ``ev`` /
-    ``evn``, turn snapshots ``snaps`` and chance rigging; returns (state, code)."""
-    p = spec[0]
-    pids, Wt = seat_policies(entry_policy, entry_weights, perms, g)
-    state = np.zeros(p[P_STATE_SIZE], np.int32)
-    rng = np.zeros(2, np.uint64)
-    acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
-    work = np.empty(2 * NCELL, np.int32)
-    fw = np.empty(p[P_HAND] + 1, np.float64)
-    code = playout(spec, dmap, pids, Wt, seed, g, rig_deck, rig_dice, state, rng, acts, work, fw, ev, evn, snaps, check)
-    return state, code
-
-
-_MAPS: dict[int, tuple] = {}
-
-
-def run_map(spec) -> np.ndarray:
-    """``policies.policy_map(spec)``, computed once per spec of this process (the batch kernel
-    computes it once per batch itself)."""
-    key = id(spec)
-    hit = _MAPS.get(key)
-    if hit is None or hit[0] is not spec:
-        if len(_MAPS) > 32:
-            _MAPS.clear()
-        hit = (spec, policy_map(spec))
-        _MAPS[key] = hit
-    return hit[1]
-
-
-def run_traced(run, game_index: int):
-    """Race ``game_index`` of the CompiledRun ``run`` with events and snapshots.
-
-    Returns (state int32[n], events int32[E, EV_W], snaps int32[T, n] (row t = the start of
-    turn t; row 0 unused), row int32[C])."""
-    spec = run.spec
-    p = spec[0]
-    cap = int(p[P_CAP])
-    n = int(p[P_STATE_SIZE])
-    ev = np.zeros((cap * 24 + 256, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    snaps = np.zeros((cap + 2, n), np.int32)
-    rig_deck = np.zeros(0, np.int32)
-    rig_dice = np.zeros(1, np.int32)
-    state, _ = traced_playout(spec, run_map(spec).copy(), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
-                              np.int64(game_index), rig_deck, rig_dice, ev, evn, snaps, False)
-    S = int(p[P_S])
-    row = np.zeros(len(expand_columns(COLUMNS, S)), np.int32)
-    write_row(state, spec, row)
-    return state, ev[: evn[0]], snaps[: int(state[H_TURN]) + 1], row
-
-
-def check_one(run, game_index: int) -> int:
-    """Race ``game_index`` of ``run`` as the batch plays it, the invariants checked after
-    every action and turn end; 0 or the first V_* code."""
-    _, code = play_index(run.spec, run_map(run.spec).copy(), run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
-                         np.int64(game_index), True)
-    return int(code)

@@ -24,7 +24,7 @@ from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
 from sim.games.engine import capped, event_buffer, make_rig
 from sim.games.flying_carpet.data import COLOURS
-from sim.games.flying_carpet.play import run_map
+from sim.games.flying_carpet.hooks import KERNELS
 from sim.rng import seed_streams
 
 KIND = {name: k for k, name in enumerate(L.KIND_NAMES)}
@@ -56,7 +56,7 @@ class GameState(GameStateBase):
         nbig = max(int(p[L.P_MAXACT]), 1 + int(p[L.P_NPC]) * L.NCELL)
         self.acts = np.zeros((nbig, L.ACT_W), np.int32)
         self.work = np.zeros(2 * L.NCELL, np.int32)
-        self.dmap = run_map(self.spec)
+        self.dmap = KERNELS.shared_of(self.spec)
         R.start_race(self.state, self.spec, self.ev, self.evn)
 
     # ---- the contract -------------------------------------------------------------------

@@ -13,7 +13,7 @@ import numpy as np
 import sim.games.flying_carpet.layout as L
 from sim.games.base import TraceResult, expand_columns
 from sim.games.flying_carpet.data import CARD_KINDS, COLOURS, DIE_FACE_NAMES, ZONE_WIND
-from sim.games.flying_carpet.play import check_one, run_traced
+from sim.games.flying_carpet.hooks import run_traced
 
 DIR_WORD = {"U": "up", "D": "down", "L": "left", "R": "right"}
 TOKEN_WORD = ("no token", "up", "down", "left", "right")
@@ -204,9 +204,3 @@ def trace(run, game_index: int) -> TraceResult:
     lines.append(f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, {rowd['rounds']} rounds, "
                  f"stalled {rowd['stalled']}, reshuffles {rowd['reshuffles']}; places {ranks}")
     return TraceResult(lines, rowd)
-
-
-def check_playout(run, game_index: int) -> int:
-    """Race ``game_index`` of ``run`` exactly as ``play_batch`` plays it, the invariants checked
-    after every action and every turn end; 0 or the first ``layout.V_*`` code."""
-    return check_one(run, game_index)

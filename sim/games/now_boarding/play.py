@@ -1,32 +1,28 @@
-"""One playout of Now Boarding (setup, rounds of flight + maintenance, end) and the batch kernel.
-
-``playout`` is the single implementation of one game: ``play_batch`` (no events), ``trace``
-(events recorded), ``check_playout`` (invariants checked after every step) and ``GameState``
-(``setup_game`` / ``open_round`` / ``close_round``, the same pieces) all play through it.
-The rules are in ``rules.py``, the team's choices in ``policies.py``; this module puts them in
-the rulebook's order (RB "Despegue y aterrizaje": flight phase, then maintenance). It also
-holds the ``rollout`` look-ahead team (section "rollout" below: ``redeal``, the candidate
-purchases, ``simulate``, ``rollout_decide``), which plays on through this module's own round
-functions with the base policy; RULES.md "Policies".
+"""Now Boarding's round pieces and its look-ahead team: the set-up with the team's free
+upgrades (``setup_game``), the flight phase (``flight_passes``), the maintenance
+(``maintenance_draw``, ``buy_phase``), the round's opening and closing for the scenario API
+(``open_round`` / ``close_round``, ``state.GameState``), and the ``rollout`` look-ahead team
+(section "rollout" below: ``redeal``, the candidate purchases, ``simulate``,
+``rollout_decide``), which plays on through this module's own round functions with the base
+policy; RULES.md "Policies". The engine's loop (:mod:`sim.games.loop`) plays a game;
+``hooks.py`` says how (a round is the engine's turn, the team's decisions its actions). The
+rules are in ``rules.py``, the team's choices in ``policies.py``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from sim.games.engine import (
     EV_W,
     W_LA_BASE,
     W_LA_DEPTH,
     W_LA_ROLLOUTS,
-    batch_kernel,
     capped,
     col_at,
     kernel,
     leaf_kernel,
     lookahead_streams,
-    seat_policies,
 )
 from sim.games.now_boarding.layout import (
     ACTIVE,
@@ -125,7 +121,6 @@ from sim.games.now_boarding.layout import (
     S_SUP_SEAT,
     S_SUP_SPEED,
     S_TSPEED,
-    S_VIOL,
     S_WASTED,
     S_WIN,
     ST_CAIR,
@@ -133,7 +128,6 @@ from sim.games.now_boarding.layout import (
     ST_UPG,
     ST_UPGKS,
     ST_UPGR,
-    STATE_SIZE,
     U_ROUTE,
     U_SEAT,
     U_SPEED,
@@ -181,7 +175,7 @@ from sim.games.now_boarding.rules import (
     upkeep,
     vip_offer,
 )
-from sim.rng import CHANCE, randint, seed_streams, shuffle
+from sim.rng import CHANCE, randint, shuffle
 
 # ---------------------------------------------------------------- the team's policy
 
@@ -747,28 +741,6 @@ def close_round(st, spec, pol, w, rng, order, ev, evn, check):
     return 0
 
 
-@kernel
-def playout(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn, check):
-    """Play one whole game into ``st`` int32[STATE_SIZE] with policy ``pol`` and weights ``w``
-    float64[W]. ``ev``/``evn`` receive events (E = 0: none); ``check``: check_invariants after
-    every step (the first violation goes to st[S_VIOL] and the game stops there)."""
-    setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn)
-    if check:
-        v = check_invariants(st, spec)
-        if v != 0:
-            st[S_VIOL] = v
-            return
-    order = np.empty(MAXP, np.int64)
-    while st[S_OVER] == 0:
-        if not open_round(st, spec, rng, order, ev, evn):
-            break
-        v = close_round(st, spec, pol, w, rng, order, ev, evn, check)
-        if v != 0:
-            st[S_VIOL] = v
-            return
-    game_end(st, ev, evn)
-
-
 @leaf_kernel
 def write_row(st, spec, row):
     """Fill one result row (int32[C], layout.COLUMNS order, per-seat columns for S planes)."""
@@ -808,52 +780,3 @@ def write_row(st, spec, row):
     for p in range(S):
         row[col_at(O_PFARES[0], O_PFARES[1], S, p)] = st[pb(p) + P_FARES]
         row[col_at(O_PDELIV[0], O_PDELIV[1], S, p)] = st[pb(p) + P_DELIV]
-
-
-# ---------------------------------------------------------------- entry points
-
-@kernel
-def play_game(K, entry_policy, entry_weights, perms, seed, g, st, rig_deck, rig_dice, ev, evn, check):
-    """Game ``g`` of ``seed`` into ``st``, exactly as the batch plays it: the team plays the
-    policy and weights of seat 0 (a cooperative game: every seat names the same ones).
-    Returns st[S_VIOL] (0 unless ``check`` found a violation)."""
-    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
-    rng = np.empty(2, np.uint64)
-    seed_streams(rng, seed, g)
-    playout(st, K, pids[0], W[0], rng, rig_deck, rig_dice, ev, evn, check)
-    return st[S_VIOL]
-
-
-@kernel
-def play_index(K, entry_policy, entry_weights, perms, seed, g, row):
-    """One untraced, unrigged game ``g`` of the batch into ``row`` int32[C]."""
-    st = np.empty(STATE_SIZE, np.int32)
-    ev = np.zeros((0, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    rig_deck = np.zeros(0, np.int32)
-    rig_dice = np.zeros(1, np.int32)
-    play_game(K, entry_policy, entry_weights, perms, seed, g, st, rig_deck, rig_dice, ev, evn, False)
-    write_row(st, K, row)
-
-
-@batch_kernel
-def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
-    """Games first_index .. first_index+count-1 into ``out`` int32[count, C] (the contract in
-    sim/games/base.py); ``spec`` is the 1-tuple ``(K,)`` of ``spec.compile_spec``."""
-    K = spec[0]
-    for i in prange(count):
-        play_index(K, entry_policy, entry_weights, perms, seed, first_index + np.int64(i), out[i])
-
-
-def play_traced(run, game_index: int, rows: int, check: bool = False,
-                rig: tuple[np.ndarray, np.ndarray] | None = None):
-    """Game ``game_index`` of ``run`` (a CompiledRun) with an event buffer of ``rows`` rows.
-    Returns (state int32[STATE_SIZE], events int32[n, EV_W], violation code)."""
-    from sim.games.engine import event_buffer, no_rig
-
-    st = np.zeros(STATE_SIZE, np.int32)
-    ev, evn = event_buffer(rows)
-    rig_deck, rig_dice = rig if rig is not None else no_rig()
-    v = play_game(run.spec[0], run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
-                  np.int64(game_index), st, rig_deck, rig_dice, ev, evn, check)
-    return st, ev[: int(evn[0])], int(v)

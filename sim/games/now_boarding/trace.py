@@ -7,6 +7,7 @@ import numpy as np
 
 from sim.games.base import TraceResult, expand_columns
 from sim.games.now_boarding.data import AIRPORTS, COLOURS, STAGES, UPGRADE_KINDS, VIP_NAMES
+from sim.games.now_boarding.hooks import run_traced
 from sim.games.now_boarding.layout import (
     COLUMNS,
     E_ANGER,
@@ -36,7 +37,6 @@ from sim.games.now_boarding.layout import (
     K_RB,
     POLICIES,
 )
-from sim.games.now_boarding.play import play_traced, write_row
 
 MAX_EVENTS = 20000
 CAUSES = ["anger", "left over", "VIP not taken"]
@@ -124,19 +124,10 @@ def trace(run, game_index: int) -> TraceResult:
     """Round-by-round log of game ``game_index`` of ``run`` (a ``sim.compile.CompiledRun``):
     moves, pickups, drop-offs, anger, complaints, purchases; and its result row (equal to
     play_batch's row for that game)."""
-    st, ev, _ = play_traced(run, game_index, MAX_EVENTS)
+    st, ev, _, row = run_traced(run, game_index)
     K = run.spec[0]
     n = int(K[K_NP])
     names = expand_columns(COLUMNS, n)
-    row = np.zeros(len(names), np.int32)
-    write_row(st, K, row)
     pid = int(run.entry_policy[run.perms[game_index % run.perms.shape[0], 0]])
     head = [f"Now Boarding, {n} players, seed {run.seed}, game {game_index}, policy {_policy_name(pid)}"]
     return TraceResult(head + render(K, ev, len(ev)), {k: int(v) for k, v in zip(names, row, strict=True)})
-
-
-def check_playout(run, game_index: int) -> int:
-    """Play game ``game_index`` of ``run`` as play_batch does, checking invariants after every
-    step; 0 or the first violation code (layout.V_*: 1 card place, 2 active list, 3 capacity,
-    4 money, 5 plane position, 6 anger, 7 complaints, 8 tokens, 9 upgrade caps)."""
-    return play_traced(run, game_index, 0, check=True)[2]

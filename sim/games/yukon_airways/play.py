@@ -1,12 +1,11 @@
-"""Yukon Airways playouts: one game (``playout``, the single implementation), its result
-row, the parallel batch, and the traced / checked one-game entry points of trace.py and
-state.py.
+"""Yukon Airways' look-ahead policy (``rollout_choice`` and its simulation), the inlined
+decision pieces the engine's loop plays and the result row. The engine's loop
+(:mod:`sim.games.loop`) plays a game; ``hooks.py`` says how.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from sim.games.engine import (
     EV_W,
@@ -14,20 +13,16 @@ from sim.games.engine import (
     W_LA_DEPTH,
     W_LA_EXTRA,
     W_LA_ROLLOUTS,
-    batch_kernel,
     capped,
     col_at,
-    emit,
     inline_kernel,
     kernel,
     leaf_kernel,
     lookahead_streams,
     ranked_candidates,
-    seat_policies,
 )
 from sim.games.yukon_airways.layout import (
     ACT_W,
-    E_STALL,
     H_ACTOR,
     H_RESHUF,
     H_ROUND,
@@ -67,11 +62,8 @@ from sim.games.yukon_airways.layout import (
     P_NCARDS,
     P_NT,
     P_OFF_MAP,
-    P_ROUNDS,
     P_S,
-    P_SIZE,
     POL_RANDOM,
-    POL_ROLLOUT,
     SE_BURNT,
     SE_DOCKS,
     SE_FLIGHTS,
@@ -86,17 +78,14 @@ from sim.games.yukon_airways.layout import (
     SE_UNFLOWN,
     ST_OVER,
 )
-from sim.games.yukon_airways.policies import CTX, action_score, fill_context, seat_weights, select
+from sim.games.yukon_airways.policies import CTX, action_score, fill_context, select
 from sim.games.yukon_airways.rules import (
     apply_action,
-    check_invariants,
     cockpit_at,
     legal_actions,
     redeal,
     se,
-    setup,
 )
-from sim.rng import seed_streams
 
 # ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
 PROGRESS_SHARE = 0.5
@@ -206,69 +195,8 @@ _legal_inline = inline_kernel(legal_actions.py_func)
 _select_inline = inline_kernel(select.py_func)
 _apply_inline = inline_kernel(apply_action.py_func)
 """Inlined twins of ``rules.legal_actions``, ``policies.select`` and ``rules.apply_action`` (the
-same Python functions, compiled into ``step``'s body)."""
-
-
-@leaf_kernel
-def step(state, spec, pid, w, acts, rng, rig_dice, ctx, ev, evn):
-    """One decision of the seat to decide, playing the plain policy ``pid`` with weights ``w``:
-    ``rules.legal_actions``, the choice (``policies.select``; the only action when there is
-    one) and ``rules.apply_action``, exactly as ``playout`` calls them, inlined into one
-    function so that the spec tuple (whose arrays a call passes field by field) is passed once
-    per decision instead of three times."""
-    n = _legal_inline(state, spec, acts)
-    k = 0
-    if n > 1:
-        k = _select_inline(state, spec, pid, w, acts, n, rng, ctx)
-    _apply_inline(state, spec, acts[k], rng, rig_dice, ev, evn)
-
-
-@kernel
-def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, snaps, check):
-    """Play game ``g`` of ``seed`` into ``state`` (int32[p[P_SIZE]]); returns 0 or the first
-    violated invariant code (with ``check``, tested after every action).
-
-    ``pids`` int64[S] policy of each seat, ``W`` float64[S, N_WEIGHTS]; ``rig_deck`` /
-    ``rig_dice`` the engine's rigging arrays; events go to ``ev``/``evn``; ``snaps``
-    int32[R, size] receives the state at the start of each round r < R (R = 0: none).
-    The turn cap (``engine.capped`` on player turns) ends the game as a stall.
-    """
-    p = spec[0]
-    acts = np.empty((MAX_ACTS, ACT_W), np.int32)
-    ctx = np.zeros(CTX, np.int64)
-    seed_streams(rng, seed, g)
-    seat_weights(pids, W)
-    setup(state, spec, rng, rig_deck, rig_dice, ev, evn)
-    cap = p[P_CAP]
-    last_round = -1
-    while state[H_STEP] != ST_OVER:
-        if capped(state[H_TURN], cap):
-            state[H_STALL] = 1
-            state[H_WINNER] = -1
-            state[H_SHARED] = 0
-            emit(ev, evn, state[H_TURN], -1, E_STALL, 0, 0, 0, 0, 0)
-            break
-        r = state[H_ROUND]
-        if r != last_round:
-            if r < snaps.shape[0]:
-                snaps[r, :] = state
-            last_round = r
-        s = state[H_ACTOR]
-        if s < 0 or s >= pids.shape[0]:
-            s = 0  # no seat decides (the step has one action): any seat's policy will do
-        if pids[s] == POL_ROLLOUT:
-            n = legal_actions(state, spec, acts)
-            k = 0
-            if n > 1:
-                k = rollout_choice(state, spec, W[s], acts, n, rng, ctx)
-            apply_action(state, spec, acts[k], rng, rig_dice, ev, evn)
-        else:  # a plain seat, or an automatic step (one action, no choice)
-            step(state, spec, pids[s], W[s], acts, rng, rig_dice, ctx, ev, evn)
-        if check:
-            code = check_invariants(state, spec)
-            if code != 0:
-                return code
-    return 0
+same Python functions, compiled into the engine loop's body by ``hooks.py``, so that the spec
+tuple, whose arrays a call passes field by field, is not passed three times a decision)."""
 
 
 @leaf_kernel
@@ -327,76 +255,3 @@ def write_row(state, spec, row):
             row[col_at(O_IMP[0], O_IMP[1] + k, S, s)] = state[se(p, s, SE_IMP + k)]
         for d in range(NDOCK):
             row[col_at(O_DOCK[0], O_DOCK[1] + d, S, s)] = state[se(p, s, SE_DOCKS + d)]
-
-
-@kernel
-def play_index(spec, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, check):
-    """Play game ``g`` untraced with its seats' policies; returns (state, invariant code)."""
-    p = spec[0]
-    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
-    state = np.zeros(p[P_SIZE], np.int32)
-    rng = np.zeros(2, np.uint64)
-    ev = np.zeros((0, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    snaps = np.zeros((0, p[P_SIZE]), np.int32)
-    code = playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, snaps, check)
-    return state, code
-
-
-@batch_kernel
-def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
-    """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]);
-    the contract of ``sim.games.base``. Each game seeds its own streams."""
-    for i in prange(count):
-        ii = np.int64(i)
-        rig_deck = np.zeros(0, np.int32)
-        rig_dice = np.zeros(1, np.int32)
-        state, _ = play_index(spec, entry_policy, entry_weights, perms, seed, first_index + ii,
-                              rig_deck, rig_dice, False)
-        write_row(state, spec, out[ii])
-
-
-@kernel
-def check_one(spec, entry_policy, entry_weights, perms, seed, g):
-    """Game ``g`` with the invariants checked after every action; 0 or a code."""
-    rig_deck = np.zeros(0, np.int32)
-    rig_dice = np.zeros(1, np.int32)
-    _, code = play_index(spec, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, True)
-    return code
-
-
-@kernel
-def play_traced(spec, entry_policy, entry_weights, perms, seed, g, ev, evn, snaps, row):
-    """Game ``g`` with events (``ev``/``evn``), round snapshots (``snaps``) and its result
-    ``row``; returns the final state."""
-    p = spec[0]
-    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
-    state = np.zeros(p[P_SIZE], np.int32)
-    rng = np.zeros(2, np.uint64)
-    rig_deck = np.zeros(0, np.int32)
-    rig_dice = np.zeros(1, np.int32)
-    playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, snaps, False)
-    write_row(state, spec, row)
-    return state
-
-
-def run_traced(run, game_index: int):
-    """Play game ``game_index`` of ``run`` traced. Returns (final state, events int32[E, 8],
-    round snapshots int32[R, size], row int32[C])."""
-    p = run.spec[0]
-    size = int(p[P_SIZE])
-    ev = np.zeros((20_000, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    snaps = np.zeros((int(p[P_ROUNDS]), size), np.int32)
-    row = np.zeros(len(run.game.column_names(run.n_seats)), np.int32)
-    state = play_traced(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
-                        np.int64(game_index), ev, evn, snaps, row)
-    return state, ev[: evn[0]], snaps, row
-
-
-def check_game(run, game_index: int) -> int:
-    """Game ``game_index`` of ``run`` with invariants after every action; 0 or a V_* code."""
-    return int(check_one(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
-                         np.int64(game_index)))
-
-

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sim.games.yukon_airways.layout as Y
 from sim.games.base import TraceResult
 from sim.games.yukon_airways.data import COLOURS, DAYS, SYMBOLS
-from sim.games.yukon_airways.play import check_game, run_traced
+from sim.games.yukon_airways.hooks import run_traced
 
 REWARD = ("$", "card(s)")
 
@@ -188,11 +188,3 @@ def trace(run, game_index: int) -> TraceResult:
     lines.append(f"result: winner seat {rowd['winner']}, shared {rowd['shared_win']}, {rowd['turns']} turns, "
                  f"stalled {rowd['stalled']}; {money}")
     return TraceResult(lines, rowd)
-
-
-def check_playout(run, game_index: int) -> int:
-    """Game ``game_index`` of ``run`` played as ``play_batch`` plays it, with the invariants
-    checked after every action; 0 or a ``layout.V_*`` code."""
-    return check_game(run, game_index)
-
-

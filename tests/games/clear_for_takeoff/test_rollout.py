@@ -11,7 +11,8 @@ import pytest
 import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.compile import run_from_dict
-from sim.games.clear_for_takeoff.play import decide, run_traced
+from sim.games.clear_for_takeoff.hooks import run_traced
+from sim.games.clear_for_takeoff.play import decide
 from sim.games.clear_for_takeoff.state import GameState
 from sim.rng import CHANCE, POLICY
 from sim.runner import run_games

@@ -15,6 +15,7 @@ from sim.compile import run_from_dict
 from sim.errors import ConfigError
 from sim.games import get_game
 from sim.games.engine import W_LA_BASE, W_LA_DEPTH, W_LA_ROLLOUTS
+from sim.games.now_boarding.hooks import run_traced
 from sim.games.now_boarding.state import GameState
 from tests.games.now_boarding.conftest import assert_same_chance
 
@@ -196,8 +197,8 @@ def test_chance_stream_untouched_same_deals_as_the_base_team():
     for g in (0, 1, 2):
         a, b = GameState.from_run(ro, g), GameState.from_run(pl, g)
         assert a.dealt() == b.dealt()
-        _, ev_a, _ = P.play_traced(ro, g, 20000)
-        _, ev_b, _ = P.play_traced(pl, g, 20000)
+        _, ev_a, _, _ = run_traced(ro, g)
+        _, ev_b, _, _ = run_traced(pl, g)
         assert_same_chance(ev_a, ev_b)
         buys = lambda ev: ev[ev[:, 2] == L.E_BUY].tolist()  # noqa: E731
         differ.append(buys(ev_a) != buys(ev_b))

@@ -16,6 +16,7 @@ from sim.compile import run_from_dict
 from sim.errors import ConfigError
 from sim.games import get_game
 from sim.games.now_boarding.data import PLANNER_WEIGHTS
+from sim.games.now_boarding.hooks import check_playout, run_traced
 from sim.games.now_boarding.state import GameState
 from tests.games.now_boarding.conftest import assert_same_chance
 
@@ -74,9 +75,9 @@ def test_a_seat_and_a_route_instead_of_speed_after_the_last_draw_win_the_game():
     delivers 66 passengers, ends with 2 complaints and wins; the planner delivers 64, ends
     with 3 and loses."""
     a, b = planner_run(1), planner_run(0)
-    sa, ea, va = P.play_traced(a, 32, 20000)
-    sb, eb, vb = P.play_traced(b, 32, 20000)
-    assert va == vb == 0
+    sa, ea, _, _ = run_traced(a, 32)
+    sb, eb, _, _ = run_traced(b, 32)
+    assert check_playout(a, 32) == check_playout(b, 32) == 0
     ba, bb = _buys(ea), _buys(eb)
     first = next(i for i in range(min(len(ba), len(bb))) if not np.array_equal(ba[i], bb[i]))
     # [round, plane, E_BUY, plane, kind, colour, price, 0]
@@ -113,8 +114,8 @@ def test_chance_stream_untouched_the_same_deals_and_plane_orders(players):
     differ = []
     for g in range(8):
         assert GameState.from_run(a, g).dealt() == GameState.from_run(b, g).dealt()
-        _, ea, _ = P.play_traced(a, g, 20000)
-        _, eb, _ = P.play_traced(b, g, 20000)
+        _, ea, _, _ = run_traced(a, g)
+        _, eb, _, _ = run_traced(b, g)
         assert_same_chance(ea, eb)
         differ.append(_buys(ea).tolist() != _buys(eb).tolist())
     assert [g for g, x in enumerate(differ) if x] == {2: [6], 4: [7]}[players]

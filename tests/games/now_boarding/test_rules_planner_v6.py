@@ -11,8 +11,8 @@ import pytest
 from sim.compile import run_from_dict
 from sim.games import get_game
 from sim.games.now_boarding.data import PLANNER_V5, PLANNER_WEIGHTS
+from sim.games.now_boarding.hooks import run_traced
 from sim.games.now_boarding.layout import E_DELIVER, E_DROP, E_PICK, E_ROUND
-from sim.games.now_boarding.play import play_traced
 
 G = get_game("now_boarding")
 
@@ -25,7 +25,7 @@ def _relays(weights, games: int, players: int = 4) -> tuple[int, int]:
                          * players}, "<relay>")
     relays = drops = 0
     for g in range(games):
-        _, ev, _ = play_traced(run, g, 20_000)
+        _, ev, _, _ = run_traced(run, g)
         dropped = {}
         for r in ev:
             code = int(r[2])

@@ -1,0 +1,244 @@
+"""Flying Carpet's engine hooks (:mod:`sim.games.loop`): what one turn is, in the engine's
+words. The engine owns the loop; this module binds it (``KERNELS``) and exports the kernel
+contract's ``play_batch``, ``run_traced`` and ``check_playout``.
+
+A turn (RB "Turn") is the seat's decisions until ``H_PHASE`` is PH_END: its move, then the
+die's decisions (the cloud move is chosen by ``policies.choose_cloud``, not from an
+enumerated list: ``legal_actions`` returns 0 there and ``choose`` writes the one row it
+plays). The turn's tail adds the bookkeeping counters (waiting near the finish, wasted
+turns; not rules) and the stale-map rule of the policies (RULES.md "Policies": when a carpet
+stays put after a cloud moved, its distance map is recomputed from the board), then
+``rules.end_turn``.
+
+``work`` = (acts int32[p[P_MAXACT], ACT_W], cw int32[2 * NCELL] scratch, fw float64[HAND + 1],
+dmap float64[NCELL] this game's copy of the policy map, tw int64[5]: tw[0] 1 once a cloud
+moved since the map was computed, tw[1] the seat's cell at the turn's start, tw[2] 1 when the
+turn is a skipped one, tw[3] 1 when it started near the finish, tw[4] its blown count then).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.engine import W_LA_BASE, inline_kernel, kernel
+from sim.games.flying_carpet.layout import (
+    A_A,
+    A_B,
+    A_KIND,
+    ACT_W,
+    H_CUR,
+    H_DONE,
+    H_PHASE,
+    H_PLAYED,
+    H_TURN,
+    K_CLOUD,
+    K_KEEP,
+    NCELL,
+    NSTAT,
+    P_CAP,
+    P_FINISH,
+    P_HAND,
+    P_MAXACT,
+    P_NEAR,
+    P_OFF_POS,
+    P_OFF_RANK,
+    P_OFF_SCEN,
+    P_OFF_STATS,
+    P_STATE_SIZE,
+    PH_CLOUDS,
+    PH_END,
+    PH_SKIP,
+    POL_ROLLOUT,
+    ST_BLOWN,
+    ST_WAIT,
+    ST_WASTED,
+    W,
+)
+from sim.games.flying_carpet.play import (
+    _apply_inline,
+    _legal_inline,
+    _select_inline,
+    rollout_choice,
+    write_row,  # noqa: F401  (an engine hook)
+)
+from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map
+from sim.games.flying_carpet.rules import apply_action, check_invariants, mark_stall, setup, start_race
+from sim.games.flying_carpet.rules import end_turn as turn_tail
+from sim.games.loop import bind
+
+POL_LOOKAHEAD = POL_ROLLOUT
+SNAP_BEFORE_CAP = True  # a capped race's last position is in the replay
+CHECK_EACH_ACTION = True
+
+
+@kernel
+def new_state(spec):
+    return np.zeros(spec[0][P_STATE_SIZE], np.int32)
+
+
+@kernel
+def shared(spec):
+    return policy_map(spec)
+
+
+@kernel
+def new_work(spec, sh):
+    p = spec[0]
+    acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
+    cw = np.empty(2 * NCELL, np.int32)
+    fw = np.empty(p[P_HAND] + 1, np.float64)
+    return acts, cw, fw, sh.copy(), np.zeros(5, np.int64)
+
+
+@kernel
+def thread_spec(spec):
+    # thread-private copies of the shared read-only arrays: no reference-count traffic on
+    # memory the other threads touch
+    return (spec[0].copy(), spec[1].copy(), spec[2].copy(), spec[3].copy(), spec[4].copy(), spec[5].copy(),
+            spec[6].copy(), spec[7].copy(), spec[8].copy(), spec[9].copy())
+
+
+@inline_kernel
+def start(state, spec, pids, W_, rng, rig_deck, rig_dice, work, ev, evn):
+    setup(state, spec, rng, rig_deck, rig_dice)
+    start_race(state, spec, ev, evn)
+
+
+@inline_kernel
+def over(state):
+    return state[H_DONE] == 1
+
+
+@inline_kernel
+def clock(state):
+    return state[H_PLAYED]
+
+
+@inline_kernel
+def turn_cap(spec):
+    return spec[0][P_CAP]
+
+
+@inline_kernel
+def stall(state, spec, ev, evn):
+    mark_stall(state, ev, evn)
+
+
+@inline_kernel
+def snap_key(state):
+    return state[H_TURN]
+
+
+@inline_kernel
+def begin_turn(state, spec, pids, W_, rng, work, ev, evn):
+    p = spec[0]
+    tw = work[4]
+    s = state[H_CUR]
+    pos0 = state[p[P_OFF_POS] + s]
+    fin = p[P_FINISH]
+    tw[1] = pos0
+    tw[2] = 1 if state[H_PHASE] == PH_SKIP else 0
+    tw[3] = 1 if abs(pos0 % W - fin % W) + abs(pos0 // W - fin // W) <= p[P_NEAR] else 0
+    tw[4] = state[p[P_OFF_STATS] + s * NSTAT + ST_BLOWN]
+
+
+@inline_kernel
+def turn_done(state, work):
+    return state[H_PHASE] == PH_END
+
+
+@inline_kernel
+def actor(state, spec):
+    return state[H_CUR]
+
+
+@inline_kernel
+def legal_actions(state, spec, work):
+    if state[H_PHASE] == PH_CLOUDS:
+        return 0
+    return _legal_inline(state, spec, work[0], work[1])
+
+
+@inline_kernel
+def _cloud_choice(state, spec, pid, w, work, rng):
+    acts = work[0]
+    piece, anchor = choose_cloud(state, spec, work[3], pid, w, rng, work[1])
+    acts[0, :] = -1
+    acts[0, A_KIND] = K_KEEP if piece < 0 else K_CLOUD
+    acts[0, A_A] = piece
+    acts[0, A_B] = anchor
+    return 0
+
+
+@inline_kernel
+def choose(state, spec, pid, w, work, n, rng):
+    if state[H_PHASE] == PH_CLOUDS:
+        return _cloud_choice(state, spec, pid, w, work, rng)
+    return _select_inline(state, spec, work[3], pid, w, work[0], n, rng, work[2])
+
+
+@inline_kernel
+def choose_lookahead(state, spec, w, work, n, rng):
+    if state[H_PHASE] == PH_CLOUDS:  # the rollout seat moves clouds as its base policy does
+        return _cloud_choice(state, spec, np.int64(w[W_LA_BASE]), w, work, rng)
+    return rollout_choice(state, spec, work[3], w, work[0], n, rng, work[2], work[4][0] != 0)
+
+
+@inline_kernel
+def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
+    if state[H_PHASE] == PH_CLOUDS:
+        row = work[0][0]
+        apply_action(state, spec, row, rng, rig_dice, ev, evn)
+        if row[A_A] >= 0:
+            work[4][0] = 1
+    else:
+        _apply_inline(state, spec, work[0][choice], rng, rig_dice, ev, evn)
+
+
+@inline_kernel
+def end_turn(state, spec, pids, W_, rng, work, ev, evn):
+    p = spec[0]
+    tw = work[4]
+    dist = work[3]
+    s = state[H_CUR]
+    if state[p[P_OFF_RANK] + s] == 0:
+        st = p[P_OFF_STATS] + s * NSTAT
+        if tw[3] != 0:
+            state[st + ST_WAIT] += 1
+        if tw[2] == 0:
+            pos0 = tw[1]
+            pos1 = state[p[P_OFF_POS] + s]
+            if state[st + ST_BLOWN] > tw[4] or dist[pos1] >= dist[pos0]:
+                state[st + ST_WASTED] += 1
+            if tw[0] != 0 and pos1 == pos0:
+                s0 = p[P_OFF_SCEN]
+                map_into(spec, state[s0: s0 + NCELL], dist)
+                tw[0] = 0
+    turn_tail(state, spec, ev, evn)
+
+
+@inline_kernel
+def check(state, spec):
+    return check_invariants(state, spec)
+
+
+@inline_kernel
+def finish(state, spec, ev, evn):
+    pass
+
+
+def trace_rows(spec) -> tuple[int, int]:
+    """Event and snapshot rows a traced race can need (24 events a turn)."""
+    cap = int(spec[0][P_CAP])
+    return cap * 24 + 256, cap + 2
+
+
+def snaps_used(state, snaps):
+    """The snapshots of the turns played (row t: the start of turn t; row 0 unused)."""
+    return snaps[: int(state[H_TURN]) + 1]
+
+
+KERNELS = bind("flying_carpet", globals(), trace_rows, snaps_used)
+play_batch = KERNELS.play_batch
+run_traced = KERNELS.run_traced
+check_playout = KERNELS.check_playout

@@ -1,0 +1,317 @@
+"""The engine's turn loop: one ``playout`` (and its batch, traced and checked variants) that
+plays every game over a small set of per-game hooks.
+
+A game does not write its own turn loop. It writes its rules and policies, then hands this
+module its hooks (:func:`bind`); the engine owns the seeding, the set-up call, the turn cap
+and the stall, the snapshots a replay reads, the optional invariant check after each step,
+the dispatch between plain and look-ahead policies, the batch over game indices and the
+Python entry points ``run_traced`` / ``check_playout``. A feature that touches every game's
+turn (a metric, a mistake model, a user policy) is added here, once.
+
+How binding works
+-----------------
+The templates below are plain Python functions that name their hooks as globals
+(``begin_turn``, ``choose``, ...). :func:`bind` builds, for one game, a copy of each template
+whose globals are this module's globals plus the game's hooks, and compiles it with the
+template's numba flags. numba resolves globals at compile time, so a hook call compiles to a
+direct call (an ``inline_kernel`` hook is inlined) and a constant hook (``SNAP_BEFORE_CAP``)
+folds its dead branch away: the bound loop is as fast as a hand-written one. Each copy's
+``__qualname__`` is ``<game>__<template>``, so numba's on-disk cache keeps one entry per game
+(the cache folder is keyed on a hash of the package source, :mod:`sim`, so an edit to any
+hook drops the cached loops too).
+
+The hooks (every game spells them the same; ``spec`` is the game's compiled spec tuple,
+``state`` int32[state size], ``work`` the game's scratch tuple, ``rng`` uint64[2] streams,
+``pids`` int64[S] / ``W`` float64[S, N_WEIGHTS + LOOKAHEAD_W] the seats' policies, ``ev`` /
+``evn`` the event buffer of :mod:`sim.games.engine`):
+
+====================  ===============================================================================
+hook                  meaning
+====================  ===============================================================================
+``new_state(spec)``   a zeroed int32 state array
+``shared(spec)``      read-only data computed once per batch (any array; e.g. a distance map)
+``new_work(spec, shared)`` the game's scratch tuple for one game (action rows, buffers, memory
+                      a policy keeps between turns); allocated once per game
+``thread_spec(spec)`` the spec a batch thread plays with (a private copy, or ``spec`` itself)
+``start(...)``        the set-up after the streams are seeded: ``start(state, spec, pids, W, rng,
+                      rig_deck, rig_dice, work, ev, evn)``
+``over(state)``       True when the game has ended
+``clock(state)``      the count the turn cap limits (player turns, or rounds)
+``turn_cap(spec)``    the turn cap (``engine.capped``)
+``stall(state, spec, ev, evn)``  the cap stops the game (a stall)
+``snap_key(state)``   index of the snapshot row the state at this turn's start is written to
+``begin_turn(state, spec, pids, W, rng, work, ev, evn)``  the turn's fixed head
+``turn_done(state, work)``  True when the current turn has no decision left
+``actor(state, spec)``      the seat whose policy makes the next decision
+``legal_actions(state, spec, work)``  n, the legal actions written to ``work`` (a game whose
+                      policy enumerates its own choice may return 0 there)
+``choose(state, spec, pid, w, work, n, rng)``  a plain policy's choice (an index, or a
+                      game-defined special code ``apply`` understands)
+``choose_lookahead(state, spec, w, work, n, rng)``  the look-ahead seat's choice
+``apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn)``  carry the choice out
+``end_turn(state, spec, pids, W, rng, work, ev, evn)``  the turn's fixed tail
+``check(state, spec)``      0, or the first violated invariant code
+``finish(state, spec, ev, evn)``  after the last turn (also after a stall)
+``write_row(state, spec, row)``   the result row
+====================  ===============================================================================
+
+and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
+``choose_lookahead``), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
+capped game's last position is in the replay; else after ``begin_turn``) and
+``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn).
+Python-side hooks of :class:`Kernels`: ``trace_rows(spec) -> (event rows, snapshot rows)`` and
+``snaps_used(state, snaps)``, the snapshot rows a replay reads.
+
+The loop (``playout``)::
+
+    seed the streams of (seed, g); start; [check]
+    while not over:
+        [snapshot if SNAP_BEFORE_CAP]
+        if capped(clock, turn_cap): stall; stop
+        begin_turn; [snapshot]
+        while not turn_done:
+            s = actor; n = legal_actions
+            choice = choose_lookahead if pids[s] == POL_LOOKAHEAD else choose
+            apply; [check if CHECK_EACH_ACTION]
+        end_turn; [check]
+    finish
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+from numba import njit, prange
+
+from sim.games.engine import EV_W, KERNEL_FLAGS, capped, seat_policies
+from sim.rng import seed_streams
+
+HOOKS = (
+    "new_state", "shared", "new_work", "thread_spec", "start", "over", "clock", "turn_cap", "stall",
+    "snap_key", "begin_turn", "turn_done", "actor", "legal_actions", "choose", "choose_lookahead",
+    "apply", "end_turn", "check", "finish", "write_row",
+)
+"""The numba hooks every game binds (see the module docstring)."""
+CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION")
+"""The compile-time constants every game binds."""
+
+_TEMPLATES: list[tuple[str, Callable, dict]] = []
+
+
+def _template(**flags: Any) -> Callable[[Callable], Callable]:
+    def reg(f: Callable) -> Callable:
+        _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}))
+        return f
+
+    return reg
+
+
+# ---- the templates (plain Python: ``bind`` compiles one copy per game) ----------------------
+@_template(inline="always")
+def _snap(state, snaps, last):
+    """Write ``state`` to snapshot row ``snap_key(state)`` when it is a new row that fits;
+    returns the row last written."""
+    k = snap_key(state)  # noqa: F821  (a hook)
+    if k != last and 0 <= k < snaps.shape[0]:
+        snaps[k, :] = state
+        return k
+    return last
+
+
+@_template()
+def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, check_on):
+    """Play game ``g`` of ``seed`` into ``state`` (the module docstring's loop); returns 0 or
+    the first violated invariant code (tested only with ``check_on``).
+
+    ``pids`` int64[S], ``W`` float64[S, W]: the seats' policies; ``rig_deck`` int32[n] /
+    ``rig_dice`` int32[1 + m]: chance rigging (:mod:`sim.games.engine`; empty: none);
+    ``rng`` uint64[2]; ``work``: ``new_work``'s tuple; ``ev`` int32[E, EV_W] / ``evn`` int64[1]
+    the event buffer (E = 0: untraced); ``snaps`` int32[T, state size] (T = 0: none)."""
+    seed_streams(rng, seed, g)
+    start(state, spec, pids, W, rng, rig_deck, rig_dice, work, ev, evn)  # noqa: F821
+    if check_on:
+        code = check(state, spec)  # noqa: F821
+        if code != 0:
+            return code
+    cap = turn_cap(spec)  # noqa: F821
+    last = -1
+    while not over(state):  # noqa: F821
+        if SNAP_BEFORE_CAP:  # noqa: F821
+            last = _snap(state, snaps, last)
+        if capped(clock(state), cap):  # noqa: F821
+            stall(state, spec, ev, evn)  # noqa: F821
+            break
+        begin_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+        if not SNAP_BEFORE_CAP:  # noqa: F821
+            last = _snap(state, snaps, last)
+        while not turn_done(state, work):  # noqa: F821
+            s = actor(state, spec)  # noqa: F821
+            pid = pids[s]
+            w = W[s]
+            n = legal_actions(state, spec, work)  # noqa: F821
+            if pid == POL_LOOKAHEAD:  # noqa: F821
+                c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
+            else:
+                c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+            apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+            if CHECK_EACH_ACTION and check_on:  # noqa: F821
+                code = check(state, spec)  # noqa: F821
+                if code != 0:
+                    return code
+        end_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+        if check_on:
+            code = check(state, spec)  # noqa: F821
+            if code != 0:
+                return code
+    finish(state, spec, ev, evn)  # noqa: F821
+    return 0
+
+
+@_template()
+def stop_if_capped(state, spec, ev, evn):
+    """The loop's cap test between two turns, for the scenario API (``GameState.end_turn``):
+    when the game is not over and ``clock`` reached ``turn_cap``, ``stall`` it and return
+    True."""
+    if not over(state) and capped(clock(state), turn_cap(spec)):  # noqa: F821
+        stall(state, spec, ev, evn)  # noqa: F821
+        return True
+    return False
+
+
+@_template()
+def play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, check_on):
+    """Game ``g`` untraced and unrigged with its seats' policies (``engine.seat_policies``);
+    returns (state, invariant code: 0 unless ``check_on`` found a violation)."""
+    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
+    state = new_state(spec)  # noqa: F821
+    rng = np.zeros(2, np.uint64)
+    work = new_work(spec, shared_data)  # noqa: F821
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    snaps = np.zeros((0, 1), np.int32)
+    rig_deck = np.zeros(0, np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    code = playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, check_on)
+    return state, code
+
+
+@_template(parallel=True)
+def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
+    """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]);
+    the batch contract of :mod:`sim.games.base`. Each game seeds its own streams from
+    (seed, game index), so any batch size or thread count gives the same rows."""
+    sh = shared(spec)  # noqa: F821
+    for i in prange(count):
+        ii = np.int64(i)
+        sp = thread_spec(spec)  # noqa: F821
+        state, _ = play_index(sp, sh, entry_policy, entry_weights, perms, seed, first_index + ii, False)
+        write_row(state, spec, out[ii])  # noqa: F821
+
+
+@_template()
+def check_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g):
+    """Game ``g`` played as ``play_batch`` plays it, ``check`` after every turn (and every
+    decision with ``CHECK_EACH_ACTION``); 0 or the first violated invariant code."""
+    _, code = play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, True)
+    return code
+
+
+@_template()
+def traced_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, ev, evn,
+                 snaps, row):
+    """Game ``g`` as the batch plays it (with chance rigging when ``rig_deck`` / ``rig_dice``
+    are not empty), its events in ``ev`` / ``evn``, snapshots in ``snaps`` and its result in
+    ``row``; returns the final state."""
+    pids, W = seat_policies(entry_policy, entry_weights, perms, g)
+    state = new_state(spec)  # noqa: F821
+    rng = np.zeros(2, np.uint64)
+    work = new_work(spec, shared_data)  # noqa: F821
+    playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, False)
+    write_row(state, spec, row)  # noqa: F821
+    return state
+
+
+# ---- binding ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Kernels:
+    """One game's bound loop: the numba kernels ``playout``, ``play_index``, ``play_batch``,
+    ``check_index``, ``traced_index`` and ``stop_if_capped`` (the templates above), the hooks they were bound to,
+    and the Python entry points :meth:`run_traced` and :meth:`check_playout`."""
+
+    game: str
+    hooks: dict
+    playout: Any
+    play_index: Any
+    play_batch: Any
+    check_index: Any
+    traced_index: Any
+    stop_if_capped: Any
+    trace_rows: Callable[[Any], tuple[int, int]]
+    snaps_used: Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+    def shared_of(self, spec: Any) -> Any:
+        """``shared(spec)``, computed once per spec object of this process."""
+        key = id(spec)
+        hit = _SHARED.get((self.game, key))
+        if hit is None or hit[0] is not spec:
+            if len(_SHARED) > 64:
+                _SHARED.clear()
+            hit = (spec, self.hooks["shared"](spec))
+            _SHARED[(self.game, key)] = hit
+        return hit[1]
+
+    def run_traced(self, run: Any, game_index: int, rig_deck: Any = None, rig_dice: Any = None):
+        """Play game ``game_index`` of ``run`` (a :class:`sim.compile.CompiledRun`) with
+        events and snapshots, exactly as the batch plays it (``rig_deck`` / ``rig_dice``: an
+        optional chance script, :mod:`sim.games.engine`).
+
+        Returns ``(state int32[n], events int32[E, EV_W], snaps int32[T, n], row int32[C])``:
+        the final state, the events, the snapshot rows ``snaps_used`` keeps (row t: the state
+        at the start of turn, or round, t) and the result row. Raises RuntimeError when the
+        event buffer (``trace_rows``) filled up."""
+        spec = run.spec
+        n_ev, n_snap = self.trace_rows(spec)
+        state0 = self.hooks["new_state"](spec)
+        ev = np.zeros((n_ev, EV_W), np.int32)
+        evn = np.zeros(1, np.int64)
+        snaps = np.zeros((n_snap, state0.shape[0]), np.int32)
+        rd = np.zeros(0, np.int32) if rig_deck is None else np.asarray(rig_deck, np.int32)
+        rc = np.zeros(1, np.int32) if rig_dice is None else np.asarray(rig_dice, np.int32)
+        row = np.zeros(len(run.game.column_names(run.n_seats)), np.int32)
+        state = self.traced_index(spec, self.shared_of(spec), run.entry_policy, run.entry_weights, run.perms,
+                                  np.int64(run.seed), np.int64(game_index), rd, rc, ev, evn, snaps, row)
+        return state, ev[: evn[0]], self.snaps_used(state, snaps), row
+
+    def check_playout(self, run: Any, game_index: int) -> int:
+        """Game ``game_index`` of ``run`` played exactly as ``play_batch`` plays it, with the
+        game's invariants checked after every step; 0, or the first violated code."""
+        return int(self.check_index(run.spec, self.shared_of(run.spec), run.entry_policy, run.entry_weights,
+                                    run.perms, np.int64(run.seed), np.int64(game_index)))
+
+
+_SHARED: dict = {}
+
+
+def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> Kernels:
+    """Compile-ready copies of the engine's templates for ``game`` bound to ``hooks`` (a dict
+    holding every name of :data:`HOOKS` and :data:`CONSTANTS`, e.g. the game module's
+    ``globals()``); nothing is compiled until a kernel is first called.
+
+    Raises ValueError naming the game and the missing hooks."""
+    missing = [h for h in HOOKS + CONSTANTS if h not in hooks]
+    if missing:
+        raise ValueError(f"game {game!r} does not define the engine hooks {', '.join(missing)}")
+    ns = dict(globals())
+    ns.update({h: hooks[h] for h in HOOKS + CONSTANTS})
+    built: dict[str, Any] = {}
+    for name, f, flags in _TEMPLATES:
+        fn = types.FunctionType(f.__code__, ns, f"{game}__{name}", f.__defaults__, f.__closure__)
+        fn.__qualname__ = f"{game}__{name}"
+        fn.__module__ = __name__
+        fn.__doc__ = f.__doc__
+        ns[name] = built[name] = njit(**flags)(fn)
+    return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"], built["play_batch"],
+                   built["check_index"], built["traced_index"], built["stop_if_capped"], trace_rows, snaps_used)
