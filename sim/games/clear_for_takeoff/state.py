@@ -26,8 +26,9 @@ import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
-from sim.games.clear_for_takeoff.play import begin_turn, decide, end_turn, start_game, stop_at_cap
-from sim.games.engine import capped, emit, event_buffer, make_rig, seat_policies
+from sim.games.clear_for_takeoff.hooks import KERNELS
+from sim.games.clear_for_takeoff.play import begin_turn, decide, end_turn, start_game
+from sim.games.engine import emit, event_buffer, make_rig, seat_policies
 
 KIND = {name: i for i, name in enumerate(L.KIND_NAMES)}
 CARD = {name: i for i, name in enumerate(L.CARD_NAMES)}
@@ -174,11 +175,8 @@ class GameState(GameStateBase):
                              self.ev, self.evn))
         self._short = 0
         self._acted = False
-        if not self.state[L.H_DONE]:
-            if capped(self.state[L.H_TURN], self.p[L.P_CAP]):
-                stop_at_cap(self.state, self.ev, self.evn)
-            else:
-                self._begin()
+        if not self.state[L.H_DONE] and not KERNELS.stop_if_capped(self.state, self.spec, self.ev, self.evn):
+            self._begin()
         return short
 
     def choose(self, rng: np.ndarray | None = None) -> tuple[int, ...]:

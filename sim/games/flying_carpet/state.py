@@ -22,7 +22,7 @@ import sim.games.flying_carpet.layout as L
 import sim.games.flying_carpet.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
-from sim.games.engine import capped, event_buffer, make_rig
+from sim.games.engine import event_buffer, make_rig
 from sim.games.flying_carpet.data import COLOURS
 from sim.games.flying_carpet.hooks import KERNELS
 from sim.rng import seed_streams
@@ -106,8 +106,7 @@ class GameState(GameStateBase):
                 break
             R.apply_action(self.state, self.spec, self.acts[i].copy(), self.rng, self.rig_dice, self.ev, self.evn)
         R.end_turn(self.state, self.spec, self.ev, self.evn)
-        if not self.over and capped(int(self.state[L.H_PLAYED]), int(self.p[L.P_CAP])):
-            R.mark_stall(self.state, self.ev, self.evn)
+        KERNELS.stop_if_capped(self.state, self.spec, self.ev, self.evn)  # the engine's cap test
 
     @property
     def over(self) -> bool:

@@ -25,6 +25,7 @@ import sim.games.now_boarding.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
 from sim.games.engine import event_buffer, make_rig, no_rig, seat_policies
+from sim.games.now_boarding.hooks import KERNELS
 from sim.rng import seed_streams
 
 MAX_EVENTS = 20000
@@ -87,8 +88,10 @@ class GameState(GameStateBase):
 
     # ------------------------------------------------------------------ the contract
     def _open(self) -> None:
-        if not P.open_round(self.st, self.spec, self.rng, self.order, self.ev, self.evn):
+        if KERNELS.stop_if_capped(self.st, (self.spec,), self.ev, self.evn):  # the engine's cap test
             R.game_end(self.st, self.ev, self.evn)
+        else:
+            R.begin_round(self.st, self.spec, self.rng, self.order, self.ev, self.evn)
 
     def legal_actions(self) -> list[tuple[int, ...]]:
         """Every plane's legal flight-phase actions now (none when the game is over)."""

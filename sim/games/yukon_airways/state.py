@@ -24,6 +24,7 @@ from sim.compile import CompiledRun
 from sim.games.base import GameStateBase, Rig
 from sim.games.engine import EV_W, make_rig, seat_policies
 from sim.games.yukon_airways.data import COLOURS, SYMBOLS
+from sim.games.yukon_airways.hooks import KERNELS
 from sim.games.yukon_airways.policies import CTX, seat_weights, select
 from sim.games.yukon_airways.rules import apply_action, check_invariants, legal_actions, recount, setup
 from sim.rng import seed_streams
@@ -92,6 +93,7 @@ class GameState(GameStateBase):
         while not self.over and int(self.state[Y.H_TURN]) == t0:
             acts = self.legal_actions()
             self.apply(acts[0])
+        KERNELS.stop_if_capped(self.state, self.spec, self.ev, self.evn)  # the engine's cap test
 
     @property
     def over(self) -> bool:
