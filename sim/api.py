@@ -114,11 +114,11 @@ class RunOutput:
 def tally_spec(run: CompiledRun) -> list:
     """What a run tallies (:mod:`sim.tally`): the common sources
     (:func:`sim.metrics.common_tally_spec`) and the game's (``metrics.tally_spec(cfg)``)."""
-    from sim.metrics import common_tally_spec
+    from sim.metrics import common_tally_spec, has_cards
 
     cfg, gdef = run.cfg, run.game
     labels = [s.name for s in cfg.seats]
-    return common_tally_spec(gdef.mode, cfg.n_seats, labels) + list(game_tally_spec(gdef, cfg))
+    return common_tally_spec(gdef.mode, cfg.n_seats, labels, has_cards(gdef)) + list(game_tally_spec(gdef, cfg))
 
 
 def game_tally_spec(gdef: GameDef, cfg: RunConfig) -> list:

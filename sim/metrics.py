@@ -71,24 +71,39 @@ def quantile(metric: str, by: dict, values, q: float) -> dict[str, Any]:
             "ci_low": None, "ci_high": None, "n": int(v.size), "kind": "quantile"}
 
 
+CARD_COLUMNS = ("reshuffles", "starved_draws")
+"""The common columns of a game with a deck (declared by the games that have one, in their
+``Column`` list; required of none): times the discard pile became the draw pile, and draws cut
+short because both piles were empty. A game without them has no ``reshuffles_mean`` /
+``starved_draw_rate`` records and no reshuffle plot."""
+
+
+def has_cards(gdef) -> bool:
+    """True when game ``gdef`` declares the card columns (:data:`CARD_COLUMNS`)."""
+    return any(c.name == CARD_COLUMNS[0] for c in getattr(gdef, "columns", ()))
+
+
 def _as_tally(df, mode: str, n_seats: int, labels: list[str]):
     from sim.tally import as_tally
 
-    return as_tally(df, common_tally_spec, mode, n_seats, labels)
+    cards = not hasattr(df, "columns") or CARD_COLUMNS[0] in df.columns
+    return as_tally(df, common_tally_spec, mode, n_seats, labels, cards)
 
 
-def common_tally_spec(mode: str | None, n_seats: int, labels: list[str]) -> list:
+def common_tally_spec(mode: str | None, n_seats: int, labels: list[str], cards: bool = True) -> list:
     """What the common metrics and the generic plots tally (:mod:`sim.tally`), for a game of
-    ``mode`` with ``n_seats`` seats whose entries are ``labels``: ``length`` (turns, stalled),
-    ``reshuffles``, ``starved`` (starved_draws > 0); competitive: ``winner``, ``rank`` (seat,
+    ``mode`` with ``n_seats`` seats whose entries are ``labels``: ``length`` (turns, stalled);
+    with ``cards`` (the game declares :data:`CARD_COLUMNS`) ``reshuffles`` and ``starved``
+    (starved_draws > 0); competitive: ``winner``, ``rank`` (seat,
     rank; pooled over seats), ``policy_win`` (policy, num, den: per game, the seats the
     policy sat in and how many of them won); cooperative: ``team`` (team_win, stalled)."""
     from sim.tally import Hist, hist, seat_hist
 
     c = pl.col
-    out = [hist("length", turns=c("turns"), stalled=c("stalled")),
-           hist("reshuffles", reshuffles=c("reshuffles")),
-           hist("starved", starved=c("starved_draws") > 0)]
+    out = [hist("length", turns=c("turns"), stalled=c("stalled"))]
+    if cards:
+        out += [hist("reshuffles", reshuffles=c("reshuffles")),
+                hist("starved", starved=c("starved_draws") > 0)]
     if mode is None:  # the length metrics only
         return out
     if mode == "competitive":
@@ -120,8 +135,9 @@ def ci_hi(rec: dict) -> float:
 
 
 def length_metrics(df) -> list[dict]:
-    """stall_rate, turns mean and p05/p50/p95, reshuffles_mean, starved_draw_rate, from the
-    tally ``df`` (or a games frame, tallied here)."""
+    """stall_rate, turns mean and p05/p50/p95, and for a game with cards (:data:`CARD_COLUMNS`)
+    reshuffles_mean and starved_draw_rate, from the tally ``df`` (or a games frame, tallied
+    here)."""
     from sim.tally import mean_record, quantile_record
 
     t = _as_tally(df, None, 0, [])
@@ -131,8 +147,9 @@ def length_metrics(df) -> list[dict]:
            mean_record("turns_mean", {}, turns, tc)]
     for q, name in ((0.05, "turns_p05"), (0.5, "turns_p50"), (0.95, "turns_p95")):
         out.append(quantile_record(name, {}, turns, tc, q))
-    out.append(mean_record("reshuffles_mean", {}, *t.counts("reshuffles", "reshuffles")))
-    out.append(proportion("starved_draw_rate", {}, t.count("starved", pl.col("starved") != 0), n))
+    if "reshuffles" in t.hists:
+        out.append(mean_record("reshuffles_mean", {}, *t.counts("reshuffles", "reshuffles")))
+        out.append(proportion("starved_draw_rate", {}, t.count("starved", pl.col("starved") != 0), n))
     return out
 
 
@@ -247,9 +264,10 @@ class MetricDef:
                 "by": [list(b) for b in self.by], **({"codes": dict(self.codes)} if self.codes else {})}
 
 
-def common_catalogue(mode: str, length_unit: str = "player turns") -> dict[str, MetricDef]:
+def common_catalogue(mode: str, length_unit: str = "player turns", cards: bool = True) -> dict[str, MetricDef]:
     """The catalogue of the common metrics (:func:`common_metrics`) of a game of ``mode``;
-    ``length_unit`` is what the ``turns`` column counts in that game ("player turns", "rounds")."""
+    ``length_unit`` is what the ``turns`` column counts in that game ("player turns", "rounds");
+    ``cards``: the game declares :data:`CARD_COLUMNS` (else no reshuffle metrics)."""
     u = length_unit
     out = [
         MetricDef("stall_rate", f"share of games stopped by the turn cap (turn_cap {u}) with no winner",
@@ -261,11 +279,14 @@ def common_catalogue(mode: str, length_unit: str = "player turns") -> dict[str, 
                   "quantile"),
         MetricDef("turns_p95", f"95th percentile of game length: 5 % of games are longer ({u})", u,
                   "quantile"),
-        MetricDef("reshuffles_mean", "times per game the discard pile was shuffled into a new draw pile",
-                  "reshuffles per game", "mean"),
-        MetricDef("starved_draw_rate", "share of games with at least one draw cut short because the draw "
-                  "and discard piles were both empty", "% of games", "proportion"),
     ]
+    if cards:
+        out += [
+            MetricDef("reshuffles_mean", "times per game the discard pile was shuffled into a new draw pile",
+                      "reshuffles per game", "mean"),
+            MetricDef("starved_draw_rate", "share of games with at least one draw cut short because the draw "
+                      "and discard piles were both empty", "% of games", "proportion"),
+        ]
     if mode == "competitive":
         out = [
             MetricDef("win_rate", "share of games a seat won (by seat); by policy: wins per game and seat "
@@ -321,7 +342,7 @@ def catalogue(gdef) -> dict[str, MetricDef]:
     ``start_pos``) and replaces the definition when it gives one. Nothing is played; only the
     game's pure-Python metrics module is imported."""
     info = report_info(gdef)
-    out = common_catalogue(gdef.mode, info["length_unit"])
+    out = common_catalogue(gdef.mode, info["length_unit"], has_cards(gdef))
     mod = _game_metrics_module(gdef)
     for m in getattr(mod, "CATALOGUE", ()):
         if m.name in out:

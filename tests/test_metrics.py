@@ -49,6 +49,14 @@ def test_competitive_metrics_on_a_known_frame():
     assert get[("turns_mean", ())]["value"] == 25.0
     assert get[("starved_draw_rate", ())]["value"] == 0.25
     assert get[("rank_share", (("rank", 0), ("seat", 0)))]["value"] == 0.25
+    assert get[("reshuffles_mean", ())]["value"] == 1.0
+
+    # a game without a deck declares no card columns: the same frame without them gives the
+    # same records but the two card metrics (sim.metrics.CARD_COLUMNS)
+    bare = common_metrics(df.drop("reshuffles", "starved_draws"), "competitive", 2, ["a", "b"])
+    names = {r["metric"] for r in bare}
+    assert "reshuffles_mean" not in names and "starved_draw_rate" not in names
+    assert [r for r in recs if r["metric"] not in ("reshuffles_mean", "starved_draw_rate")] == bare
 
 
 # ---------------------------------------------------------------------------- the catalogue

@@ -349,7 +349,8 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
             rows.append([f"`{metric}`", md_escape(_definition(cat, metric)), fmt_interval(r), _fmt_sd(r.get("sd")),
                          fmt_count(r.get("n"))])
     if rows:
-        out += [f"## Game length ({md_escape(unit)}), stalls and reshuffles", "",
+        resh = " and reshuffles" if take("reshuffles_mean") is not None else ""
+        out += [f"## Game length ({md_escape(unit)}), stalls{resh}", "",
                 md_table(["Metric", "Definition", "Value [95% CI]", "SD", "Games"], rows, align="llrrr"), ""]
 
     # everything not shown yet, grouped by metric name in order of first appearance
