@@ -19,7 +19,7 @@ from sim.games.base import LOOKAHEAD_W, GameStateBase
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_FILES = ("__init__.py", "RULES.md", "data.py", "config.py", "layout.py", "spec.py", "rules.py",
-                 "policies.py", "play.py", "trace.py", "state.py", "metrics.py")
+                 "policies.py", "play.py", "hooks.py", "trace.py", "state.py", "metrics.py")
 TEST_FILES = ("conftest.py", "test_config.py", "test_setup.py", "test_playouts.py")
 NUMBA_FREE = ("__init__", "data", "config", "layout")
 
@@ -51,6 +51,30 @@ def test_game_has_config_golden_baseline_and_rules(name):
     for fn in ("compile", "play_batch", "trace", "check_playout", "metrics", "plots"):
         assert callable(getattr(gdef, fn)), fn
     assert issubclass(gdef.GameState, GameStateBase)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_engine_plays_the_game_through_its_hooks(name):
+    """Issue 32: the engine owns the turn loop (``sim.games.loop``). A game binds it in
+    ``hooks.py`` and defines every hook of ``loop.HOOKS`` / ``loop.CONSTANTS`` there; the
+    contract's kernel and entry points are the bound loop's; no module of the package defines
+    a playout, batch or traced / checked entry point of its own."""
+    import ast
+    import importlib
+
+    from sim.games import loop
+
+    hooks = importlib.import_module(f"sim.games.{name}.hooks")
+    k = hooks.KERNELS
+    assert isinstance(k, loop.Kernels) and k.game == name
+    assert hooks.play_batch is k.play_batch and get_game(name).play_batch is k.play_batch
+    for h in loop.HOOKS:
+        assert k.hooks[h] is getattr(hooks, h), h
+    own = {"playout", "play_index", "play_batch", "play_game", "play_traced", "traced_playout", "check_game",
+           "check_one", "check_index", "traced_index"}
+    for path in sorted((ROOT / "sim" / "games" / name).glob("*.py")):
+        defined = {n.name for n in ast.parse(path.read_text()).body if isinstance(n, ast.FunctionDef)}
+        assert not defined & own, f"{path.name} defines {sorted(defined & own)}: the engine's loop plays the game"
 
 
 def test_every_shipped_config_has_a_golden_and_a_baseline():

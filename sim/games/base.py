@@ -224,7 +224,7 @@ class GameDef:
 
     @property
     def play_batch(self) -> Callable[..., None]:
-        """``play.play_batch``: the numba kernel of the module docstring."""
+        """``hooks.play_batch``: the numba kernel of the module docstring (the engine's loop)."""
         return self._load("hooks", "play_batch")
 
     @property

@@ -94,7 +94,7 @@ def policy_map(spec):
     one option of one card, as ``rules.fly`` flies it, or a drift, ``rules.drift_end``;
     blown-off moves count as no progress), plus GEO_SHARE times the spec's geometric
     distance (``spec.distance_map``). Shortest paths over the city as built, computed once
-    per batch (``play.play_batch``); ``play.playout`` recomputes it from the board
+    per batch (the engine's ``hooks.shared``); the turn's tail (``hooks.end_turn``) recomputes it from the board
     (``map_into``) when a carpet stays put after a cloud was moved. Not a rule."""
     d = np.empty(NCELL)
     map_into(spec, spec[1], d)
