@@ -47,12 +47,19 @@ hook                  meaning
                       policy enumerates its own choice may return 0 there)
 ``choose(state, spec, pid, w, work, n, rng)``  a plain policy's choice (an index, or a
                       game-defined special code ``apply`` understands)
+``choose_sim(state, spec, pid, w, work, n, rng)``  a plain policy's choice inside a look-ahead
+                      simulation: ``choose`` itself, unless the game's plain policy searches
+                      (a search inside a simulation would recurse)
 ``choose_lookahead(state, spec, w, work, n, rng)``  the look-ahead seat's choice
 ``apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn)``  carry the choice out
 ``end_turn(state, spec, pids, W, rng, work, ev, evn)``  the turn's fixed tail
 ``check(state, spec)``      0, or the first violated invariant code
 ``finish(state, spec, ev, evn)``  after the last turn (also after a stall)
 ``write_row(state, spec, row)``   the result row
+``sim_over(state)``   True when a look-ahead simulation may stop before the game is over (a
+                      winner is known; else False)
+``sim_clock(state, t)``  the count a simulation's depth limits, ``t`` being the turns it completed
+                      (``t`` itself, or a round / day counter of the state)
 ====================  ===============================================================================
 
 and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
@@ -61,6 +68,14 @@ capped game's last position is in the replay; else after ``begin_turn``) and
 ``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn).
 Python-side hooks of :class:`Kernels`: ``trace_rows(spec) -> (event rows, snapshot rows)`` and
 ``snaps_used(state, snaps)``, the snapshot rows a replay reads.
+
+A look-ahead policy (``rollout``) plays its simulations with the same hooks through
+``simulate`` (every seat on the plain policies of ``pids`` / ``W``, no events, no checks): it
+finishes the current turn (a candidate decision applied), then plays whole turns until the game
+is over, ``sim_over``, the depth (``sim_clock`` advanced by ``depth`` from its value at the start;
+the current turn is the first when the clock counts turns) or the turn cap (a stall, as in a
+playout). The scenario API (``GameState``) ends a turn with ``rest_of_turn`` (the turn's
+remaining decisions by the seats' policies, then ``end_turn``) and ``stop_if_capped``.
 
 The loop (``playout``)::
 
@@ -91,8 +106,8 @@ from sim.rng import seed_streams
 
 HOOKS = (
     "new_state", "shared", "new_work", "thread_spec", "start", "over", "clock", "turn_cap", "stall",
-    "snap_key", "begin_turn", "turn_done", "actor", "legal_actions", "choose", "choose_lookahead",
-    "apply", "end_turn", "check", "finish", "write_row",
+    "snap_key", "begin_turn", "turn_done", "actor", "legal_actions", "choose", "choose_sim", "choose_lookahead",
+    "apply", "end_turn", "check", "finish", "write_row", "sim_over", "sim_clock",
 )
 """The numba hooks every game binds (see the module docstring)."""
 CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION")
@@ -171,6 +186,54 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
 
 
 @_template()
+def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
+    """A look-ahead simulation (the module docstring): play on from ``state`` (inside a turn
+    or at its end) with the plain policies ``pids`` int64[S] / ``W`` float64[S, W] in every
+    seat, no invariant checks, events into ``ev`` / ``evn`` (give it 0 rows), until the game is
+    over, ``sim_over``, ``depth`` > 0 reached on ``sim_clock`` or the turn cap (``stall``);
+    ``finish`` when the game is over. Returns the turns completed (the current one first)."""
+    cap = turn_cap(spec)  # noqa: F821
+    c0 = sim_clock(state, 0)  # noqa: F821
+    t = 0
+    while True:
+        while not turn_done(state, work):  # noqa: F821
+            s = actor(state, spec)  # noqa: F821
+            n = legal_actions(state, spec, work)  # noqa: F821
+            c = choose_sim(state, spec, pids[s], W[s], work, n, rng)  # noqa: F821
+            apply(state, spec, pids[s], W[s], work, c, rng, rig_dice, ev, evn)  # noqa: F821
+        end_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+        t += 1
+        if over(state) or sim_over(state):  # noqa: F821
+            break
+        if depth > 0 and sim_clock(state, t) - c0 >= depth:  # noqa: F821
+            break
+        if capped(clock(state), cap):  # noqa: F821
+            stall(state, spec, ev, evn)  # noqa: F821
+            break
+        begin_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+    if over(state):  # noqa: F821
+        finish(state, spec, ev, evn)  # noqa: F821
+    return t
+
+
+@_template()
+def rest_of_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
+    """The scenario API's end of a turn: the current turn's remaining decisions by the seats'
+    policies (``choose_lookahead`` for a look-ahead seat, as in a playout), then ``end_turn``."""
+    while not turn_done(state, work):  # noqa: F821
+        s = actor(state, spec)  # noqa: F821
+        pid = pids[s]
+        w = W[s]
+        n = legal_actions(state, spec, work)  # noqa: F821
+        if pid == POL_LOOKAHEAD:  # noqa: F821
+            c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
+        else:
+            c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+    end_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+
+
+@_template()
 def stop_if_capped(state, spec, ev, evn):
     """The loop's cap test between two turns, for the scenario API (``GameState.end_turn``):
     when the game is not over and ``clock`` reached ``turn_cap``, ``stall`` it and return
@@ -238,7 +301,8 @@ def traced_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g,
 @dataclass(frozen=True)
 class Kernels:
     """One game's bound loop: the numba kernels ``playout``, ``play_index``, ``play_batch``,
-    ``check_index``, ``traced_index`` and ``stop_if_capped`` (the templates above), the hooks they were bound to,
+    ``check_index``, ``traced_index``, ``simulate``, ``rest_of_turn`` and
+    ``stop_if_capped`` (the templates above), the hooks they were bound to,
     and the Python entry points :meth:`run_traced` and :meth:`check_playout`."""
 
     game: str
@@ -248,6 +312,8 @@ class Kernels:
     play_batch: Any
     check_index: Any
     traced_index: Any
+    simulate: Any
+    rest_of_turn: Any
     stop_if_capped: Any
     trace_rows: Callable[[Any], tuple[int, int]]
     snaps_used: Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -314,4 +380,5 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
         fn.__doc__ = f.__doc__
         ns[name] = built[name] = njit(**flags)(fn)
     return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"], built["play_batch"],
-                   built["check_index"], built["traced_index"], built["stop_if_capped"], trace_rows, snaps_used)
+                   built["check_index"], built["traced_index"], built["simulate"], built["rest_of_turn"],
+                   built["stop_if_capped"], trace_rows, snaps_used)

@@ -16,27 +16,55 @@ import numpy as np
 
 from sim.games.clear_for_takeoff.layout import (
     ACT_W,
+    CH_EXCHANGE,
+    CH_PASS,
     E_TURN,
     H_CUR,
     H_DONE,
     H_TURN,
+    H_WINNER,
     NCT,
     P_CAP,
+    P_S,
+    POL_HEURISTIC,
     POL_ROLLOUT,
     RUNWAY_POLICY,
+    W_ATTACK,
 )
 from sim.games.clear_for_takeoff.play import (
+    _same_disc,
     apply_choice,
     plain_policy,
-    rollout_choice,
+    sim_value,
     stop_at_cap,
     write_row,  # noqa: F401  (an engine hook)
 )
 from sim.games.clear_for_takeoff.play import begin_turn as turn_head
 from sim.games.clear_for_takeoff.play import end_turn as turn_tail
-from sim.games.clear_for_takeoff.policies import select
-from sim.games.clear_for_takeoff.rules import check_invariants, legal_plays, max_actions, setup, state_size
-from sim.games.engine import emit, inline_kernel, kernel
+from sim.games.clear_for_takeoff.policies import choose_exchange, score_play, select
+from sim.games.clear_for_takeoff.rules import (
+    apply_exchange,
+    apply_play,
+    check_invariants,
+    hand_total,
+    legal_plays,
+    max_actions,
+    redeal,
+    setup,
+    state_size,
+)
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_EXTRA,
+    W_LA_ROLLOUTS,
+    emit,
+    inline_kernel,
+    kernel,
+    lookahead_streams,
+    ranked_candidates,
+)
 from sim.games.loop import bind
 
 POL_LOOKAHEAD = POL_ROLLOUT
@@ -125,9 +153,12 @@ def choose(state, spec, pid, w, work, n, rng):
     return select(state, spec[0], spec[2], pid, w, work[0], n, work[1], work[2], rng)
 
 
+choose_sim = choose
+
+
 @inline_kernel
 def choose_lookahead(state, spec, w, work, n, rng):
-    return rollout_choice(state, spec[0], spec[2], w, work[0], n, work[1], work[2], rng)
+    return rollout_choice(state, spec, w, work[0], n, work[1], work[2], rng)
 
 
 @inline_kernel
@@ -152,6 +183,16 @@ def finish(state, spec, ev, evn):
     pass
 
 
+@inline_kernel
+def sim_over(state):
+    return state[H_WINNER] >= 0  # a simulation stops at the first finish (play.sim_value)
+
+
+@inline_kernel
+def sim_clock(state, t):
+    return t
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event and snapshot rows a traced game can need: 64 events a turn, a snapshot a turn."""
     cap = int(spec[0][P_CAP])
@@ -167,3 +208,119 @@ KERNELS = bind("clear_for_takeoff", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
 check_playout = KERNELS.check_playout
+simulate = KERNELS.simulate
+
+
+# ---- the look-ahead policy's decision (RULES.md Policies, ``rollout``) ------------------------
+# Its simulations are the engine's ``simulate`` over the hooks above, so it is defined after the
+# binding; ``choose_lookahead`` calls it (numba resolves the name when it compiles).
+@kernel
+def rollout_choice(state, spec, w, acts, n, disc, need, rng):
+    """``rollout``'s choice for the current seat (RULES.md Policies): like ``select``'s (an
+    index into ``acts[:n]``, CH_EXCHANGE with ``disc`` filled, or CH_PASS).
+
+    ``w`` is the seat's weight row: the base policy's weights, then ``w[W_LA_BASE]`` the base
+    id, ``w[W_LA_ROLLOUTS]`` simulations per candidate, ``w[W_LA_DEPTH]`` turns per
+    simulation after this one (0 = until a winner), ``w[W_LA_EXTRA]`` the play cap.
+    Candidates: the base policy's own choice first, then up to ``candidates`` other plays
+    ranked by the base policy's score (``policies.score_play``), then the exchanges of
+    ``policies.choose_exchange`` keeping and not keeping the attack cards (when they differ
+    from one already listed). Each of ``rollouts`` rounds draws one pair of simulation
+    streams from the policy stream (``engine.lookahead_streams``) and plays every candidate
+    on a copy of them (common random numbers): re-deal the unseen cards
+    (``rules.redeal``), the candidate, then the engine's ``simulate`` (the rest of the turn and
+    ``depth`` more turns, or to the first finish, with the base policy in every seat);
+    ``play.sim_value`` scores it. The best total wins; ties keep the earlier
+    candidate (the base policy's choice first). The game's chance stream is never drawn.
+    """
+    p, fleet = spec[0], spec[2]
+    base = np.int64(w[W_LA_BASE])
+    R = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    ncap = np.int64(w[W_LA_EXTRA])
+    s = state[H_CUR]
+    h = hand_total(state, p, s)
+    bc = select(state, p, fleet, base, w, acts, n, disc, need, rng)
+    if bc == CH_PASS or R <= 0:
+        return bc
+    if ncap > n:
+        ncap = n
+    m_max = ncap + 3
+    cidx = np.empty(m_max, np.int64)
+    cdisc = np.zeros((m_max, NCT), np.int32)
+    if bc == CH_EXCHANGE:
+        cdisc[0, :] = disc
+    # the base policy's choice, then the best-scored other plays
+    sc = np.empty(n if ncap > 0 else 0, np.float64)
+    for i in range(sc.shape[0]):
+        sc[i] = score_play(state, p, fleet, acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], base, w)
+    ranked = ranked_candidates(sc, bc, ncap + 1)
+    m = ranked.shape[0]
+    cidx[:m] = ranked
+    # exchanges: the base policy's rule keeping the attack cards, and not keeping them
+    if h > 0:
+        keep = base == POL_HEURISTIC and w[W_ATTACK] > 0
+        for variant in range(2):
+            kk = keep if variant == 0 else not keep
+            choose_exchange(state, p, fleet, s, kk, disc, need, True)
+            dup = False
+            for j in range(m):
+                if cidx[j] == CH_EXCHANGE and _same_disc(cdisc[j], disc):
+                    dup = True
+            if not dup:
+                cidx[m] = CH_EXCHANGE
+                cdisc[m, :] = disc
+                m += 1
+    if m == 1:
+        if bc == CH_EXCHANGE:
+            disc[:] = cdisc[0]
+        return bc
+    scratch = np.empty_like(state)
+    sub = np.zeros(2, np.uint64)
+    srng = np.zeros(2, np.uint64)
+    sacts = np.empty_like(acts)
+    row = np.empty(ACT_W, np.int32)
+    sdisc = np.zeros(NCT, np.int32)
+    sneed = np.zeros(NCT, np.int32)
+    stw = np.zeros(2, np.int64)
+    swork = (sacts, sdisc, sneed, stw)
+    S = p[P_S]
+    pids = np.full(S, base, np.int64)
+    W = np.empty((S, w.shape[0]), np.float64)
+    for o in range(S):
+        W[o, :] = w
+    rig0 = np.zeros(1, np.int32)
+    sdepth = depth + 1 if depth > 0 else 0  # simulate counts the candidate's own turn
+    ev0 = np.zeros((0, EV_W), np.int32)
+    evn0 = np.zeros(1, np.int64)
+    tot = np.zeros(m, np.float64)
+    for _ in range(R):
+        lookahead_streams(rng, sub)
+        for c in range(m):
+            scratch[:] = state
+            srng[:] = sub
+            redeal(scratch, p, s, srng)
+            short = 0
+            if cidx[c] >= 0:
+                row[:] = acts[cidx[c]]
+                apply_play(scratch, p, fleet, row, ev0, evn0)
+            else:
+                sdisc[:] = cdisc[c]
+                short = apply_exchange(scratch, p, fleet, sdisc, srng, ev0, evn0)
+            stw[0] = 1  # the candidate is the turn's decision: simulate goes on with its tail
+            stw[1] = short
+            simulate(scratch, spec, pids, W, srng, rig0, swork, ev0, evn0, sdepth)
+            tot[c] += sim_value(scratch, p, fleet, s)
+    best = np.argmax(tot)  # ties: the earlier candidate (the base policy's choice first)
+    if cidx[best] == CH_EXCHANGE:
+        disc[:] = cdisc[best]
+    return cidx[best]
+
+
+@kernel
+def decide(state, spec, pid, w, acts, n, disc, need, rng):
+    """The current seat's choice with policy ``pid`` and weight row ``w``: ``rollout_choice``
+    for POL_ROLLOUT, else ``policies.select``; same return convention as ``select``."""
+    if pid == POL_ROLLOUT:
+        return rollout_choice(state, spec, w, acts, n, disc, need, rng)
+    return select(state, spec[0], spec[2], pid, w, acts, n, disc, need, rng)

@@ -3,9 +3,8 @@
 (``apply_choice``), the cap's stop and the result row. The engine's loop
 (:mod:`sim.games.loop`) plays them in order; ``hooks.py`` says how.
 
-``decide`` is a seat's choice: the plain policies (``policies.select``) or ``rollout``
-(``rollout_choice``, a flat Monte-Carlo look-ahead that plays simulated turns with
-``sim_turns``, the same turn steps as ``playout`` without events; RULES.md Policies).
+The look-ahead policy's scoring of a simulation (``progress``, ``sim_value``) is here; its
+decision (``hooks.rollout_choice``) plays its simulations with the engine's ``simulate``.
 """
 
 from __future__ import annotations
@@ -13,14 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.clear_for_takeoff.layout import (
-    ACT_W,
     CH_EXCHANGE,
-    CH_PASS,
     E_PASS,
     E_STALL,
     E_STARVED,
     H_CUR,
-    H_DONE,
     H_RESHUF,
     H_STALL,
     H_STARVED,
@@ -48,7 +44,6 @@ from sim.games.clear_for_takeoff.layout import (
     O_WEATHER_TURNS,
     O_WINNER,
     O_WINNER_TURN,
-    P_CAP,
     P_K,
     P_MOVE1,
     P_OFF_OCC,
@@ -56,7 +51,6 @@ from sim.games.clear_for_takeoff.layout import (
     P_OFF_WT,
     P_S,
     P_VIP2,
-    POL_HEURISTIC,
     POL_ROLLOUT,
     POS_NONE,
     RUNWAY_POLICY,
@@ -70,36 +64,24 @@ from sim.games.clear_for_takeoff.layout import (
     ST_FLR_DRAWN,
     ST_FLR_PLAYED,
     ST_TAKEOFFS,
-    W_ATTACK,
 )
-from sim.games.clear_for_takeoff.policies import choose_exchange, choose_runway, score_play, select, units
+from sim.games.clear_for_takeoff.policies import choose_runway, units
 from sim.games.clear_for_takeoff.rules import (
     apply_exchange,
     apply_play,
     draw_face_down,
     end_of_turn_moves,
     finish_turn,
-    hand_total,
-    legal_plays,
     note_turn_start,
     pos_at,
-    redeal,
     setup,
     stat_at,
 )
 from sim.games.engine import (
-    EV_W,
     W_LA_BASE,
-    W_LA_DEPTH,
-    W_LA_EXTRA,
-    W_LA_ROLLOUTS,
-    capped,
     col_at,
     emit,
-    kernel,
     leaf_kernel,
-    lookahead_streams,
-    ranked_candidates,
 )
 from sim.rng import seed_streams
 
@@ -178,29 +160,6 @@ def plain_policy(pid, w):
 
 
 @leaf_kernel
-def sim_turns(state, p, fleet, base, w, rng, acts, disc, need, ev, evn, limit):
-    """Play on from the start of a turn with policy ``base`` (weights ``w``) in every seat,
-    as ``playout`` plays a turn, until the first airline finishes (``H_WINNER`` set), the
-    game ends or stalls at the turn cap, or ``limit`` turns were played (``limit`` <= 0: no
-    limit). A look-ahead simulation: pass an empty event buffer. Returns the turns played."""
-    cap = p[P_CAP]
-    t = 0
-    while state[H_DONE] == 0 and state[H_WINNER] < 0:
-        if capped(state[H_TURN], cap):
-            state[H_STALL] = 1
-            break
-        if limit > 0 and t >= limit:
-            break
-        begin_turn(state, p)
-        n = legal_plays(state, p, fleet, acts)
-        choice = select(state, p, fleet, base, w, acts, n, disc, need, rng)
-        short = apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn)
-        end_turn(state, p, fleet, base, short, RUNWAY_POLICY, True, rng, ev, evn)
-        t += 1
-    return t
-
-
-@leaf_kernel
 def progress(state, p, fleet, s):
     """Seat ``s``'s share of its race run, in [0, 1]: the cost-weighted progress of its
     aircraft (``policies.units`` of 5, each aircraft weighted by its movement cost)."""
@@ -246,106 +205,6 @@ def _same_disc(a, b):
         if a[c] != b[c]:
             return False
     return True
-
-
-@kernel
-def rollout_choice(state, p, fleet, w, acts, n, disc, need, rng):
-    """``rollout``'s choice for the current seat (RULES.md Policies): like ``select``'s (an
-    index into ``acts[:n]``, CH_EXCHANGE with ``disc`` filled, or CH_PASS).
-
-    ``w`` is the seat's weight row: the base policy's weights, then ``w[W_LA_BASE]`` the base
-    id, ``w[W_LA_ROLLOUTS]`` simulations per candidate, ``w[W_LA_DEPTH]`` turns per
-    simulation after this one (0 = until a winner), ``w[W_LA_EXTRA]`` the play cap.
-    Candidates: the base policy's own choice first, then up to ``candidates`` other plays
-    ranked by the base policy's score (``policies.score_play``), then the exchanges of
-    ``policies.choose_exchange`` keeping and not keeping the attack cards (when they differ
-    from one already listed). Each of ``rollouts`` rounds draws one pair of simulation
-    streams from the policy stream (``engine.lookahead_streams``) and plays every candidate
-    on a copy of them (common random numbers): re-deal the unseen cards
-    (``rules.redeal``), the candidate, the rest of the turn, then ``sim_turns`` with the base
-    policy in every seat; ``sim_value`` scores it. The best total wins; ties keep the earlier
-    candidate (the base policy's choice first). The game's chance stream is never drawn.
-    """
-    base = np.int64(w[W_LA_BASE])
-    R = np.int64(w[W_LA_ROLLOUTS])
-    depth = np.int64(w[W_LA_DEPTH])
-    ncap = np.int64(w[W_LA_EXTRA])
-    s = state[H_CUR]
-    h = hand_total(state, p, s)
-    bc = select(state, p, fleet, base, w, acts, n, disc, need, rng)
-    if bc == CH_PASS or R <= 0:
-        return bc
-    if ncap > n:
-        ncap = n
-    m_max = ncap + 3
-    cidx = np.empty(m_max, np.int64)
-    cdisc = np.zeros((m_max, NCT), np.int32)
-    if bc == CH_EXCHANGE:
-        cdisc[0, :] = disc
-    # the base policy's choice, then the best-scored other plays
-    sc = np.empty(n if ncap > 0 else 0, np.float64)
-    for i in range(sc.shape[0]):
-        sc[i] = score_play(state, p, fleet, acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], base, w)
-    ranked = ranked_candidates(sc, bc, ncap + 1)
-    m = ranked.shape[0]
-    cidx[:m] = ranked
-    # exchanges: the base policy's rule keeping the attack cards, and not keeping them
-    if h > 0:
-        keep = base == POL_HEURISTIC and w[W_ATTACK] > 0
-        for variant in range(2):
-            kk = keep if variant == 0 else not keep
-            choose_exchange(state, p, fleet, s, kk, disc, need, True)
-            dup = False
-            for j in range(m):
-                if cidx[j] == CH_EXCHANGE and _same_disc(cdisc[j], disc):
-                    dup = True
-            if not dup:
-                cidx[m] = CH_EXCHANGE
-                cdisc[m, :] = disc
-                m += 1
-    if m == 1:
-        if bc == CH_EXCHANGE:
-            disc[:] = cdisc[0]
-        return bc
-    scratch = np.empty_like(state)
-    sub = np.zeros(2, np.uint64)
-    srng = np.zeros(2, np.uint64)
-    sacts = np.empty_like(acts)
-    row = np.empty(ACT_W, np.int32)
-    sdisc = np.zeros(NCT, np.int32)
-    sneed = np.zeros(NCT, np.int32)
-    ev0 = np.zeros((0, EV_W), np.int32)
-    evn0 = np.zeros(1, np.int64)
-    tot = np.zeros(m, np.float64)
-    for _ in range(R):
-        lookahead_streams(rng, sub)
-        for c in range(m):
-            scratch[:] = state
-            srng[:] = sub
-            redeal(scratch, p, s, srng)
-            short = 0
-            if cidx[c] >= 0:
-                row[:] = acts[cidx[c]]
-                apply_play(scratch, p, fleet, row, ev0, evn0)
-            else:
-                sdisc[:] = cdisc[c]
-                short = apply_exchange(scratch, p, fleet, sdisc, srng, ev0, evn0)
-            end_turn(scratch, p, fleet, base, short, RUNWAY_POLICY, True, srng, ev0, evn0)
-            sim_turns(scratch, p, fleet, base, w, srng, sacts, sdisc, sneed, ev0, evn0, depth)
-            tot[c] += sim_value(scratch, p, fleet, s)
-    best = np.argmax(tot)  # ties: the earlier candidate (the base policy's choice first)
-    if cidx[best] == CH_EXCHANGE:
-        disc[:] = cdisc[best]
-    return cidx[best]
-
-
-@kernel
-def decide(state, p, fleet, pid, w, acts, n, disc, need, rng):
-    """The current seat's choice with policy ``pid`` and weight row ``w``: ``rollout_choice``
-    for POL_ROLLOUT, else ``policies.select``; same return convention as ``select``."""
-    if pid == POL_ROLLOUT:
-        return rollout_choice(state, p, fleet, w, acts, n, disc, need, rng)
-    return select(state, p, fleet, pid, w, acts, n, disc, need, rng)
 
 
 @leaf_kernel

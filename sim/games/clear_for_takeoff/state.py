@@ -26,8 +26,8 @@ import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
-from sim.games.clear_for_takeoff.hooks import KERNELS
-from sim.games.clear_for_takeoff.play import begin_turn, decide, end_turn, start_game
+from sim.games.clear_for_takeoff.hooks import KERNELS, decide
+from sim.games.clear_for_takeoff.play import begin_turn, end_turn, start_game
 from sim.games.engine import emit, event_buffer, make_rig, seat_policies
 
 KIND = {name: i for i, name in enumerate(L.KIND_NAMES)}
@@ -181,7 +181,7 @@ class GameState(GameStateBase):
 
     def choose(self, rng: np.ndarray | None = None) -> tuple[int, ...]:
         """The action the current seat's policy (this run's seat, e.g. ``rollout``) chooses
-        here, as the playout chooses it (``play.decide``), without applying it: a play tuple,
+        here, as the playout chooses it (``hooks.decide``), without applying it: a play tuple,
         ``(K_EXCHANGE, c1, ..)`` or ``(K_PASS,)``. Draws from a copy of ``rng`` (uint64[2];
         default: a copy of this game's streams), so the game's own streams do not move.
         Raises ValueError when the seat has acted or the game is over."""
@@ -194,7 +194,7 @@ class GameState(GameStateBase):
         need = np.zeros(L.NCT, np.int32)
         r = (self.rng if rng is None else np.asarray(rng, np.uint64)).copy()
         st = self.state.copy()
-        c = int(decide(st, self.p, self.fleet, self.pids[s], self.W[s], acts, n, disc, need, r))
+        c = int(decide(st, self.spec, self.pids[s], self.W[s], acts, n, disc, need, r))
         if c >= 0:
             return tuple(int(v) for v in acts[c])
         if c == L.CH_EXCHANGE:

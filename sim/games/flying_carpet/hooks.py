@@ -11,16 +11,29 @@ stays put after a cloud moved, its distance map is recomputed from the board), t
 ``rules.end_turn``.
 
 ``work`` = (acts int32[p[P_MAXACT], ACT_W], cw int32[2 * NCELL] scratch, fw float64[HAND + 1],
-dmap float64[NCELL] this game's copy of the policy map, tw int64[5]: tw[0] 1 once a cloud
+dmap float64[NCELL] this game's copy of the policy map, tw int64[7]: tw[0] 1 once a cloud
 moved since the map was computed, tw[1] the seat's cell at the turn's start, tw[2] 1 when the
-turn is a skipped one, tw[3] 1 when it started near the finish, tw[4] its blown count then).
+turn is a skipped one, tw[3] 1 when it started near the finish, tw[4] its blown count then,
+tw[5] 1 in a look-ahead simulation (no bookkeeping; the stale map is recomputed when the
+carpet stayed put, skipped turn or not, as the simulations always did), tw[6] 1 in a
+simulation's first turn, the deciding seat's own, where the map is kept).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import W_LA_BASE, inline_kernel, kernel
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_EXTRA,
+    W_LA_ROLLOUTS,
+    inline_kernel,
+    kernel,
+    lookahead_streams,
+    ranked_candidates,
+)
 from sim.games.flying_carpet.layout import (
     A_A,
     A_B,
@@ -39,11 +52,13 @@ from sim.games.flying_carpet.layout import (
     P_FINISH,
     P_HAND,
     P_MAXACT,
+    P_NC,
     P_NEAR,
     P_OFF_POS,
     P_OFF_RANK,
     P_OFF_SCEN,
     P_OFF_STATS,
+    P_S,
     P_STATE_SIZE,
     PH_CLOUDS,
     PH_END,
@@ -58,11 +73,18 @@ from sim.games.flying_carpet.play import (
     _apply_inline,
     _legal_inline,
     _select_inline,
-    rollout_choice,
+    sim_score,
     write_row,  # noqa: F401  (an engine hook)
 )
-from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map
-from sim.games.flying_carpet.rules import apply_action, check_invariants, mark_stall, setup, start_race
+from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map, prepare, row_score, select
+from sim.games.flying_carpet.rules import (
+    apply_action,
+    check_invariants,
+    mark_stall,
+    redeal,
+    setup,
+    start_race,
+)
 from sim.games.flying_carpet.rules import end_turn as turn_tail
 from sim.games.loop import bind
 
@@ -87,7 +109,7 @@ def new_work(spec, sh):
     acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
     cw = np.empty(2 * NCELL, np.int32)
     fw = np.empty(p[P_HAND] + 1, np.float64)
-    return acts, cw, fw, sh.copy(), np.zeros(5, np.int64)
+    return acts, cw, fw, sh.copy(), np.zeros(7, np.int64)
 
 
 @kernel
@@ -140,6 +162,7 @@ def begin_turn(state, spec, pids, W_, rng, work, ev, evn):
     tw[2] = 1 if state[H_PHASE] == PH_SKIP else 0
     tw[3] = 1 if abs(pos0 % W - fin % W) + abs(pos0 // W - fin // W) <= p[P_NEAR] else 0
     tw[4] = state[p[P_OFF_STATS] + s * NSTAT + ST_BLOWN]
+    tw[6] = 0
 
 
 @inline_kernel
@@ -177,6 +200,9 @@ def choose(state, spec, pid, w, work, n, rng):
     return _select_inline(state, spec, work[3], pid, w, work[0], n, rng, work[2])
 
 
+choose_sim = choose
+
+
 @inline_kernel
 def choose_lookahead(state, spec, w, work, n, rng):
     if state[H_PHASE] == PH_CLOUDS:  # the rollout seat moves clouds as its base policy does
@@ -201,7 +227,12 @@ def end_turn(state, spec, pids, W_, rng, work, ev, evn):
     tw = work[4]
     dist = work[3]
     s = state[H_CUR]
-    if state[p[P_OFF_RANK] + s] == 0:
+    if tw[5] != 0:  # a look-ahead simulation (hooks.rollout_choice): the stale-map rule only
+        if tw[6] == 0 and tw[0] != 0 and state[p[P_OFF_RANK] + s] == 0 and state[p[P_OFF_POS] + s] == tw[1]:
+            s0 = p[P_OFF_SCEN]
+            map_into(spec, state[s0: s0 + NCELL], dist)
+            tw[0] = 0
+    elif state[p[P_OFF_RANK] + s] == 0:
         st = p[P_OFF_STATS] + s * NSTAT
         if tw[3] != 0:
             state[st + ST_WAIT] += 1
@@ -227,6 +258,16 @@ def finish(state, spec, ev, evn):
     pass
 
 
+@inline_kernel
+def sim_over(state):
+    return False
+
+
+@inline_kernel
+def sim_clock(state, t):
+    return t
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event and snapshot rows a traced race can need (24 events a turn)."""
     cap = int(spec[0][P_CAP])
@@ -242,3 +283,79 @@ KERNELS = bind("flying_carpet", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
 check_playout = KERNELS.check_playout
+simulate = KERNELS.simulate
+
+
+# ---- the look-ahead policy's decision (RULES.md "Policies", ``rollout``) ---------------------
+# Its simulations are the engine's ``simulate`` over the hooks above, so it is defined after the
+# binding; ``choose_lookahead`` calls it (numba resolves the name when it compiles).
+@kernel
+def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
+    """Index (into ``acts[:n]``) of the row a ``rollout`` seat plays (RULES.md "Policies").
+
+    ``w`` the seat's weight row: the base policy's weights, then (``engine.W_LA_*``) the base
+    id, ``rollouts``, ``depth`` and ``candidates``. Candidates: the base policy's own choice
+    (``select``), then the other rows by the base's ``row_score`` (ties by row order), at most
+    ``candidates`` (0 = every row). For each of ``rollouts`` simulations,
+    ``engine.lookahead_streams`` seeds the simulation from this seat's POLICY stream (the
+    game's CHANCE stream is never drawn from); every candidate is then tried on a copy of the
+    position whose unseen cards are re-dealt (``rules.redeal``) from those same streams
+    (paired comparison), applied, and played on by the engine's ``simulate`` (every seat on
+    the base policy; the first, continued turn keeps the map as it is, a later one where the
+    carpet stayed put after a cloud moved recomputes it). The highest mean
+    ``sim_score`` wins; ties go to the earlier candidate (the base's choice first)."""
+    p = spec[0]
+    if n <= 1:
+        return 0
+    base = np.int64(w[W_LA_BASE])
+    R = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    K = np.int64(w[W_LA_EXTRA])
+    if K <= 0 or K > n:
+        K = n
+    me = state[H_CUR]
+    # candidates: the base's choice, then the rest by the base's score
+    b = select(state, spec, dmap, base, w, acts, n, rng, fw)
+    ld = prepare(state, spec, dmap, base, w, acts, n, fw)
+    sc = np.empty(n)
+    for i in range(n):
+        sc[i] = row_score(state, spec, dmap, base, w, acts, i, fw, ld)
+    cand = ranked_candidates(sc, b, K)
+    if K == 1:
+        return b
+    # scratch of every simulation, allocated once per decision
+    sstate = np.empty_like(state)
+    sub = np.zeros(2, np.uint64)
+    srng = np.zeros(2, np.uint64)
+    sacts = np.empty((p[P_MAXACT], acts.shape[1]), np.int32)
+    swork = np.empty(2 * NCELL, np.int32)
+    sfw = np.empty(p[P_HAND] + 1, np.float64)
+    sdmap = np.empty(NCELL, np.float64)
+    tmp = np.empty(2 * p[P_NC], np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    total = np.zeros(K)
+    stw = np.zeros(7, np.int64)
+    sw = (sacts, swork, sfw, sdmap, stw)
+    S = p[P_S]
+    pids = np.full(S, base, np.int64)
+    Wb = np.empty((S, w.shape[0]), np.float64)
+    for o in range(S):
+        Wb[o, :] = w
+    for _r in range(R):
+        lookahead_streams(rng, sub)
+        for k in range(K):
+            sstate[:] = state
+            srng[:] = sub
+            sdmap[:] = dmap
+            redeal(sstate, spec, me, srng, tmp)
+            row = acts[cand[k]]
+            apply_action(sstate, spec, row, srng, rig_dice, ev, evn)
+            stw[:] = 0
+            stw[0] = 1 if stale else 0
+            stw[5] = 1  # a simulation: no bookkeeping counters
+            stw[6] = 1  # its first turn is the deciding seat's own, continued
+            simulate(sstate, spec, pids, Wb, srng, rig_dice, sw, ev, evn, depth)
+            total[k] += sim_score(sstate, spec, sdmap, me)
+    return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)

@@ -5,29 +5,12 @@ decision pieces the engine's loop plays and the result row. The engine's loop
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim.games.engine import (
-    EV_W,
-    W_LA_BASE,
-    W_LA_DEPTH,
-    W_LA_EXTRA,
-    W_LA_ROLLOUTS,
-    capped,
     col_at,
     inline_kernel,
-    kernel,
     leaf_kernel,
-    lookahead_streams,
-    ranked_candidates,
 )
 from sim.games.flying_carpet.layout import (
-    A_A,
-    A_B,
-    A_KIND,
-    H_CUR,
-    H_DONE,
-    H_PHASE,
     H_PLAYED,
     H_RESHUF,
     H_ROUND,
@@ -35,9 +18,6 @@ from sim.games.flying_carpet.layout import (
     H_STARVED,
     H_WINNER,
     H_WINNER_TURN,
-    K_CLOUD,
-    K_KEEP,
-    NCELL,
     NSTAT,
     O_BLOCK_G,
     O_BLOCK_S,
@@ -60,18 +40,11 @@ from sim.games.flying_carpet.layout import (
     O_WASTED,
     O_WINNER,
     O_WINNER_TURN,
-    P_CAP,
-    P_HAND,
-    P_MAXACT,
-    P_NC,
     P_OFF_POS,
     P_OFF_RANK,
-    P_OFF_SCEN,
     P_OFF_STATS,
     P_OFF_TOK,
     P_S,
-    PH_CLOUDS,
-    PH_END,
     ST_BLOCK_G,
     ST_BLOCK_S,
     ST_BLOWN,
@@ -85,12 +58,10 @@ from sim.games.flying_carpet.layout import (
     ST_WAIT,
     ST_WASTED,
 )
-from sim.games.flying_carpet.policies import choose_cloud, map_into, prepare, row_score, select
+from sim.games.flying_carpet.policies import select
 from sim.games.flying_carpet.rules import (
     apply_action,
-    end_turn,
     legal_actions,
-    redeal,
 )
 
 # ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
@@ -125,108 +96,6 @@ def sim_score(state, spec, dmap, me):
     if rm == 1:
         v += 1.0
     return v
-
-
-@kernel
-def simulate(state, spec, dmap, base, w, rng, rig_dice, acts, work, fw, stale, depth, me, ev, evn):
-    """Play the race in ``state`` on from the middle of a turn, every seat playing policy
-    ``base`` with the weight row ``w``, until it ends, the turn cap, or ``depth`` further
-    player turns (0 = no limit); no events (``ev`` has 0 rows), no invariant checks. The
-    same turn steps as ``playout`` (die decisions, the stale-map recomputation of ``dmap``,
-    which is this simulation's own copy). Returns ``sim_score`` for seat ``me``."""
-    p = spec[0]
-    cap = p[P_CAP]
-    s0 = p[P_OFF_SCEN]
-    turns = 0
-    first = True
-    while True:
-        s = state[H_CUR]
-        pos0 = state[p[P_OFF_POS] + s]
-        while state[H_PHASE] != PH_END:
-            if state[H_PHASE] == PH_CLOUDS:
-                piece, anchor = choose_cloud(state, spec, dmap, base, w, rng, work)
-                acts[0, :] = -1
-                acts[0, A_KIND] = K_KEEP if piece < 0 else K_CLOUD
-                acts[0, A_A] = piece
-                acts[0, A_B] = anchor
-                apply_action(state, spec, acts[0], rng, rig_dice, ev, evn)
-                stale = stale or piece >= 0
-            else:
-                n = legal_actions(state, spec, acts, work)
-                i = select(state, spec, dmap, base, w, acts, n, rng, fw)
-                apply_action(state, spec, acts[i], rng, rig_dice, ev, evn)
-        if not first and stale and state[p[P_OFF_RANK] + s] == 0 and state[p[P_OFF_POS] + s] == pos0:
-            map_into(spec, state[s0: s0 + NCELL], dmap)
-            stale = False
-        first = False
-        end_turn(state, spec, ev, evn)
-        if state[H_DONE] == 1:
-            break
-        turns += 1
-        if depth > 0 and turns >= depth:
-            break
-        if capped(state[H_PLAYED], cap):
-            break
-    return sim_score(state, spec, dmap, me)
-
-
-@kernel
-def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
-    """Index (into ``acts[:n]``) of the row a ``rollout`` seat plays (RULES.md "Policies").
-
-    ``w`` the seat's weight row: the base policy's weights, then (``engine.W_LA_*``) the base
-    id, ``rollouts``, ``depth`` and ``candidates``. Candidates: the base policy's own choice
-    (``select``), then the other rows by the base's ``row_score`` (ties by row order), at most
-    ``candidates`` (0 = every row). For each of ``rollouts`` simulations,
-    ``engine.lookahead_streams`` seeds the simulation from this seat's POLICY stream (the
-    game's CHANCE stream is never drawn from); every candidate is then tried on a copy of the
-    position whose unseen cards are re-dealt (``rules.redeal``) from those same streams
-    (paired comparison), applied, and played on by ``simulate``. The highest mean
-    ``sim_score`` wins; ties go to the earlier candidate (the base's choice first)."""
-    p = spec[0]
-    if n <= 1:
-        return 0
-    base = np.int64(w[W_LA_BASE])
-    R = np.int64(w[W_LA_ROLLOUTS])
-    depth = np.int64(w[W_LA_DEPTH])
-    K = np.int64(w[W_LA_EXTRA])
-    if K <= 0 or K > n:
-        K = n
-    me = state[H_CUR]
-    # candidates: the base's choice, then the rest by the base's score
-    b = select(state, spec, dmap, base, w, acts, n, rng, fw)
-    ld = prepare(state, spec, dmap, base, w, acts, n, fw)
-    sc = np.empty(n)
-    for i in range(n):
-        sc[i] = row_score(state, spec, dmap, base, w, acts, i, fw, ld)
-    cand = ranked_candidates(sc, b, K)
-    if K == 1:
-        return b
-    # scratch of every simulation, allocated once per decision
-    sstate = np.empty_like(state)
-    sub = np.zeros(2, np.uint64)
-    srng = np.zeros(2, np.uint64)
-    sacts = np.empty((p[P_MAXACT], acts.shape[1]), np.int32)
-    swork = np.empty(2 * NCELL, np.int32)
-    sfw = np.empty(p[P_HAND] + 1, np.float64)
-    sdmap = np.empty(NCELL, np.float64)
-    tmp = np.empty(2 * p[P_NC], np.int32)
-    rig_dice = np.zeros(1, np.int32)
-    ev = np.zeros((0, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    total = np.zeros(K)
-    for _r in range(R):
-        lookahead_streams(rng, sub)
-        for k in range(K):
-            sstate[:] = state
-            srng[:] = sub
-            sdmap[:] = dmap
-            redeal(sstate, spec, me, srng, tmp)
-            row = acts[cand[k]]
-            apply_action(sstate, spec, row, srng, rig_dice, ev, evn)
-            total[k] += simulate(sstate, spec, sdmap, base, w, srng, rig_dice, sacts, swork, sfw, stale, depth, me,
-                                 ev, evn)
-    return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
 
 
 # ---- one decision of a plain (not look-ahead) seat -------------------------------------------

@@ -4,25 +4,35 @@ contract's ``play_batch``, ``run_traced`` and ``check_playout``.
 
 Now Boarding is cooperative: the whole team is one player (seat 0's policy; every seat names
 the same one), and an engine turn is a round (RB "Despegue y aterrizaje"; the turn cap counts
-rounds). Its decisions are the team's: first the flight phase (one decision: the team's plan
-of every plane's steps, ``play.flight_passes``, followed by the maintenance's upkeep and draw,
-``play.maintenance_draw``, whose VIP choice is the policy's), then one purchase decision per
-plane in this round's plane order (RB "Comprar actualizaciones"): choice 0 is the policy's own
-purchase (``play.buy_phase``), choice i > 0 the basket the look-ahead team's search
-(``play.rollout_decide``) or the planner's end search (``play.purchase_search``, ``endsearch``
-> 0, after the last draw) found best. ``legal_actions`` is 1 for every team decision: the
-policies plan them internally, and enumerating the baskets costs a search.
+rounds). Its decisions are the team's: the flight phase (decision 0: the team's plan of every
+plane's steps, ``play.flight_passes``), the maintenance's upkeep and draw (decision 1,
+``play.maintenance_draw``, whose VIP choice is the policy's; the round ends there when the game
+does), then one purchase per plane in this round's plane order (decision k + 2 for plane
+order[k], RB "Comprar actualizaciones"): choice 0 is the policy's own purchase
+(``play.buy_phase``), choice i > 0 the basket the look-ahead team's search (``rollout_decide``)
+or the planner's end search (``purchase_search``, ``endsearch`` > 0, after the last draw) found
+best. ``legal_actions`` is 1 for every team decision: the policies plan them internally, and
+enumerating the baskets costs a search. The engine checks the invariants after each decision
+(so after the whole flight phase, not after each plane step inside it).
 
-``work`` = (order int64[MAXP] this round's plane order, tw int64[5]: tw[0] the next decision
-(0 the flight phase, k + 1 the purchase of plane order[k]), tw[1] 1 when the round has no
-decision left, tw[2:5] the chosen basket (speed, seat, route upgrades)).
+``work`` = (order int64[MAXP] this round's plane order, tw int64[5]: tw[0] the next decision,
+tw[1] 1 when the round has no decision left, tw[2:5] the chosen basket (speed, seat, route
+upgrades)).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import inline_kernel, kernel
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_ROLLOUTS,
+    inline_kernel,
+    kernel,
+    lookahead_streams,
+)
 from sim.games.loop import bind
 from sim.games.now_boarding.layout import (
     K_NP,
@@ -31,6 +41,7 @@ from sim.games.now_boarding.layout import (
     POL_PLANNER,
     POL_ROLLOUT,
     PW_ENDSEARCH,
+    RO_MAXC,
     S_OVER,
     S_ROUND,
     S_VIOL,
@@ -41,20 +52,25 @@ from sim.games.now_boarding.play import (
     buy_phase,
     flight_passes,
     maintenance_draw,
-    purchase_search,
-    rollout_decide,
+    redeal,
+    rollout_candidates,
+    rollout_score,
     setup_game,
     team_policy,
 )
-from sim.games.now_boarding.play import (
-    write_row as _write_row,
-)
+from sim.games.now_boarding.play import write_row as _write_row
 from sim.games.now_boarding.rules import after_last_draw, begin_round, check_invariants, game_end
 from sim.games.now_boarding.rules import stall as _stall
 
 POL_LOOKAHEAD = POL_ROLLOUT
 SNAP_BEFORE_CAP = False
 CHECK_EACH_ACTION = True
+D_FLIGHT = 0
+"""Decision index of the flight phase."""
+D_DRAW = 1
+"""Decision index of the maintenance's upkeep and draw."""
+D_BUY = 2
+"""Decision index of the purchase of plane order[0] (order[k]: D_BUY + k)."""
 
 
 @kernel
@@ -110,7 +126,7 @@ def snap_key(state):
 @inline_kernel
 def begin_turn(state, spec, pids, W, rng, work, ev, evn):
     begin_round(state, spec[0], rng, work[0], ev, evn)
-    work[1][0] = 0
+    work[1][0] = D_FLIGHT
     work[1][1] = 0
 
 
@@ -140,7 +156,7 @@ def _store(work, best, cand):
 
 @kernel
 def choose(state, spec, pid, w, work, n, rng):
-    k = work[1][0] - 1
+    k = work[1][0] - D_BUY
     if k >= 0 and pid == POL_PLANNER and w[PW_ENDSEARCH] > 0.5 and after_last_draw(state):
         best, cand, _nc, _tot = purchase_search(state, spec[0], work[0], k, POL_PLANNER, w, rng,
                                                 np.int64(w[PW_ENDSEARCH]), 0)
@@ -148,11 +164,16 @@ def choose(state, spec, pid, w, work, n, rng):
     return 0
 
 
+@inline_kernel
+def choose_sim(state, spec, pid, w, work, n, rng):
+    return 0  # inside a simulation every purchase is the policy's own (no search)
+
+
 @kernel
 def choose_lookahead(state, spec, w, work, n, rng):
-    k = work[1][0] - 1
+    k = work[1][0] - D_BUY
     if k < 0:
-        return 0  # the flight phase: the team flies as its base policy
+        return 0  # the flight phase and the draw: the team plays as its base policy
     best, cand, _nc, _tot = rollout_decide(state, spec[0], work[0], k, w, rng)
     return _store(work, best, cand)
 
@@ -162,18 +183,19 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
     K = spec[0]
     order = work[0]
     tw = work[1]
-    k = tw[0] - 1
-    if k < 0:
+    d = tw[0]
+    if d == D_FLIGHT:
         flight_passes(state, K, pid, w, rng, order, ev, evn, False)
+    elif d == D_DRAW:
         if maintenance_draw(state, K, team_policy(pid, w), rng, ev, evn):
             tw[1] = 1  # the game ended in the upkeep: no purchases
             return
     elif choice == 0:
-        buy_phase(state, K, order[k], team_policy(pid, w), w, rng, ev, evn)
+        buy_phase(state, K, order[d - D_BUY], team_policy(pid, w), w, rng, ev, evn)
     else:
-        buy_basket_of(state, K, order[k], tw[2], tw[3], tw[4], ev, evn)
-    tw[0] += 1
-    if tw[0] > K[K_NP]:
+        buy_basket_of(state, K, order[d - D_BUY], tw[2], tw[3], tw[4], ev, evn)
+    tw[0] = d + 1
+    if tw[0] >= D_BUY + K[K_NP]:
         tw[1] = 1
 
 
@@ -200,6 +222,16 @@ def write_row(state, spec, row):
     _write_row(state, spec[0], row)
 
 
+@inline_kernel
+def sim_over(state):
+    return False
+
+
+@inline_kernel
+def sim_clock(state, t):
+    return t
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event rows (20,000) and snapshot rows (one a round) of a traced game."""
     return 20_000, int(spec[0][K_TURN_CAP]) + 2
@@ -214,3 +246,71 @@ KERNELS = bind("now_boarding", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
 check_playout = KERNELS.check_playout
+simulate = KERNELS.simulate
+
+
+# ---- the look-ahead team's purchase search (RULES.md "Policies", ``rollout``; the planner's
+# ``endsearch``). Its simulations are the engine's ``simulate`` over the hooks above, so it is
+# defined after the binding; ``choose`` and ``choose_lookahead`` call it (numba resolves the names
+# when it compiles).
+@kernel
+def purchase_search(st, spec, order, k, base, w, rng, nsim, depth):
+    """Flat Monte-Carlo over the purchase of plane order[k] (state after the maintenance
+    draw; RB "Comprar actualizaciones"): the candidates (``rollout_candidates``), each
+    simulated ``nsim`` times (the engine's ``simulate``: the other planes' purchases and then
+    ``depth`` more rounds, 0 = to the end, with the plain policy ``base`` and weights ``w``) on a re-dealt copy (``redeal``) with the same stream
+    pair per simulation for every candidate. Draws only from ``rng``'s POLICY stream
+    (``engine.lookahead_streams``), and nothing when there is no choice. Returns (choice,
+    cand int64[RO_MAXC, 3], nc, total score float64[RO_MAXC]); the best total wins, ties to
+    the base's own choice (row 0), then the first."""
+    p = order[k]
+    cand = np.zeros((RO_MAXC, 3), np.int64)
+    tot = np.zeros(RO_MAXC, np.float64)
+    sim = np.empty(st.shape[0], np.int32)
+    nc = rollout_candidates(st, spec, p, base, w, rng, cand, sim)
+    if nc <= 1:
+        return 0, cand, nc, tot
+    ev0 = np.zeros((0, EV_W), np.int32)
+    evn0 = np.zeros(1, np.int64)
+    sub = np.empty(2, np.uint64)
+    srng = np.empty(2, np.uint64)
+    sorder = np.empty(MAXP, np.int64)
+    stw = np.zeros(5, np.int64)
+    swork = (sorder, stw)
+    sspec = (spec,)
+    pids = np.full(1, base, np.int64)
+    Wb = np.empty((1, w.shape[0]), np.float64)
+    Wb[0, :] = w
+    rig0 = np.zeros(1, np.int32)
+    sdepth = depth + 1 if depth > 0 else 0  # simulate counts this round as the first
+    last = k + 1 >= spec[K_NP]
+    for _ in range(nsim):
+        lookahead_streams(rng, sub)
+        for i in range(nc):
+            sim[:] = st
+            srng[0] = sub[0]
+            srng[1] = sub[1]
+            redeal(sim, spec, srng)
+            sorder[:] = order
+            if i == 0:
+                buy_phase(sim, spec, p, base, w, srng, ev0, evn0)
+            else:
+                buy_basket_of(sim, spec, p, cand[i, 0], cand[i, 1], cand[i, 2], ev0, evn0)
+            stw[0] = k + 3  # the next decision: the purchase of plane order[k + 1]
+            stw[1] = 1 if last else 0
+            simulate(sim, sspec, pids, Wb, srng, rig0, swork, ev0, evn0, sdepth)
+            tot[i] += rollout_score(sim, spec)
+    best = 0
+    for i in range(1, nc):
+        if tot[i] > tot[best] + 1e-9:
+            best = i
+    return best, cand, nc, tot
+
+
+@kernel
+def rollout_decide(st, spec, order, k, w, rng):
+    """The look-ahead team's decision for the purchase of plane order[k]: ``purchase_search``
+    with its base policy (``w[W_LA_BASE]``), ``w[W_LA_ROLLOUTS]`` simulations per candidate
+    and depth ``w[W_LA_DEPTH]``. Returns what ``purchase_search`` returns."""
+    return purchase_search(st, spec, order, k, np.int64(w[W_LA_BASE]), w, rng,
+                           np.int64(w[W_LA_ROLLOUTS]), np.int64(w[W_LA_DEPTH]))

@@ -1,12 +1,11 @@
-"""Now Boarding's round pieces and its look-ahead team: the set-up with the team's free
-upgrades (``setup_game``), the flight phase (``flight_passes``), the maintenance
-(``maintenance_draw``, ``buy_phase``), the round's opening and closing for the scenario API
-(``open_round`` / ``close_round``, ``state.GameState``), and the ``rollout`` look-ahead team
-(section "rollout" below: ``redeal``, the candidate purchases, ``simulate``,
-``rollout_decide``), which plays on through this module's own round functions with the base
-policy; RULES.md "Policies". The engine's loop (:mod:`sim.games.loop`) plays a game;
-``hooks.py`` says how (a round is the engine's turn, the team's decisions its actions). The
-rules are in ``rules.py``, the team's choices in ``policies.py``.
+"""Now Boarding's round pieces: the set-up with the team's free upgrades (``setup_game``),
+the flight phase (``flight_passes``), the maintenance's upkeep and draw (``maintenance_draw``)
+and a plane's purchase (``buy_phase``), and the look-ahead team's pieces (section "rollout"
+below: ``redeal``, the candidate purchases, ``rollout_score``). The engine's loop
+(:mod:`sim.games.loop`) plays a game; ``hooks.py`` says how (a round is the engine's turn, the
+team's decisions its actions) and holds the purchase search, whose simulations are the
+engine's. The rules are in ``rules.py``, the team's choices in ``policies.py``; RULES.md
+"Policies".
 """
 
 from __future__ import annotations
@@ -16,13 +15,9 @@ import numpy as np
 from sim.games.engine import (
     EV_W,
     W_LA_BASE,
-    W_LA_DEPTH,
-    W_LA_ROLLOUTS,
-    capped,
     col_at,
     kernel,
     leaf_kernel,
-    lookahead_streams,
 )
 from sim.games.now_boarding.layout import (
     ACTIVE,
@@ -45,9 +40,7 @@ from sim.games.now_boarding.layout import (
     K_RGAIN,
     K_RSP,
     K_SUPPLY,
-    K_TURN_CAP,
     K_WTOK,
-    MAXP,
     MAXR,
     MAXTOK,
     NA,
@@ -94,7 +87,6 @@ from sim.games.now_boarding.layout import (
     POL_PLANNER,
     POL_ROLLOUT,
     PW_ENDBUY,
-    PW_ENDSEARCH,
     PW_TEMP,
     RO_COMPLAINT,
     RO_DELIVER,
@@ -155,7 +147,6 @@ from sim.games.now_boarding.policies import (
 from sim.games.now_boarding.rules import (
     after_last_draw,
     basket_add,
-    begin_round,
     buy_basket,
     buy_one,
     check_invariants,
@@ -164,13 +155,11 @@ from sim.games.now_boarding.rules import (
     forced_free_upgrade,
     free_route,
     free_upgrade,
-    game_end,
     money,
     pb,
     route_available,
     setup,
     setup_board,
-    stall,
     upgrade_price,
     upkeep,
     vip_offer,
@@ -331,41 +320,6 @@ def maintenance_draw(st, spec, pol, rng, ev, evn):
             vi = cand
         draw_passengers(st, spec, st[S_STAGE], vi, ev, evn)
     return False
-
-
-@kernel
-def maintenance_plain(st, spec, pol, w, rng, order, ev, evn):
-    """``maintenance`` of a plain (not look-ahead) team policy ``pol``: upkeep and draw, then
-    every plane's upgrades in this round's plane order (simulations play this one)."""
-    if maintenance_draw(st, spec, pol, rng, ev, evn):
-        return
-    for k in range(spec[K_NP]):
-        buy_phase(st, spec, order[k], pol, w, rng, ev, evn)
-
-
-@kernel
-def maintenance(st, spec, pol, w, rng, order, ev, evn):
-    """RB "Fase de mantenimiento": anger, complaints, stage change or end count
-    (``rules.upkeep``); then (not before the final round) the draw, with the VIP the team
-    takes; then every plane's upgrades, in this round's plane order (the look-ahead team
-    chooses each plane's purchase with ``rollout_buy``; the planner with ``endsearch`` > 0
-    chooses it with ``endsearch_buy`` after the last draw)."""
-    if pol == POL_ROLLOUT:
-        if maintenance_draw(st, spec, team_policy(pol, w), rng, ev, evn):
-            return
-        for k in range(spec[K_NP]):
-            rollout_buy(st, spec, order, k, w, rng, ev, evn)
-        return
-    if pol == POL_PLANNER and w[PW_ENDSEARCH] > 0.5:
-        if maintenance_draw(st, spec, pol, rng, ev, evn):
-            return
-        for k in range(spec[K_NP]):
-            if after_last_draw(st):
-                endsearch_buy(st, spec, order, k, w, rng, ev, evn)
-            else:
-                buy_phase(st, spec, order[k], pol, w, rng, ev, evn)
-        return
-    maintenance_plain(st, spec, pol, w, rng, order, ev, evn)
 
 
 # ---------------------------------------------------------------- rollout (look-ahead team)
@@ -611,134 +565,6 @@ def rollout_score(st, spec):
     cp = st[S_COMPL] if st[S_COMPL] < lim else lim
     win = st[S_WIN] if st[S_OVER] == 1 else 0
     return win + RO_DELIVER * st[S_DELIV] / max(ncards, 1) - RO_COMPLAINT * cp / max(lim, 1)
-
-
-@kernel
-def simulate(sim, spec, base, w, rng, order, k0, depth, ev, evn):
-    """Play the scratch position ``sim`` on with the plain policy ``base``: the purchases of
-    planes order[k0:] of this maintenance, then whole rounds until the game ends (or
-    ``depth`` rounds, 0 = no limit). Returns ``rollout_score``."""
-    for k in range(k0, spec[K_NP]):
-        buy_phase(sim, spec, order[k], base, w, rng, ev, evn)
-    rounds = 0
-    while sim[S_OVER] == 0:
-        if depth > 0 and rounds >= depth:
-            break
-        if not open_round(sim, spec, rng, order, ev, evn):
-            break
-        flight_passes(sim, spec, base, w, rng, order, ev, evn, False)
-        maintenance_plain(sim, spec, base, w, rng, order, ev, evn)
-        rounds += 1
-    if sim[S_OVER] == 1:
-        game_end(sim, ev, evn)
-    return rollout_score(sim, spec)
-
-
-@kernel
-def purchase_search(st, spec, order, k, base, w, rng, nsim, depth):
-    """Flat Monte-Carlo over the purchase of plane order[k] (state after the maintenance
-    draw; RB "Comprar actualizaciones"): the candidates (``rollout_candidates``), each
-    simulated ``nsim`` times (``simulate`` with the plain policy ``base`` and weights ``w``,
-    ``depth`` rounds, 0 = to the end) on a re-dealt copy (``redeal``) with the same stream
-    pair per simulation for every candidate. Draws only from ``rng``'s POLICY stream
-    (``engine.lookahead_streams``), and nothing when there is no choice. Returns (choice,
-    cand int64[RO_MAXC, 3], nc, total score float64[RO_MAXC]); the best total wins, ties to
-    the base's own choice (row 0), then the first."""
-    p = order[k]
-    cand = np.zeros((RO_MAXC, 3), np.int64)
-    tot = np.zeros(RO_MAXC, np.float64)
-    sim = np.empty(st.shape[0], np.int32)
-    nc = rollout_candidates(st, spec, p, base, w, rng, cand, sim)
-    if nc <= 1:
-        return 0, cand, nc, tot
-    ev0 = np.zeros((0, EV_W), np.int32)
-    evn0 = np.zeros(1, np.int64)
-    sub = np.empty(2, np.uint64)
-    srng = np.empty(2, np.uint64)
-    sorder = np.empty(MAXP, np.int64)
-    for _ in range(nsim):
-        lookahead_streams(rng, sub)
-        for i in range(nc):
-            sim[:] = st
-            srng[0] = sub[0]
-            srng[1] = sub[1]
-            redeal(sim, spec, srng)
-            sorder[:] = order
-            if i == 0:
-                buy_phase(sim, spec, p, base, w, srng, ev0, evn0)
-            else:
-                buy_basket_of(sim, spec, p, cand[i, 0], cand[i, 1], cand[i, 2], ev0, evn0)
-            tot[i] += simulate(sim, spec, base, w, srng, sorder, k + 1, depth, ev0, evn0)
-    best = 0
-    for i in range(1, nc):
-        if tot[i] > tot[best] + 1e-9:
-            best = i
-    return best, cand, nc, tot
-
-
-@kernel
-def rollout_decide(st, spec, order, k, w, rng):
-    """The look-ahead team's decision for the purchase of plane order[k]: ``purchase_search``
-    with its base policy (``w[W_LA_BASE]``), ``w[W_LA_ROLLOUTS]`` simulations per candidate
-    and depth ``w[W_LA_DEPTH]``. Returns what ``purchase_search`` returns."""
-    return purchase_search(st, spec, order, k, np.int64(w[W_LA_BASE]), w, rng,
-                           np.int64(w[W_LA_ROLLOUTS]), np.int64(w[W_LA_DEPTH]))
-
-
-@kernel
-def endsearch_buy(st, spec, order, k, w, rng, ev, evn):
-    """The planner's purchase of plane order[k] after the last draw with ``endsearch`` > 0
-    (RULES.md "Policies", planner; RB "Salir de la aeronave": the piles are empty and the
-    weather is known, so little is left to chance but the plane orders): the basket
-    ``purchase_search`` finds best with ``w[PW_ENDSEARCH]`` simulations of the rest of the
-    game by this planner, made through the rule functions (choice 0: the planner's own
-    purchase, ``buy_phase``)."""
-    p = order[k]
-    best, cand, nc, _tot = purchase_search(st, spec, order, k, POL_PLANNER, w, rng,
-                                           np.int64(w[PW_ENDSEARCH]), 0)
-    if best == 0:
-        buy_phase(st, spec, p, POL_PLANNER, w, rng, ev, evn)
-    else:
-        buy_basket_of(st, spec, p, cand[best, 0], cand[best, 1], cand[best, 2], ev, evn)
-
-
-@kernel
-def rollout_buy(st, spec, order, k, w, rng, ev, evn):
-    """RB "Comprar actualizaciones" for plane order[k] of the look-ahead team: the purchase
-    ``rollout_decide`` chooses, made through the rule functions (choice 0: exactly as the
-    base policy buys)."""
-    p = order[k]
-    best, cand, nc, _tot = rollout_decide(st, spec, order, k, w, rng)
-    if best == 0:
-        buy_phase(st, spec, p, team_policy(POL_ROLLOUT, w), w, rng, ev, evn)
-    else:
-        buy_basket_of(st, spec, p, cand[best, 0], cand[best, 1], cand[best, 2], ev, evn)
-
-
-# ---------------------------------------------------------------- rounds and the game
-
-@leaf_kernel
-def open_round(st, spec, rng, order, ev, evn):
-    """Start the next round (``rules.begin_round``), or, at the turn cap, stop the game as a
-    stall. Returns False when the game stalled."""
-    if capped(st[S_ROUND], spec[K_TURN_CAP]):
-        stall(st, ev, evn)
-        return False
-    begin_round(st, spec, rng, order, ev, evn)
-    return True
-
-
-@kernel
-def close_round(st, spec, pol, w, rng, order, ev, evn, check):
-    """The rest of a round: the flight phase by the team policy, then maintenance. Returns 0,
-    or in check mode the first violated invariant code."""
-    v = flight_passes(st, spec, pol, w, rng, order, ev, evn, check)
-    if v != 0:
-        return v
-    maintenance(st, spec, pol, w, rng, order, ev, evn)
-    if check:
-        return check_invariants(st, spec)
-    return 0
 
 
 @leaf_kernel

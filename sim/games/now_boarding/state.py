@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import sim.games.now_boarding.data as data
+import sim.games.now_boarding.hooks as H
 import sim.games.now_boarding.layout as L
 import sim.games.now_boarding.play as P
 import sim.games.now_boarding.policies as POL
@@ -65,6 +66,10 @@ class GameState(GameStateBase):
         self.ev, self.evn = event_buffer(MAX_EVENTS)
         self.rng = np.zeros(2, np.uint64)
         self.order = np.arange(L.MAXP, dtype=np.int64)
+        # the engine's view of the team (sim.games.loop): seat 0's policy, the round's decisions
+        self.pids = np.array([self.pol], np.int64)
+        self.W = self.w.reshape(1, -1).copy()
+        self.tw = np.zeros(5, np.int64)
         rig_deck, rig_dice = no_rig()
         if rig is not None:
             if rig.dice is not None:
@@ -92,6 +97,7 @@ class GameState(GameStateBase):
             R.game_end(self.st, self.ev, self.evn)
         else:
             R.begin_round(self.st, self.spec, self.rng, self.order, self.ev, self.evn)
+            self.tw[:] = 0  # hooks.begin_turn: the flight phase is the round's next decision
 
     def legal_actions(self) -> list[tuple[int, ...]]:
         """Every plane's legal flight-phase actions now (none when the game is over)."""
@@ -128,7 +134,7 @@ class GameState(GameStateBase):
         maintenance, then the next round (or the game's end). ValueError when over."""
         if self.over:
             raise ValueError("the game is over")
-        P.close_round(self.st, self.spec, self.pol, self.w, self.rng, self.order, self.ev, self.evn, False)
+        self._rest_of_round(self.order)
         if self.st[L.S_OVER]:
             R.game_end(self.st, self.ev, self.evn)
         else:
@@ -367,10 +373,18 @@ class GameState(GameStateBase):
         return bool(R.anger_phase(self.st, self.spec, self.ev, self.evn))
 
     def maintenance(self) -> int:
-        """A whole maintenance (planes buy in seat order); returns S_OVER."""
-        P.maintenance(self.st, self.spec, self.pol, self.w, self.rng, np.arange(L.MAXP, dtype=np.int64),
-                      self.ev, self.evn)
+        """A whole maintenance (planes buy in seat order): the round's decisions from the
+        upkeep and draw on, as the engine plays them (``hooks.py``); returns S_OVER."""
+        self.tw[:] = 0
+        self.tw[0] = H.D_DRAW
+        self._rest_of_round(np.arange(L.MAXP, dtype=np.int64))
         return int(self.st[L.S_OVER])
+
+    def _rest_of_round(self, order: np.ndarray) -> None:
+        """The round's remaining decisions by the team policy and its tail
+        (``loop.rest_of_turn``), planes in ``order``."""
+        KERNELS.rest_of_turn(self.st, (self.spec,), self.pids, self.W, self.rng, np.zeros(1, np.int32),
+                             (order, self.tw), self.ev, self.evn)
 
     def flight(self, first: int = 0, check: bool = False) -> int:
         """A whole flight phase by the team policy, planes ordered from ``first``; returns 0 or

@@ -18,7 +18,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import emit, inline_kernel, kernel
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_EXTRA,
+    W_LA_ROLLOUTS,
+    emit,
+    inline_kernel,
+    kernel,
+    lookahead_streams,
+    ranked_candidates,
+)
 from sim.games.loop import bind
 from sim.games.yukon_airways.layout import (
     ACT_W,
@@ -32,9 +43,12 @@ from sim.games.yukon_airways.layout import (
     H_WINNER,
     MAX_ACTS,
     P_CAP,
+    P_NCARDS,
+    P_NT,
     P_ROUNDS,
     P_S,
     P_SIZE,
+    POL_RANDOM,
     POL_ROLLOUT,
     ST_OVER,
 )
@@ -42,11 +56,11 @@ from sim.games.yukon_airways.play import (
     _apply_inline,
     _legal_inline,
     _select_inline,
-    rollout_choice,
+    sim_score,
     write_row,  # noqa: F401  (an engine hook)
 )
-from sim.games.yukon_airways.policies import CTX, seat_weights
-from sim.games.yukon_airways.rules import check_invariants, setup
+from sim.games.yukon_airways.policies import CTX, action_score, fill_context, seat_weights, select
+from sim.games.yukon_airways.rules import apply_action, check_invariants, redeal, setup
 
 POL_LOOKAHEAD = POL_ROLLOUT
 SNAP_BEFORE_CAP = False
@@ -137,6 +151,9 @@ def choose(state, spec, pid, w, work, n, rng):
     return _select_inline(state, spec, pid, w, work[0], n, rng, work[1])
 
 
+choose_sim = choose
+
+
 @inline_kernel
 def choose_lookahead(state, spec, w, work, n, rng):
     if n <= 1:
@@ -165,6 +182,16 @@ def finish(state, spec, ev, evn):
     pass
 
 
+@inline_kernel
+def sim_over(state):
+    return False
+
+
+@inline_kernel
+def sim_clock(state, t):
+    return state[H_ROUND]  # a simulation's depth is in days
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event rows (20,000) and snapshot rows (one a round) of a traced game."""
     return 20_000, int(spec[0][P_ROUNDS])
@@ -179,3 +206,70 @@ KERNELS = bind("yukon_airways", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
 check_playout = KERNELS.check_playout
+simulate = KERNELS.simulate
+
+
+# ---- the look-ahead policy's decision (RULES.md "Policies", ``rollout``) ---------------------
+# Its simulations are the engine's ``simulate`` over the hooks above, so it is defined after the
+# binding; ``choose_lookahead`` calls it (numba resolves the name when it compiles).
+@kernel
+def rollout_choice(state, spec, w, acts, n, rng, ctx):
+    """Index (into ``acts[:n]``) of the action a ``rollout`` seat takes (RULES.md "Policies").
+
+    ``w`` the seat's weight row: the base policy's weights, then (``engine.W_LA_*``) the base
+    id, ``rollouts``, ``depth`` (days) and ``candidates``. Candidates: the base policy's own
+    choice (``select``), then the other actions by the base's ``action_score`` (ties by
+    order; a random base: by order), at most ``candidates`` (0 = all). For each of
+    ``rollouts`` simulations ``engine.lookahead_streams`` seeds it from this seat's POLICY
+    stream (the game's CHANCE stream is never drawn from); every candidate is tried on a copy
+    of the position whose unseen tickets are re-dealt (``rules.redeal``) from those same
+    streams (a paired comparison), applied, and played on by the engine's ``simulate`` (every seat on the base policy, ``depth`` days
+    after the current one, 0 = to the end). The highest mean
+    ``sim_score`` wins; ties go to the earlier candidate (the base's choice first)."""
+    p = spec[0]
+    if n <= 1:
+        return 0
+    base = np.int64(w[W_LA_BASE])
+    R = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    K = np.int64(w[W_LA_EXTRA])
+    if K <= 0 or K > n:
+        K = n
+    me = state[H_ACTOR]
+    b = select(state, spec, base, w, acts, n, rng, ctx)
+    sc = np.zeros(n)
+    if base != POL_RANDOM:
+        fill_context(state, spec, me, ctx)
+        for i in range(n):
+            sc[i] = action_score(state, spec, me, w, acts, i, ctx)
+    cand = ranked_candidates(sc, b, K)
+    if K == 1:
+        return b
+    sstate = np.empty_like(state)
+    sub = np.zeros(2, np.uint64)
+    srng = np.zeros(2, np.uint64)
+    sacts = np.empty((MAX_ACTS, ACT_W), np.int32)
+    sctx = np.zeros(CTX, np.int64)
+    tmp = np.empty(p[P_NT] + p[P_NCARDS], np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    total = np.zeros(K)
+    stw = np.zeros(1, np.int64)
+    sw = (sacts, sctx, stw)
+    S = p[P_S]
+    pids = np.full(S, base, np.int64)
+    Wb = np.empty((S, w.shape[0]), np.float64)
+    for o in range(S):
+        Wb[o, :] = w
+    for _r in range(R):
+        lookahead_streams(rng, sub)
+        for k in range(K):
+            sstate[:] = state
+            srng[:] = sub
+            redeal(sstate, spec, me, srng, tmp)
+            apply_action(sstate, spec, acts[cand[k]], srng, rig_dice, ev, evn)
+            stw[0] = 1  # the candidate was this step's action
+            simulate(sstate, spec, pids, Wb, srng, rig_dice, sw, ev, evn, depth)
+            total[k] += sim_score(sstate, spec, me)
+    return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)

@@ -5,35 +5,19 @@ decision pieces the engine's loop plays and the result row. The engine's loop
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim.games.engine import (
-    EV_W,
-    W_LA_BASE,
-    W_LA_DEPTH,
-    W_LA_EXTRA,
-    W_LA_ROLLOUTS,
-    capped,
     col_at,
     inline_kernel,
-    kernel,
     leaf_kernel,
-    lookahead_streams,
-    ranked_candidates,
 )
 from sim.games.yukon_airways.layout import (
-    ACT_W,
-    H_ACTOR,
     H_RESHUF,
-    H_ROUND,
     H_SHARED,
     H_STALL,
     H_STARVED,
-    H_STEP,
     H_TIED,
     H_TURN,
     H_WINNER,
-    MAX_ACTS,
     NCOL,
     NCOLG,
     NDOCK,
@@ -56,14 +40,10 @@ from sim.games.yukon_airways.layout import (
     O_TURNS,
     O_VISITED,
     O_WINNER,
-    P_CAP,
     P_HUB,
     P_L,
-    P_NCARDS,
-    P_NT,
     P_OFF_MAP,
     P_S,
-    POL_RANDOM,
     SE_BURNT,
     SE_DOCKS,
     SE_FLIGHTS,
@@ -76,14 +56,12 @@ from sim.games.yukon_airways.layout import (
     SE_SPENT,
     SE_START_POS,
     SE_UNFLOWN,
-    ST_OVER,
 )
-from sim.games.yukon_airways.policies import CTX, action_score, fill_context, select
+from sim.games.yukon_airways.policies import select
 from sim.games.yukon_airways.rules import (
     apply_action,
     cockpit_at,
     legal_actions,
-    redeal,
     se,
 )
 
@@ -113,81 +91,6 @@ def sim_score(state, spec, me):
     if state[H_WINNER] == me and state[H_STALL] == 0:
         v += 1.0
     return v
-
-
-@leaf_kernel
-def simulate(state, spec, base, w, rng, rig_dice, acts, ctx, depth, me, ev, evn):
-    """Play the game in ``state`` on, every seat playing policy ``base`` with the weight row
-    ``w``, until it is over, the turn cap, or ``depth`` days after the current one (0 = no
-    limit); no events (``ev`` has 0 rows), no invariant checks; the same steps as
-    ``playout``. Returns ``sim_score`` for seat ``me``."""
-    p = spec[0]
-    cap = p[P_CAP]
-    stop = state[H_ROUND] + depth
-    while state[H_STEP] != ST_OVER:
-        if capped(state[H_TURN], cap):
-            break
-        if depth > 0 and state[H_ROUND] >= stop:
-            break
-        n = legal_actions(state, spec, acts)
-        k = 0
-        if n > 1:
-            k = select(state, spec, base, w, acts, n, rng, ctx)
-        apply_action(state, spec, acts[k], rng, rig_dice, ev, evn)
-    return sim_score(state, spec, me)
-
-
-@kernel
-def rollout_choice(state, spec, w, acts, n, rng, ctx):
-    """Index (into ``acts[:n]``) of the action a ``rollout`` seat takes (RULES.md "Policies").
-
-    ``w`` the seat's weight row: the base policy's weights, then (``engine.W_LA_*``) the base
-    id, ``rollouts``, ``depth`` (days) and ``candidates``. Candidates: the base policy's own
-    choice (``select``), then the other actions by the base's ``action_score`` (ties by
-    order; a random base: by order), at most ``candidates`` (0 = all). For each of
-    ``rollouts`` simulations ``engine.lookahead_streams`` seeds it from this seat's POLICY
-    stream (the game's CHANCE stream is never drawn from); every candidate is tried on a copy
-    of the position whose unseen tickets are re-dealt (``rules.redeal``) from those same
-    streams (a paired comparison), applied, and played on by ``simulate``. The highest mean
-    ``sim_score`` wins; ties go to the earlier candidate (the base's choice first)."""
-    p = spec[0]
-    if n <= 1:
-        return 0
-    base = np.int64(w[W_LA_BASE])
-    R = np.int64(w[W_LA_ROLLOUTS])
-    depth = np.int64(w[W_LA_DEPTH])
-    K = np.int64(w[W_LA_EXTRA])
-    if K <= 0 or K > n:
-        K = n
-    me = state[H_ACTOR]
-    b = select(state, spec, base, w, acts, n, rng, ctx)
-    sc = np.zeros(n)
-    if base != POL_RANDOM:
-        fill_context(state, spec, me, ctx)
-        for i in range(n):
-            sc[i] = action_score(state, spec, me, w, acts, i, ctx)
-    cand = ranked_candidates(sc, b, K)
-    if K == 1:
-        return b
-    sstate = np.empty_like(state)
-    sub = np.zeros(2, np.uint64)
-    srng = np.zeros(2, np.uint64)
-    sacts = np.empty((MAX_ACTS, ACT_W), np.int32)
-    sctx = np.zeros(CTX, np.int64)
-    tmp = np.empty(p[P_NT] + p[P_NCARDS], np.int32)
-    rig_dice = np.zeros(1, np.int32)
-    ev = np.zeros((0, EV_W), np.int32)
-    evn = np.zeros(1, np.int64)
-    total = np.zeros(K)
-    for _r in range(R):
-        lookahead_streams(rng, sub)
-        for k in range(K):
-            sstate[:] = state
-            srng[:] = sub
-            redeal(sstate, spec, me, srng, tmp)
-            apply_action(sstate, spec, acts[cand[k]], srng, rig_dice, ev, evn)
-            total[k] += simulate(sstate, spec, base, w, srng, rig_dice, sacts, sctx, depth, me, ev, evn)
-    return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
 
 
 # ---- one decision of a plain (not look-ahead) seat -------------------------------------------

@@ -11,8 +11,7 @@ import pytest
 import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.compile import run_from_dict
-from sim.games.clear_for_takeoff.hooks import run_traced
-from sim.games.clear_for_takeoff.play import decide
+from sim.games.clear_for_takeoff.hooks import decide, run_traced
 from sim.games.clear_for_takeoff.state import GameState
 from sim.rng import CHANCE, POLICY
 from sim.runner import run_games
@@ -114,7 +113,7 @@ def test_a_decision_draws_only_from_the_policy_stream():
     n = R.legal_plays(gs.state, gs.p, gs.fleet, acts)
     rng = gs.rng.copy()
     st = gs.state.copy()
-    decide(st, gs.p, gs.fleet, gs.pids[0], gs.W[0], acts, n, np.zeros(L.NCT, np.int32),
+    decide(st, gs.spec, gs.pids[0], gs.W[0], acts, n, np.zeros(L.NCT, np.int32),
            np.zeros(L.NCT, np.int32), rng)
     assert rng[CHANCE] == gs.rng[CHANCE]
     assert rng[POLICY] != gs.rng[POLICY]

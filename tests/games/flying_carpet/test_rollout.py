@@ -12,8 +12,7 @@ import numpy as np
 import sim.games.flying_carpet.layout as L
 from sim.compile import run_from_dict
 from sim.games.base import expand_columns
-from sim.games.flying_carpet.hooks import play_batch, run_traced
-from sim.games.flying_carpet.play import rollout_choice
+from sim.games.flying_carpet.hooks import play_batch, rollout_choice, run_traced
 from sim.games.flying_carpet.policies import select
 from sim.games.flying_carpet.state import GameState
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import sim.games.now_boarding.hooks as H
 import sim.games.now_boarding.layout as L
 import sim.games.now_boarding.play as P
 import sim.games.now_boarding.rules as R
@@ -81,7 +82,7 @@ def _at_purchase(run, g, rounds):
 
 def _decide(gs, k, seed):
     rng = np.array([12345, seed], np.uint64)
-    best, cand, nc, tot = P.rollout_decide(gs.st.copy(), gs.spec, gs.order, np.int64(k), gs.w, rng)
+    best, cand, nc, tot = H.rollout_decide(gs.st.copy(), gs.spec, gs.order, np.int64(k), gs.w, rng)
     return int(best), cand[:nc].tolist(), tot[:nc].tolist(), rng
 
 

@@ -9,8 +9,7 @@ import numpy as np
 
 import sim.games.yukon_airways.layout as Y
 from sim.compile import run_from_dict
-from sim.games.yukon_airways.hooks import play_batch, run_traced
-from sim.games.yukon_airways.play import rollout_choice
+from sim.games.yukon_airways.hooks import play_batch, rollout_choice, run_traced
 from sim.games.yukon_airways.policies import CTX, select
 from sim.games.yukon_airways.rules import check_invariants, legal_actions, redeal
 from sim.games.yukon_airways.state import GameState
