@@ -208,7 +208,7 @@ PLN_I = _s.block(MAXP)  # planner: next stop index
 PLN_HEAD = _s.block(MAXP)  # planner: airport to fly toward after the last stop (-1 stay)
 C_ASSIGN = _s.block(NCARD)  # planner: plane + 1 that is to board the waiting card this round (0 none)
 C_DROPAT = _s.block(NCARD)  # planner: airport + 1 where the card aboard is to be set down (0 none), + 64 ×
-#   (plane + 1) of the plane planned to board it there in the same round (a relay, policies.RELAY_AT)
+#   (plane + 1) of the plane planned to board it there in the same round (a relay, planner.RELAY_AT)
 STATE_SIZE = _s.size
 
 # ---- enums ----

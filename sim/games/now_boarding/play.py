@@ -144,6 +144,7 @@ from sim.games.now_boarding.layout import (
     WP_ROUTE,
     WP_SPACE,
 )
+from sim.games.now_boarding.planner import plan_round, planner_step
 from sim.games.now_boarding.policies import (
     accept_vip,
     choose_target,
@@ -152,9 +153,7 @@ from sim.games.now_boarding.policies import (
     do_pickups,
     free_choice,
     free_route_choice,
-    plan_round,
     plan_upgrade,
-    planner_step,
     stop_buying,
     strategy_of,
 )

@@ -220,7 +220,7 @@ def test_planner_does_not_read_the_pile_order_or_future_weather(rounds):
     """The planner sees what the table sees: permuting the not-yet-drawn pile cards (pile sizes
     per stage are public) and the later stages' weather plan leaves its plan for the current
     round, and the whole flight phase it plays, unchanged."""
-    import sim.games.now_boarding.policies as POL
+    from sim.games.now_boarding.planner import plan_round
 
     run = setup_run(raw_extra={"seed": 9}, players=4, policy="planner")
     a, b = GameState.from_run(run, 3), GameState.from_run(run, 3)
@@ -239,7 +239,7 @@ def test_planner_does_not_read_the_pile_order_or_future_weather(rounds):
         b.st[sl] = b.st[sl][::-1].copy()
     assert not np.array_equal(a.st, b.st)
     for g in (a, b):
-        POL.plan_round(g.st, g.spec, g.w)
+        plan_round(g.st, g.spec, g.w)
     plan = np.r_[L.PLN_STOP:L.C_DROPAT + L.NCARD]
     assert np.array_equal(a.st[plan], b.st[plan])
     assert a.st[L.PLN_N:L.PLN_N + 4].sum() + a.st[L.C_ASSIGN:L.C_ASSIGN + L.NCARD].sum() > 0
