@@ -27,7 +27,7 @@ from sim.games.flying_carpet.data import COLOURS
 from sim.games.flying_carpet.play import run_map
 from sim.rng import seed_streams
 
-KIND = {name: k for k, name in enumerate(L.KIND_NAMES)}
+CARD_KIND = {name: k for k, name in enumerate(L.CARD_KIND_NAMES)}
 TOKEN = {name: i for i, name in enumerate(L.TOKEN_NAMES)}
 LAND = {name: i for i, name in enumerate(L.LAND_NAMES)}
 
@@ -172,7 +172,7 @@ class GameState(GameStateBase):
         return [int(c) for c in self.state[h0: h0 + HAND]]
 
     def hand(self, s: int) -> list[str]:
-        return [L.KIND_NAMES[int(self.spec[5][c])] if c >= 0 else "-" for c in self.hand_ids(s)]
+        return [L.CARD_KIND_NAMES[int(self.spec[5][c])] if c >= 0 else "-" for c in self.hand_ids(s)]
 
     def anchor(self, piece: int) -> tuple[int, int]:
         c = int(self.state[int(self.p[L.P_OFF_ANCH]) + piece])
@@ -204,7 +204,7 @@ class GameState(GameStateBase):
         elif kind == "drift":
             ok = k == L.K_DRIFT and (colour is None or int(r[L.A_A]) == int(colour))
         else:
-            ok = (k == L.K_CARD and int(r[L.A_EXTRA]) == KIND[kind] and int(r[L.A_C]) == TOKEN[token]
+            ok = (k == L.K_CARD and int(r[L.A_EXTRA]) == CARD_KIND[kind] and int(r[L.A_C]) == TOKEN[token]
                   and (colour is None or int(r[L.A_B]) == COLOURS.index(colour)))
         return ok and (land is None or int(r[L.A_LAND]) == LAND[land])
 
@@ -240,7 +240,7 @@ class GameState(GameStateBase):
                 self.state[d0 + i: d0 + n - 1] = self.state[d0 + i + 1: d0 + n].copy()
                 self.state[L.H_DECK_N] = n - 1
                 return cid
-        raise ValueError(f"no {L.KIND_NAMES[kind]} card left in the stack")
+        raise ValueError(f"no {L.CARD_KIND_NAMES[kind]} card left in the stack")
 
     def _to_deck_bottom(self, cid: int) -> None:
         d0 = int(self.p[L.P_OFF_DECK])
@@ -260,11 +260,11 @@ class GameState(GameStateBase):
             if self.state[h0 + j] >= 0:
                 self._to_deck_bottom(int(self.state[h0 + j]))
         for j, name in enumerate(kinds):
-            self.state[h0 + j] = self._take_from_deck(KIND[name])
+            self.state[h0 + j] = self._take_from_deck(CARD_KIND[name])
 
     def stack_deck(self, kinds: Sequence[str]) -> None:
         """Make ``kinds`` the next cards drawn, first name first."""
-        ids = [self._take_from_deck(KIND[k]) for k in kinds]
+        ids = [self._take_from_deck(CARD_KIND[k]) for k in kinds]
         d0 = int(self.p[L.P_OFF_DECK])
         n = int(self.state[L.H_DECK_N])
         for cid in reversed(ids):

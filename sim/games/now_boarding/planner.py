@@ -23,20 +23,14 @@ from sim.games.now_boarding.layout import (
     C_WHERE,
     DIST,
     INF,
-    K_AIRIN,
-    K_ANGER_LIMIT,
-    K_CDEST,
-    K_CFARE,
-    K_NP,
     MAXP,
     NA,
     NCARD,
-    P_ACTLEFT,
-    P_AIR,
-    P_LOAD,
-    P_SEATS,
-    P_SPEED,
-    P_SPLEFT,
+    P_AIRIN,
+    P_ANGER_LIMIT,
+    P_CDEST,
+    P_CFARE,
+    P_NP,
     PART_EVENING,
     PART_FINAL,
     PART_LAST,
@@ -69,6 +63,12 @@ from sim.games.now_boarding.layout import (
     S_NACTIVE,
     S_TSEAT,
     S_TSPEED,
+    SE_ACTLEFT,
+    SE_AIR,
+    SE_LOAD,
+    SE_SEATS,
+    SE_SPEED,
+    SE_SPLEFT,
 )
 from sim.games.now_boarding.policies import deliver_all
 from sim.games.now_boarding.rules import (
@@ -159,7 +159,7 @@ def _relay_ready(rel, c, flown):
 def _pick_key(st, spec, c, last):
     """Boarding priority of waiting card c: the last anger cube first, then anger, then fare."""
     a = st[C_ANGER + c]
-    return (1000 if a >= last else 0) + 10 * a + spec[K_CFARE + c]
+    return (1000 if a >= last else 0) + 10 * a + spec[P_CFARE + c]
 
 
 @leaf_kernel
@@ -176,7 +176,7 @@ def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L
     n = 0
     for i in range(L_nab[q]):
         if L_abd[q, i] == s:
-            v += w[PW_DELIVER] + w[PW_FARE] * spec[K_CFARE + L_abf[q, i]]
+            v += w[PW_DELIVER] + w[PW_FARE] * spec[P_CFARE + L_abf[q, i]]
             ld -= seats_needed(st, L_abf[q, i])
         else:
             L_abd[d, n] = L_abd[q, i]
@@ -197,7 +197,7 @@ def _apply_stop(st, spec, w, p, d, s, cost, last, wl, nwl, taken, L_loc, L_mp, L
         a = st[C_ANGER + c]
         if a >= last and not inround:
             continue
-        dd = spec[K_CDEST + c]
+        dd = spec[P_CDEST + c]
         g = w[PW_PICK] + w[PW_ANGER] * a - w[PW_CARRY] * airport_dist(st, p, s, dd)
         if a >= last:
             g += w[PW_CRIT]
@@ -271,12 +271,12 @@ def _end_value(st, spec, w, p, d, ncl, crl, taken, covered, L_loc, L_mp, L_val, 
     (h = -1: stay)."""
     e = L_loc[d]
     m = L_mp[d]
-    reach = st[pb(p) + P_SPEED]
+    reach = st[pb(p) + SE_SPEED]
     bv = -1e18
     bh = -1
     for h in range(-1, NA):
         if h >= 0:
-            if m <= 0 or (hmask >> h) & 1 == 0 or spec[K_AIRIN + h] == 0 or h == e:
+            if m <= 0 or (hmask >> h) & 1 == 0 or spec[P_AIRIN + h] == 0 or h == e:
                 continue
             deh = _dfrom(st, spec, p, e, h)
             if deh >= INF:
@@ -328,20 +328,20 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
     boards into best_pk[16] (-1 ends). ``S``: the DFS scratch (``plan_scratch``). Returns (value
     gain over staying put, end level value)."""
     b = pb(p)
-    last = spec[K_ANGER_LIMIT] - 1
-    cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+    last = spec[P_ANGER_LIMIT] - 1
+    cap = st[b + SE_SEATS] + (1 if st[S_TSEAT] == p else 0)
     L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk = S[:14]
     # level 0: the plane as it is, the cards aboard
-    here = st[b + P_AIR]
+    here = st[b + SE_AIR]
     L_loc[0] = here
-    L_mp[0] = st[b + P_SPLEFT] + int(w[PW_HORIZON])
+    L_mp[0] = st[b + SE_SPLEFT] + int(w[PW_HORIZON])
     L_val[0] = 0.0
-    L_load[0] = st[b + P_LOAD]
+    L_load[0] = st[b + SE_LOAD]
     n = 0
     for i in range(st[S_NACTIVE]):
         c = st[ACTIVE + i]
         if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and n < 8:
-            L_abd[0, n] = spec[K_CDEST + c]
+            L_abd[0, n] = spec[P_CDEST + c]
             L_abf[0, n] = c
             n += 1
     L_nab[0] = n
@@ -393,7 +393,7 @@ def plan_plane(st, spec, w, p, wl, nwl, ncl, crl, taken, covered, best_stops, be
             d -= 1
             continue
         it[d] = s + 1
-        if (msk[d] >> s) & 1 == 0 or spec[K_AIRIN + s] == 0 or (L_vis[d] >> s) & 1 or s == L_loc[d]:
+        if (msk[d] >> s) & 1 == 0 or spec[P_AIRIN + s] == 0 or (L_vis[d] >> s) & 1 or s == L_loc[d]:
             continue
         if L_loc[d] < 0:
             cost = plane_dist(st, spec, p, s)
@@ -498,8 +498,8 @@ def plan_round(st, spec, w):
     plane orders depend on the part of the game (``planner_horizon``, ``planner_orders``).
     Deterministic in the open board; uses
     no random draw."""
-    n = spec[K_NP]
-    last = spec[K_ANGER_LIMIT] - 1
+    n = spec[P_NP]
+    last = spec[P_ANGER_LIMIT] - 1
     wl = np.empty((NA, NCARD), np.int64)
     nwl = np.zeros(NA, np.int64)
     key = np.zeros(NCARD, np.int64)
@@ -621,7 +621,7 @@ def plan_round(st, spec, w):
             s = bstops[p, i]
             if s < 0:
                 break
-            if i == 0 and s == st[pb(p) + P_AIR]:
+            if i == 0 and s == st[pb(p) + SE_AIR]:
                 continue
             if ns < PLN_MAXS:
                 st[PLN_STOP + p * PLN_MAXS + ns] = s
@@ -673,7 +673,7 @@ def _commit_init(spec, wl, nwl, stops0, pks0, heads0, gain0, val0, stops, pks, h
     """Starts a team commitment (``_commit``): nothing taken, covered, committed or relayed yet,
     the relays' waiting lists (``C``) a copy of ``wl``/``nwl``, the plans the first plans
     ``stops0`` .. ``val0`` (shapes as in ``_commit``)."""
-    n = spec[K_NP]
+    n = spec[P_NP]
     taken, covered, done, dirty, cs, rel, wlr, nwlr, cum = C
     for c in range(NCARD):
         rel[c] = 0
@@ -733,8 +733,8 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
     (``pre[it]``, else the largest gain). ``stop`` >= 0: return at step ``stop`` once its
     re-plans are done, before its commitment. Returns ``total`` plus the values of the plans
     committed."""
-    n = spec[K_NP]
-    last = spec[K_ANGER_LIMIT] - 1
+    n = spec[P_NP]
+    last = spec[P_ANGER_LIMIT] - 1
     taken, covered, done, dirty, cs, rel, wlr, nwlr, cum = C
     relay = prog and w[PW_RELAY] > 0
     wl = wlr
@@ -770,13 +770,13 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
         tk_air = 0
         ncov = False
         ns = 0
-        e = st[pb(p) + P_AIR]
+        e = st[pb(p) + SE_AIR]
         for i in range(PLN_MAXS + 1):
             s = stops[p, i]
             if s < 0:
                 break
             e = s
-            if i == 0 and s == st[pb(p) + P_AIR]:
+            if i == 0 and s == st[pb(p) + SE_AIR]:
                 continue
             if ns < PLN_MAXS:
                 cs[ns] = s
@@ -793,8 +793,8 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
                 tk_air |= 1 << st[C_WHERE + c]
         # mark next-round-critical passengers this plane covers from its end
         h = heads[p, 0]
-        m = st[pb(p) + P_SPLEFT]
-        loc = -1 if ns == 0 and st[pb(p) + P_AIR] < 0 else e
+        m = st[pb(p) + SE_SPLEFT]
+        loc = -1 if ns == 0 and st[pb(p) + SE_AIR] < 0 else e
         for i in range(ns):
             cum[i] = plane_dist(st, spec, p, cs[0]) if i == 0 else cum[i - 1] + airport_dist(st, p, cs[i - 1], cs[i])
         if ns > 0:
@@ -813,7 +813,7 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
                 x = pk_card(c)
                 a = pk_airport(c)
                 el = 0
-                if a != st[pb(p) + P_AIR] and ns > 0:
+                if a != st[pb(p) + SE_AIR] and ns > 0:
                     el = cum[ns - 1]
                     for i in range(ns):
                         if cs[i] == a:
@@ -825,12 +825,12 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
                 rel[x] = a + 1 + RELAY_AT * (el + 1)
                 taken[x] = 0
                 ncov = True
-        reach = st[pb(p) + P_SPEED]
+        reach = st[pb(p) + SE_SPEED]
         rem = 0
         if h >= 0:
             deh = _dfrom(st, spec, p, loc, h)
             rem = deh - m if deh > m else 0
-        ncap = st[pb(p) + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+        ncap = st[pb(p) + SE_SEATS] + (1 if st[S_TSEAT] == p else 0)
         nc = 0
         for i in range(ncl):
             c = crl[i]
@@ -894,7 +894,7 @@ def _commit_steps(st, spec, wv, w, prog, TD, ncl, crl, pre, it0, stop, total, st
 def _team_dist(st, spec, TD):
     """TD[u, v] int64[NA, NA]: the fewest move points from u to v by any plane (mode 0, the
     weather on the board now)."""
-    n = spec[K_NP]
+    n = spec[P_NP]
     for u in range(NA):
         for v in range(NA):
             best = INF
@@ -932,7 +932,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
     # carried passengers: keep, or set down at e when the leg takes them away
     for i in range(L_nab[q]):
         c = L_abf[q, i]
-        dd = spec[K_CDEST + c]
+        dd = spec[P_CDEST + c]
         if e >= 0:
             t0 = TD[e, dd]
         else:
@@ -966,7 +966,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
                 # aboard, so its set-down implies its boarding
                 if (L_bm[d1, c >> 6] >> (c & 63)) & 1:
                     continue
-                dd = spec[K_CDEST + c]
+                dd = spec[P_CDEST + c]
                 t0 = TD[e, dd]
                 t1 = rem + TD[s, dd]
                 if t0 + m < t1:
@@ -992,7 +992,7 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
                     x = L_abf[d1, i]
                     if L_abp[d1, i] == e or st[C_VIPK + x] != 0:
                         continue
-                    dd = spec[K_CDEST + x]
+                    dd = spec[P_CDEST + x]
                     t1 = rem + TD[s, dd]
                     if TD[e, dd] + m < t1:
                         t1 = TD[e, dd] + m
@@ -1027,8 +1027,8 @@ def _leg(st, spec, w, p, TD, d, s, cost, last, wl, nwl, taken, rel, L_loc, L_mp,
         k = 0
         for i in range(n):
             c = L_abf[d1, i]
-            if spec[K_CDEST + c] == s:
-                v += w[PW_DELIVER] + w[PW_FARE] * spec[K_CFARE + c]
+            if spec[P_CDEST + c] == s:
+                v += w[PW_DELIVER] + w[PW_FARE] * spec[P_CFARE + c]
                 ld -= seats_needed(st, c)
             else:
                 L_abf[d1, k] = c
@@ -1052,12 +1052,12 @@ def _level_mask2(spec, L_nab, L_abf, d, wmask, e, wl, nwl, taken, rel):
     for the leg)."""
     m = wmask
     for i in range(L_nab[d]):
-        m |= 1 << spec[K_CDEST + L_abf[d, i]]
+        m |= 1 << spec[P_CDEST + L_abf[d, i]]
     if e >= 0:
         for i in range(nwl[e]):
             c = wl[e, i]
             if _waits(taken, rel, c, e):
-                m |= 1 << spec[K_CDEST + c]
+                m |= 1 << spec[P_CDEST + c]
     return m
 
 
@@ -1069,8 +1069,8 @@ def _cover_value(st, spec, w, p, e, m, h, nce, ce, cx, c2, L_bm, d, DF):
     taken nor covered, in crl order, ``cx`` their airports, ``c2`` 1 below the next-to-last
     cube (cover2); ``L_bm[d]``: the cards boarded in this plan (see ``_leg``); ``DF``: plane p's
     distances (``plan_plane2``)."""
-    reach = st[pb(p) + P_SPEED]
-    cap = st[pb(p) + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+    reach = st[pb(p) + SE_SPEED]
+    cap = st[pb(p) + SE_SEATS] + (1 if st[S_TSEAT] == p else 0)
     nc = 0
     rem = 0
     er = e if e >= 0 else NA
@@ -1108,10 +1108,10 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, rel, best
     ``S``: the DFS scratch (``plan_scratch``). Returns (gain over the best plan that stays put,
     its value)."""
     b = pb(p)
-    last = spec[K_ANGER_LIMIT] - 1
-    cap = st[b + P_SEATS] + (1 if st[S_TSEAT] == p else 0)
+    last = spec[P_ANGER_LIMIT] - 1
+    cap = st[b + SE_SEATS] + (1 if st[S_TSEAT] == p else 0)
     L_loc, L_mp, L_val, L_load, L_nab, L_abd, L_abf, L_abp, L_npk, L_pk, L_vis, stops, it, msk, L_bm, ce, cx, c2, DF = S
-    here = st[b + P_AIR]
+    here = st[b + SE_AIR]
     # the plane's distances: DF[u, v] from airport u, DF[NA, v] from where it is now
     for u in range(NA):
         for x in range(NA):
@@ -1121,9 +1121,9 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, rel, best
     L_loc[0] = here
     L_bm[0, 0] = 0
     L_bm[0, 1] = 0
-    L_mp[0] = st[b + P_SPLEFT] + int(w[PW_HORIZON])
+    L_mp[0] = st[b + SE_SPLEFT] + int(w[PW_HORIZON])
     L_val[0] = 0.0
-    L_load[0] = st[b + P_LOAD]
+    L_load[0] = st[b + SE_LOAD]
     n = 0
     for i in range(st[S_NACTIVE]):
         c = st[ACTIVE + i]
@@ -1167,7 +1167,7 @@ def plan_plane2(st, spec, w, p, TD, wl, nwl, ncl, crl, taken, covered, rel, best
             d -= 1
             continue
         it[d] = s + 1
-        if (msk[d] >> s) & 1 == 0 or spec[K_AIRIN + s] == 0 or s == L_loc[d] or L_mp[d] <= 0 or (L_vis[d] >> s) & 1:
+        if (msk[d] >> s) & 1 == 0 or spec[P_AIRIN + s] == 0 or s == L_loc[d] or L_mp[d] <= 0 or (L_vis[d] >> s) & 1:
             continue
         cost = DF[L_loc[d] if L_loc[d] >= 0 else NA, s]
         if cost >= INF or cost <= 0:
@@ -1255,8 +1255,8 @@ def planner_step(st, spec, p, w, ev, evn):
     toward its next stop or heading. True when anything changed."""
     b = pb(p)
     changed = False
-    here = st[b + P_AIR]
-    if here >= 0 and st[b + P_ACTLEFT] > 0:
+    here = st[b + SE_AIR]
+    if here >= 0 and st[b + SE_ACTLEFT] > 0:
         if deliver_all(st, spec, p, ev, evn) > 0:
             changed = True
         i = st[PLN_I + p]
@@ -1264,7 +1264,7 @@ def planner_step(st, spec, p, w, ev, evn):
             st[PLN_I + p] = i + 1
             changed = True
         t = _next_target(st, p)
-        moving = t >= 0 and t != here and st[b + P_SPLEFT] > 0
+        moving = t >= 0 and t != here and st[b + SE_SPLEFT] > 0
         i = st[S_NACTIVE] - 1
         while i >= 0:
             c = st[ACTIVE + i]
@@ -1278,7 +1278,7 @@ def planner_step(st, spec, p, w, ev, evn):
                 changed = True
                 continue
             if w[PW_OFFLOAD] > 0.5 and moving and st[C_VIPK + c] == 0:
-                d = spec[K_CDEST + c]
+                d = spec[P_CDEST + c]
                 if not _planned_later(st, p, d) and airport_dist(st, p, t, d) >= airport_dist(st, p, here, d):
                     do_drop(st, spec, p, c, ev, evn)
                     changed = True
@@ -1295,7 +1295,7 @@ def planner_step(st, spec, p, w, ev, evn):
                         progress = True
                         break
         if w[PW_RESET] > 0 and moving:
-            room = st[b + P_SEATS] - st[b + P_LOAD] - _reserved(st, spec, p, here)
+            room = st[b + SE_SEATS] - st[b + SE_LOAD] - _reserved(st, spec, p, here)
             while room > 0:
                 bc = -1
                 bk = 0
@@ -1304,7 +1304,7 @@ def planner_step(st, spec, p, w, ev, evn):
                     if (st[C_PLACE + c] == PL_WAIT and st[C_WHERE + c] == here and st[C_ASSIGN + c] == 0
                             and st[C_ANGER + c] >= w[PW_RESET] and seats_needed(st, c) <= room
                             and can_pickup(st, spec, p, c) == 1):
-                        k = _pick_key(st, spec, c, spec[K_ANGER_LIMIT] - 1)
+                        k = _pick_key(st, spec, c, spec[P_ANGER_LIMIT] - 1)
                         if k > bk:
                             bk = k
                             bc = c
@@ -1314,7 +1314,7 @@ def planner_step(st, spec, p, w, ev, evn):
                 do_pickup(st, spec, p, bc, ev, evn)
                 changed = True
         if st[PLN_I + p] >= st[PLN_N + p] and (st[PLN_HEAD + p] < 0 or st[PLN_HEAD + p] == here
-                                                or st[b + P_SPLEFT] == 0):
+                                                or st[b + SE_SPLEFT] == 0):
             progress = True
             while progress:
                 progress = False
@@ -1324,7 +1324,7 @@ def planner_step(st, spec, p, w, ev, evn):
                     c = st[ACTIVE + i]
                     if (st[C_PLACE + c] == PL_WAIT and st[C_WHERE + c] == here and st[C_ASSIGN + c] == 0
                             and st[C_ANGER + c] > 0 and can_pickup(st, spec, p, c) == 1):
-                        k = _pick_key(st, spec, c, spec[K_ANGER_LIMIT] - 1)
+                        k = _pick_key(st, spec, c, spec[P_ANGER_LIMIT] - 1)
                         if k > bk:
                             bk = k
                             bc = c
@@ -1332,7 +1332,7 @@ def planner_step(st, spec, p, w, ev, evn):
                     do_pickup(st, spec, p, bc, ev, evn)
                     changed = True
                     progress = True
-    if st[b + P_SPLEFT] > 0 or st[S_TSPEED] == p:
+    if st[b + SE_SPLEFT] > 0 or st[S_TSPEED] == p:
         t = _next_target(st, p)
         if t >= 0 and fly_hop(st, spec, p, t, ev, evn) > 0:
             changed = True

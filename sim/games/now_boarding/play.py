@@ -38,19 +38,6 @@ from sim.games.now_boarding.layout import (
     C_PLACE,
     C_VIPK,
     C_WHERE,
-    K_CIN,
-    K_COMPLAINT_LIMIT,
-    K_CORIG,
-    K_FREE_ROUTE,
-    K_NP,
-    K_NR,
-    K_POOLED,
-    K_RBEST,
-    K_RGAIN,
-    K_RSP,
-    K_SUPPLY,
-    K_TURN_CAP,
-    K_WTOK,
     MAXP,
     MAXR,
     MAXTOK,
@@ -83,14 +70,19 @@ from sim.games.now_boarding.layout import (
     O_VIPS,
     O_WASTED,
     O_WIN,
-    P_ACTLEFT,
-    P_AIR,
-    P_DELIV,
-    P_FARES,
-    P_MASK,
-    P_SEATS,
-    P_SPEED,
-    P_SPLEFT,
+    P_CIN,
+    P_COMPLAINT_LIMIT,
+    P_CORIG,
+    P_FREE_ROUTE,
+    P_NP,
+    P_NR,
+    P_POOLED,
+    P_RBEST,
+    P_RGAIN,
+    P_RSP,
+    P_SUPPLY,
+    P_TURN_CAP,
+    P_WTOK,
     PILE,
     PL_BOX,
     PL_PILE,
@@ -128,6 +120,14 @@ from sim.games.now_boarding.layout import (
     S_VIOL,
     S_WASTED,
     S_WIN,
+    SE_ACTLEFT,
+    SE_AIR,
+    SE_DELIV,
+    SE_FARES,
+    SE_MASK,
+    SE_SEATS,
+    SE_SPEED,
+    SE_SPLEFT,
     ST_CAIR,
     ST_RPS,
     ST_UPG,
@@ -202,12 +202,12 @@ def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
     (``rules.setup``, the rigging hook)."""
     setup_board(st, spec)
     pol = team_policy(pol, w)
-    for p in range(spec[K_NP]):
+    for p in range(spec[P_NP]):
         k = forced_free_upgrade(spec)
         if k < 0:
             k = free_choice(pol, w, rng)
         free_upgrade(st, spec, p, k, ev, evn)
-        if spec[K_FREE_ROUTE] == 1:
+        if spec[P_FREE_ROUTE] == 1:
             free_route(st, spec, p, free_route_choice(st, spec, p, pol, rng), ev, evn)
     setup(st, spec, rng, rig_deck, rig_dice, ev, evn)
 
@@ -223,14 +223,14 @@ def plane_step(st, spec, p, pol, w, rng, ev, evn):
         return planner_step(st, spec, p, w, ev, evn)
     changed = False
     b = pb(p)
-    if st[b + P_AIR] >= 0 and st[b + P_ACTLEFT] > 0:
+    if st[b + SE_AIR] >= 0 and st[b + SE_ACTLEFT] > 0:
         if deliver_all(st, spec, p, ev, evn) > 0:
             changed = True
         if do_handoffs(st, spec, p, pol, w, rng, ev, evn) > 0:
             changed = True
         if do_pickups(st, spec, p, pol, w, rng, ev, evn) > 0:
             changed = True
-    if st[b + P_SPLEFT] > 0 or st[S_TSPEED] == p:
+    if st[b + SE_SPLEFT] > 0 or st[S_TSPEED] == p:
         t = choose_target(st, spec, p, pol, w, rng)
         if t >= 0 and fly_hop(st, spec, p, t, ev, evn) > 0:
             changed = True
@@ -243,7 +243,7 @@ def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
     resolved as passes in this round's plane order; each pass every plane takes one step.
     Passes repeat until nothing changes, so hand-offs between planes within the round work
     (RB Pro tip). Returns an invariant code in check mode, else 0."""
-    n = spec[K_NP]
+    n = spec[P_NP]
     pol = team_policy(pol, w)
     if pol == POL_PLANNER:
         plan_round(st, spec, w)
@@ -278,12 +278,12 @@ def buy_phase(st, spec, p, pol, w, rng, ev, evn):
     budget = money(st, p)
     if budget <= 0:
         return
-    seats = st[b + P_SEATS]
-    speed = st[b + P_SPEED]
-    mask = st[b + P_MASK]
+    seats = st[b + SE_SEATS]
+    speed = st[b + SE_SPEED]
+    mask = st[b + SE_MASK]
     nk = 0
     total = 0
-    pooled = spec[K_POOLED] == 1
+    pooled = spec[P_POOLED] == 1
     while nk < 24:
         k, col, price = plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget - total)
         if k < 0 or total + price > budget:
@@ -344,7 +344,7 @@ def maintenance_plain(st, spec, pol, w, rng, order, ev, evn):
     every plane's upgrades in this round's plane order (simulations play this one)."""
     if maintenance_draw(st, spec, pol, rng, ev, evn):
         return
-    for k in range(spec[K_NP]):
+    for k in range(spec[P_NP]):
         buy_phase(st, spec, order[k], pol, w, rng, ev, evn)
 
 
@@ -358,13 +358,13 @@ def maintenance(st, spec, pol, w, rng, order, ev, evn):
     if pol == POL_ROLLOUT:
         if maintenance_draw(st, spec, team_policy(pol, w), rng, ev, evn):
             return
-        for k in range(spec[K_NP]):
+        for k in range(spec[P_NP]):
             rollout_buy(st, spec, order, k, w, rng, ev, evn)
         return
     if pol == POL_PLANNER and w[PW_ENDSEARCH] > 0.5:
         if maintenance_draw(st, spec, pol, rng, ev, evn):
             return
-        for k in range(spec[K_NP]):
+        for k in range(spec[P_NP]):
             if after_last_draw(st):
                 endsearch_buy(st, spec, order, k, w, rng, ev, evn)
             else:
@@ -418,19 +418,19 @@ def redeal(st, spec, rng):
     m = 0
     for c in range(NCARD):
         pl = st[C_PLACE + c]
-        if pl == PL_PILE or (pl == PL_BOX and spec[K_CIN + c] == 1):
+        if pl == PL_PILE or (pl == PL_BOX and spec[P_CIN + c] == 1):
             pool[m] = c
             m += 1
     for j in range(nd):
         a = sair[j]
         cnt = 0
         for i in range(m):
-            if spec[K_CORIG + pool[i]] == a:
+            if spec[P_CORIG + pool[i]] == a:
                 cnt += 1
         k = randint(rng, CHANCE, cnt)
         for i in range(m):
             c = pool[i]
-            if spec[K_CORIG + c] != a:
+            if spec[P_CORIG + c] != a:
                 continue
             if k > 0:
                 k -= 1
@@ -461,8 +461,8 @@ def redeal(st, spec, rng):
     s = st[S_STAGE]
     if s >= 2:
         return
-    nr = spec[K_NR]
-    ntok = spec[K_WTOK]
+    nr = spec[P_NR]
+    ntok = spec[P_WTOK]
     used = np.zeros(MAXR, np.int64)
     for t in range(s + 1):
         for i in range(MAXTOK):
@@ -483,7 +483,7 @@ def redeal(st, spec, rng):
                 r = rts[x]
                 x += 1
                 st[WP_ROUTE + t * MAXTOK + i] = r
-                st[WP_SPACE + t * MAXTOK + i] = 1 + randint(rng, CHANCE, spec[K_RSP + r])
+                st[WP_SPACE + t * MAXTOK + i] = 1 + randint(rng, CHANCE, spec[P_RSP + r])
             else:
                 st[WP_ROUTE + t * MAXTOK + i] = -1
 
@@ -492,12 +492,12 @@ def redeal(st, spec, rng):
 def basket_price(st, spec, p, nv, ns, nr):
     """Price of ``nv`` speed, ``ns`` seat and ``nr`` (0/1) route upgrades for plane p
     (``rules.upgrade_price`` at each level; the route is the colour saving most distance,
-    K_RBEST), or -1 when one of them is not available."""
+    P_RBEST), or -1 when one of them is not available."""
     b = pb(p)
-    seats = st[b + P_SEATS]
-    speed = st[b + P_SPEED]
+    seats = st[b + SE_SEATS]
+    speed = st[b + SE_SPEED]
     total = 0
-    if spec[K_SUPPLY] == 1 and (st[S_SUP_SPEED] < nv or st[S_SUP_SEAT] < ns):
+    if spec[P_SUPPLY] == 1 and (st[S_SUP_SPEED] < nv or st[S_SUP_SEAT] < ns):
         return -1
     for _ in range(nv):
         pr = upgrade_price(st, spec, p, U_SPEED, seats, speed)
@@ -512,9 +512,9 @@ def basket_price(st, spec, p, nv, ns, nr):
         total += pr
         seats += 1
     if nr > 0:
-        mask = st[b + P_MASK]
-        col = spec[K_RBEST + mask]
-        if col < 0 or spec[K_RGAIN + mask] <= 0 or not route_available(st, spec, p, col):
+        mask = st[b + SE_MASK]
+        col = spec[P_RBEST + mask]
+        if col < 0 or spec[P_RGAIN + mask] <= 0 or not route_available(st, spec, p, col):
             return -1
         total += upgrade_price(st, spec, p, U_ROUTE, seats, speed)
     return total
@@ -526,9 +526,9 @@ def buy_basket_of(st, spec, p, nv, ns, nr, ev, evn):
     through the rule functions: one pooled payment (``rules.buy_basket``) or one payment each
     (``rules.buy_one``, stopping at the first the money cards cannot pay)."""
     b = pb(p)
-    seats = st[b + P_SEATS]
-    speed = st[b + P_SPEED]
-    pooled = spec[K_POOLED] == 1
+    seats = st[b + SE_SEATS]
+    speed = st[b + SE_SPEED]
+    pooled = spec[P_POOLED] == 1
     nk = 0
     total = 0
     for i in range(nv + ns + nr):
@@ -540,7 +540,7 @@ def buy_basket_of(st, spec, p, nv, ns, nr, ev, evn):
             col = 0
         else:
             k = U_ROUTE
-            col = spec[K_RBEST + st[b + P_MASK]]
+            col = spec[P_RBEST + st[b + SE_MASK]]
         price = upgrade_price(st, spec, p, k, seats, speed)
         if price < 0:
             break
@@ -570,9 +570,9 @@ def rollout_candidates(st, spec, p, base, w, rng, cand, sim):
     ev0 = np.zeros((0, EV_W), np.int32)
     evn0 = np.zeros(1, np.int64)
     buy_phase(sim, spec, p, base, w, r2, ev0, evn0)
-    dv = sim[b + P_SPEED] - st[b + P_SPEED]
-    ds = sim[b + P_SEATS] - st[b + P_SEATS]
-    dr = 1 if sim[b + P_MASK] != st[b + P_MASK] else 0
+    dv = sim[b + SE_SPEED] - st[b + SE_SPEED]
+    ds = sim[b + SE_SEATS] - st[b + SE_SEATS]
+    dr = 1 if sim[b + SE_MASK] != st[b + SE_MASK] else 0
     cand[0, 0] = dv
     cand[0, 1] = ds
     cand[0, 2] = dr
@@ -611,8 +611,8 @@ def rollout_score(st, spec):
     (-RO_COMPLAINT, RO_DELIVER], never a win's worth."""
     ncards = 0
     for c in range(NCARD):
-        ncards += spec[K_CIN + c]
-    lim = spec[K_COMPLAINT_LIMIT]
+        ncards += spec[P_CIN + c]
+    lim = spec[P_COMPLAINT_LIMIT]
     cp = st[S_COMPL] if st[S_COMPL] < lim else lim
     win = st[S_WIN] if st[S_OVER] == 1 else 0
     return win + RO_DELIVER * st[S_DELIV] / max(ncards, 1) - RO_COMPLAINT * cp / max(lim, 1)
@@ -623,7 +623,7 @@ def simulate(sim, spec, base, w, rng, order, k0, depth, ev, evn):
     """Play the scratch position ``sim`` on with the plain policy ``base``: the purchases of
     planes order[k0:] of this maintenance, then whole rounds until the game ends (or
     ``depth`` rounds, 0 = no limit). Returns ``rollout_score``."""
-    for k in range(k0, spec[K_NP]):
+    for k in range(k0, spec[P_NP]):
         buy_phase(sim, spec, order[k], base, w, rng, ev, evn)
     rounds = 0
     while sim[S_OVER] == 0:
@@ -726,7 +726,7 @@ def rollout_buy(st, spec, order, k, w, rng, ev, evn):
 def open_round(st, spec, rng, order, ev, evn):
     """Start the next round (``rules.begin_round``), or, at the turn cap, stop the game as a
     stall. Returns False when the game stalled."""
-    if capped(st[S_ROUND], spec[K_TURN_CAP]):
+    if capped(st[S_ROUND], spec[P_TURN_CAP]):
         stall(st, ev, evn)
         return False
     begin_round(st, spec, rng, order, ev, evn)
@@ -771,7 +771,7 @@ def playout(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn, check):
 @leaf_kernel
 def write_row(st, spec, row):
     """Fill one result row (int32[C], layout.COLUMNS order, per-seat columns for S planes)."""
-    S = spec[K_NP]
+    S = spec[P_NP]
     row[col_at(O_TURNS[0], O_TURNS[1], S, 0)] = st[S_ROUND]
     row[col_at(O_STALLED[0], O_STALLED[1], S, 0)] = st[S_STALLED]
     row[col_at(O_RESH[0], O_RESH[1], S, 0)] = 0
@@ -805,8 +805,8 @@ def write_row(st, spec, row):
     for k in range(9):
         row[col_at(O_UPGKS[0], O_UPGKS[1], S, 0) + k] = st[ST_UPGKS + k]
     for p in range(S):
-        row[col_at(O_PFARES[0], O_PFARES[1], S, p)] = st[pb(p) + P_FARES]
-        row[col_at(O_PDELIV[0], O_PDELIV[1], S, p)] = st[pb(p) + P_DELIV]
+        row[col_at(O_PFARES[0], O_PFARES[1], S, p)] = st[pb(p) + SE_FARES]
+        row[col_at(O_PDELIV[0], O_PDELIV[1], S, p)] = st[pb(p) + SE_DELIV]
 
 
 # ---------------------------------------------------------------- entry points

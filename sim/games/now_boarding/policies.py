@@ -14,25 +14,17 @@ from sim.games.now_boarding.layout import (
     C_PLACE,
     C_VIPK,
     C_WHERE,
-    K_AIRIN,
-    K_ANGER_LIMIT,
-    K_CDEST,
-    K_CFARE,
-    K_MAX_SEATS,
-    K_MAX_SPEED,
-    K_NP,
-    K_RBEST,
-    K_RGAIN,
-    K_ROUTE_PRICE,
     NA,
-    P_AIR,
-    P_LOAD,
-    P_MASK,
-    P_NCARR,
-    P_SEATS,
-    P_SPLEFT,
-    P_TAIR,
-    P_TCARD,
+    P_AIRIN,
+    P_ANGER_LIMIT,
+    P_CDEST,
+    P_CFARE,
+    P_MAX_SEATS,
+    P_MAX_SPEED,
+    P_NP,
+    P_RBEST,
+    P_RGAIN,
+    P_ROUTE_PRICE,
     PL_PLANE,
     PL_WAIT,
     POL_GREEDY,
@@ -49,6 +41,14 @@ from sim.games.now_boarding.layout import (
     S_NACTIVE,
     S_STAGE,
     S_TSEAT,
+    SE_AIR,
+    SE_LOAD,
+    SE_MASK,
+    SE_NCARR,
+    SE_SEATS,
+    SE_SPLEFT,
+    SE_TAIR,
+    SE_TCARD,
     STRAT_BALANCED,
     STRAT_ROUTES,
     STRAT_SEATS,
@@ -87,12 +87,12 @@ def fits(st, p, c):
     """Could plane p ever board card c now (seats incl. the temporary token, Celebrity rules)?"""
     b = pb(p)
     need = seats_needed(st, c)
-    room = st[b + P_SEATS] - st[b + P_LOAD]
+    room = st[b + SE_SEATS] - st[b + SE_LOAD]
     if st[S_TSEAT] == p:
         room += 1
     if need > room:
         return False
-    if st[C_VIPK + c] == VIP_CELEBRITY and st[b + P_NCARR] > 0:
+    if st[C_VIPK + c] == VIP_CELEBRITY and st[b + SE_NCARR] > 0:
         return False
     return True
 
@@ -100,8 +100,8 @@ def fits(st, p, c):
 @leaf_kernel
 def targeted_by_other(st, spec, p, c):
     """True when a plane other than p is heading for card c."""
-    for q in range(spec[K_NP]):
-        if q != p and st[pb(q) + P_TCARD] == c:
+    for q in range(spec[P_NP]):
+        if q != p and st[pb(q) + SE_TCARD] == c:
             return True
     return False
 
@@ -110,8 +110,8 @@ def targeted_by_other(st, spec, p, c):
 def handed_to_other(st, spec, p, c):
     """True when card c was handed off for another plane that is at the same airport."""
     a = st[C_WHERE + c]
-    for q in range(spec[K_NP]):
-        if q != p and st[pb(q) + P_TCARD] == c and st[pb(q) + P_AIR] == a:
+    for q in range(spec[P_NP]):
+        if q != p and st[pb(q) + SE_TCARD] == c and st[pb(q) + SE_AIR] == a:
             return True
     return False
 
@@ -124,7 +124,7 @@ def primary_dest(st, spec, p):
     for i in range(st[S_NACTIVE]):
         c = st[ACTIVE + i]
         if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p:
-            d = spec[K_CDEST + c]
+            d = spec[P_CDEST + c]
             x = plane_dist(st, spec, p, d)
             if x < bd:
                 bd = x
@@ -136,12 +136,12 @@ def primary_dest(st, spec, p):
 def deliver_all(st, spec, p, ev, evn):
     """Set down every passenger aboard p whose destination is p's airport (always taken: a
     delivery is never worse than keeping the passenger). Returns the count."""
-    a = st[pb(p) + P_AIR]
+    a = st[pb(p) + SE_AIR]
     n = 0
     i = st[S_NACTIVE] - 1
     while i >= 0:
         c = st[ACTIVE + i]
-        if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and spec[K_CDEST + c] == a:
+        if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p and spec[P_CDEST + c] == a:
             if do_drop(st, spec, p, c, ev, evn) == 2:
                 n += 1
         i -= 1
@@ -152,7 +152,7 @@ def deliver_all(st, spec, p, ev, evn):
 def do_pickups(st, spec, p, pol, w, rng, ev, evn):
     """Board passengers waiting at p's airport per the policy. Returns the count boarded."""
     b = pb(p)
-    a = st[b + P_AIR]
+    a = st[b + SE_AIR]
     n = 0
     if pol == POL_RANDOM:
         i = 0
@@ -177,18 +177,18 @@ def do_pickups(st, spec, p, pol, w, rng, ev, evn):
             if handed_to_other(st, spec, p, c):
                 continue
             ang = st[C_ANGER + c]
-            fare = spec[K_CFARE + c]
+            fare = spec[P_CFARE + c]
             if pol == POL_GREEDY:
                 s = 16.0 * ang + fare
             else:
                 s = w[W_ANGER] * ang * ang + w[W_FARE] * fare
-                if st[b + P_TCARD] != c and dest0 >= 0:
-                    d = spec[K_CDEST + c]
+                if st[b + SE_TCARD] != c and dest0 >= 0:
+                    d = spec[P_CDEST + c]
                     det = airport_dist(st, p, a, d) + airport_dist(st, p, d, dest0) - airport_dist(st, p, a, dest0)
                     s -= w[W_TRIP] * det
                     if s < 0:
                         continue
-                if st[b + P_TCARD] == c:
+                if st[b + SE_TCARD] == c:
                     s += 1e9
             if s > bs:
                 bs = s
@@ -209,7 +209,7 @@ def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
     has room and reaches the destination at least ``handoff`` move points sooner (that plane
     then targets the card); greedy: never."""
     b = pb(p)
-    a = st[b + P_AIR]
+    a = st[b + SE_AIR]
     n = 0
     if pol == POL_GREEDY:
         return 0
@@ -221,7 +221,7 @@ def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
         i -= 1
         if st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p:
             continue
-        d = spec[K_CDEST + c]
+        d = spec[P_CDEST + c]
         if d == a or not can_drop(st, spec, p, c):
             continue
         if pol == POL_RANDOM:
@@ -230,19 +230,19 @@ def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
                 n += 1
             continue
         mine = airport_dist(st, p, a, d)
-        for q in range(spec[K_NP]):
+        for q in range(spec[P_NP]):
             if q == p:
                 continue
             bq = pb(q)
-            if st[bq + P_AIR] != a or st[bq + P_TCARD] >= 0:
+            if st[bq + SE_AIR] != a or st[bq + SE_TCARD] >= 0:
                 continue
-            if st[bq + P_LOAD] + seats_needed(st, c) > st[bq + P_SEATS]:
+            if st[bq + SE_LOAD] + seats_needed(st, c) > st[bq + SE_SEATS]:
                 continue
-            if st[C_VIPK + c] == VIP_CELEBRITY and st[bq + P_NCARR] > 0:
+            if st[C_VIPK + c] == VIP_CELEBRITY and st[bq + SE_NCARR] > 0:
                 continue
             if airport_dist(st, q, a, d) + w[W_HANDOFF] <= mine:
                 do_drop(st, spec, p, c, ev, evn)
-                st[bq + P_TCARD] = c
+                st[bq + SE_TCARD] = c
                 n += 1
                 break
     return n
@@ -250,7 +250,7 @@ def do_handoffs(st, spec, p, pol, w, rng, ev, evn):
 
 @leaf_kernel
 def choose_target(st, spec, p, pol, w, rng):
-    """Airport plane p flies toward next (-1 = stay). Sets P_TCARD to the card it goes to fetch.
+    """Airport plane p flies toward next (-1 = stay). Sets SE_TCARD to the card it goes to fetch.
 
     greedy: with passengers aboard, the nearest destination; empty, the most urgent waiting
     passenger no other plane is fetching (score 10*anger + 2*fare - distance), kept once chosen.
@@ -258,21 +258,21 @@ def choose_target(st, spec, p, pol, w, rng):
     (w_anger*anger^2 + w_fare*fare - w_dist*dist - w_trip*trip), +2 for the current target.
     random: a random airport, kept until reached."""
     b = pb(p)
-    here = st[b + P_AIR]
+    here = st[b + SE_AIR]
     if pol == POL_RANDOM:
-        t = st[b + P_TAIR]
+        t = st[b + SE_TAIR]
         if t < 0 or t == here:
             t = randint(rng, POLICY, NA)
-            if spec[K_AIRIN + t] == 0:
+            if spec[P_AIRIN + t] == 0:
                 return -1
-            st[b + P_TAIR] = t
+            st[b + SE_TAIR] = t
         return t
     n = st[S_NACTIVE]
-    last = spec[K_ANGER_LIMIT] - 1
-    left = st[b + P_SPLEFT]
+    last = spec[P_ANGER_LIMIT] - 1
+    left = st[b + SE_SPLEFT]
     if pol == POL_GREEDY:
-        tc = st[b + P_TCARD]
-        if st[b + P_NCARR] > 0:
+        tc = st[b + SE_TCARD]
+        if st[b + SE_NCARR] > 0:
             # a passenger at its last anger cube, reachable this round, with room aboard: divert
             if tc >= 0 and st[C_PLACE + tc] == PL_WAIT and st[C_WHERE + tc] != here:
                 return st[C_WHERE + tc]
@@ -289,18 +289,18 @@ def choose_target(st, spec, p, pol, w, rng):
                     bd = x
                     best = c
             if best >= 0:
-                st[b + P_TCARD] = best
+                st[b + SE_TCARD] = best
                 return st[C_WHERE + best]
-            st[b + P_TCARD] = -1
+            st[b + SE_TCARD] = -1
             best = -1
             bd = 1 << 30
             bf = -1
             for i in range(n):
                 c = st[ACTIVE + i]
                 if st[C_PLACE + c] == PL_PLANE and st[C_WHERE + c] == p:
-                    d = spec[K_CDEST + c]
+                    d = spec[P_CDEST + c]
                     x = plane_dist(st, spec, p, d)
-                    f = spec[K_CFARE + c]
+                    f = spec[P_CFARE + c]
                     if x < bd or (x == bd and f > bf):
                         bd = x
                         bf = f
@@ -317,18 +317,18 @@ def choose_target(st, spec, p, pol, w, rng):
             if targeted_by_other(st, spec, p, c) or not fits(st, p, c):
                 continue
             x = plane_dist(st, spec, p, st[C_WHERE + c])
-            s = 10.0 * st[C_ANGER + c] + 2.0 * spec[K_CFARE + c] - x
+            s = 10.0 * st[C_ANGER + c] + 2.0 * spec[P_CFARE + c] - x
             if st[C_ANGER + c] >= last and x > left:
                 s -= 40.0  # cannot be reached before it complains
             if s > bs:
                 bs = s
                 best = c
-        st[b + P_TCARD] = best
+        st[b + SE_TCARD] = best
         if best < 0:
             return -1
         return st[C_WHERE + best]
     # heuristic
-    tc = st[b + P_TCARD]
+    tc = st[b + SE_TCARD]
     best_t = -1
     best_c = -1
     bs = -1e18
@@ -336,10 +336,10 @@ def choose_target(st, spec, p, pol, w, rng):
         c = st[ACTIVE + i]
         pl = st[C_PLACE + c]
         if pl == PL_PLANE and st[C_WHERE + c] == p:
-            d = spec[K_CDEST + c]
+            d = spec[P_CDEST + c]
             if d == here:
                 continue
-            s = w[W_FARE] * spec[K_CFARE + c] - w[W_DIST] * plane_dist(st, spec, p, d)
+            s = w[W_FARE] * spec[P_CFARE + c] - w[W_DIST] * plane_dist(st, spec, p, d)
             if s > bs:
                 bs = s
                 best_t = d
@@ -350,8 +350,8 @@ def choose_target(st, spec, p, pol, w, rng):
                 continue
             ang = st[C_ANGER + c]
             x = plane_dist(st, spec, p, a)
-            s = (w[W_ANGER] * ang * ang + w[W_FARE] * spec[K_CFARE + c] - w[W_DIST] * x
-                 - w[W_TRIP] * airport_dist(st, p, a, spec[K_CDEST + c]))
+            s = (w[W_ANGER] * ang * ang + w[W_FARE] * spec[P_CFARE + c] - w[W_DIST] * x
+                 - w[W_TRIP] * airport_dist(st, p, a, spec[P_CDEST + c]))
             if ang >= last and x > left:
                 s -= w[W_ANGER] * ang * ang  # hopeless: it complains before this plane arrives
             if c == tc:
@@ -360,7 +360,7 @@ def choose_target(st, spec, p, pol, w, rng):
                 bs = s
                 best_t = a
                 best_c = c
-    st[b + P_TCARD] = best_c
+    st[b + SE_TCARD] = best_c
     return best_t
 
 
@@ -371,8 +371,8 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
     the last draw picks among the affordable seat and speed only (nothing to save for).
     Strategy order: 'first' strategies return their kind while available even if unaffordable
     (the plane saves for it); balanced returns the cheapest available."""
-    seat_cap = spec[K_MAX_SEATS]
-    speed_cap = spec[K_MAX_SPEED]
+    seat_cap = spec[P_MAX_SEATS]
+    speed_cap = spec[P_MAX_SPEED]
     if pol == POL_HEURISTIC:
         if w[W_SEATCAP] < seat_cap:
             seat_cap = int(w[W_SEATCAP])
@@ -380,7 +380,7 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
             speed_cap = int(w[W_SPEEDCAP])
     ps = upgrade_price(st, spec, p, U_SEAT, seats, speed) if seats < seat_cap else -1
     pv = upgrade_price(st, spec, p, U_SPEED, seats, speed) if speed < speed_cap else -1
-    col = spec[K_RBEST + mask]
+    col = spec[P_RBEST + mask]
     pr = -1
     if col >= 0 and route_available(st, spec, p, col):
         pr = upgrade_price(st, spec, p, U_ROUTE, seats, speed)
@@ -405,7 +405,7 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
             return U_SPEED, 0, pv
         if ps >= 0 and seats < w[PW_SEAT2]:
             return U_SEAT, 0, ps
-        if pr >= 0 and spec[K_RGAIN + mask] > 0:
+        if pr >= 0 and spec[P_RGAIN + mask] > 0:
             return U_ROUTE, col, pr
         if pv >= 0 and (ps < 0 or pv <= ps):
             return U_SPEED, 0, pv
@@ -421,7 +421,7 @@ def plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget):
         if k == 2:
             c = 1 + randint(rng, POLICY, 5)
             if route_available(st, spec, p, c):
-                return U_ROUTE, c, spec[K_ROUTE_PRICE]
+                return U_ROUTE, c, spec[P_ROUTE_PRICE]
         return -1, 0, 0
     if strat == STRAT_SEATS:
         if ps >= 0:
@@ -504,14 +504,14 @@ def accept_vip(pol, rng):
 def free_route_choice(st, spec, p, pol, rng):
     """RB setup 8 (2 players): the route colour plane p takes free. random: up to 20 random
     colours until one is available (-1 if none); else the colour saving the most distance
-    for its route mask (spec K_RBEST, -1 when none helps)."""
+    for its route mask (spec P_RBEST, -1 when none helps)."""
     if pol == POL_RANDOM:
         for _ in range(20):
             cc = 1 + randint(rng, POLICY, 5)
             if route_available(st, spec, p, cc):
                 return cc
         return -1
-    return spec[K_RBEST + st[pb(p) + P_MASK]]
+    return spec[P_RBEST + st[pb(p) + SE_MASK]]
 
 
 @leaf_kernel

@@ -84,7 +84,7 @@ from sim.games.yukon_airways.layout import (
     SE_SPENT,
     SE_START_POS,
     SE_UNFLOWN,
-    ST_OVER,
+    STEP_OVER,
 )
 from sim.games.yukon_airways.policies import CTX, action_score, fill_context, seat_weights, select
 from sim.games.yukon_airways.rules import (
@@ -135,7 +135,7 @@ def simulate(state, spec, base, w, rng, rig_dice, acts, ctx, depth, me, ev, evn)
     p = spec[0]
     cap = p[P_CAP]
     stop = state[H_ROUND] + depth
-    while state[H_STEP] != ST_OVER:
+    while state[H_STEP] != STEP_OVER:
         if capped(state[H_TURN], cap):
             break
         if depth > 0 and state[H_ROUND] >= stop:
@@ -241,7 +241,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, ev, evn, sna
     setup(state, spec, rng, rig_deck, rig_dice, ev, evn)
     cap = p[P_CAP]
     last_round = -1
-    while state[H_STEP] != ST_OVER:
+    while state[H_STEP] != STEP_OVER:
         if capped(state[H_TURN], cap):
             state[H_STALL] = 1
             state[H_WINNER] = -1

@@ -69,14 +69,14 @@ from sim.games.yukon_airways.layout import (
     SE_MONEY,
     SE_PASSED,
     SE_UNFLOWN,
-    ST_BUY,
-    ST_DEST,
-    ST_DISCARD,
-    ST_IMPROVE,
-    ST_LOAD,
-    ST_MOVE,
-    ST_PLACE,
-    ST_TAKE,
+    STEP_BUY,
+    STEP_DEST,
+    STEP_DISCARD,
+    STEP_IMPROVE,
+    STEP_LOAD,
+    STEP_MOVE,
+    STEP_PLACE,
+    STEP_TAKE,
     SW_TWO_DICE,
     SYM_FUEL,
 )
@@ -145,22 +145,22 @@ def legal_actions(state, spec, acts):
     s = state[H_ACTOR]
     st = state[H_STEP]
     n = 0
-    if st == ST_PLACE:
+    if st == STEP_PLACE:
         for k in range(NDOCK):
             n = put(acts, n, K_PLACE, k, 0)
-    elif st == ST_BUY:
+    elif st == STEP_BUY:
         n = put(acts, n, K_BUY, -1, 0)
         for kind in range(NIMP):
             if improvable(state, spec, s, kind):
                 n = put(acts, n, K_BUY, kind, 0)
-    elif st == ST_MOVE:
+    elif st == STEP_MOVE:
         n = put(acts, n, K_MOVE_DONE, 0, 0)
         if state[H_FREE] > 0 or state[se(p, s, SE_MONEY)] > 0:
             for d in range(p[P_NDICE]):
                 if state[die_at(p, d)] < NDOCK:
                     n = put(acts, n, K_MOVE, d, 0)
                     n = put(acts, n, K_MOVE, d, 1)
-    elif st == ST_TAKE:
+    elif st == STEP_TAKE:
         if state[H_TAKEN] != 0:
             n = put(acts, n, K_TAKE_DONE, 0, 0)
         free = p[P_SEATS] - aboard(state, spec, s)
@@ -171,14 +171,14 @@ def legal_actions(state, spec, acts):
             m = min(dock_colour(state, spec, k, c), free)
             for cnt in range(1, m + 1):
                 n = put(acts, n, K_TAKE, c, cnt)
-    elif st == ST_DEST:
+    elif st == STEP_DEST:
         n = put(acts, n, K_PASS, 0, 0)
         if aboard(state, spec, s) > 0:
             lim_t, lim_f, lim_w = fly_limits(state, spec, s)
             for dest in range(p[P_L]):
                 if can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w):
                     n = put(acts, n, K_FLY, dest, 0)
-    elif st == ST_LOAD:
+    elif st == STEP_LOAD:
         dest = state[H_DEST]
         # payable_after(state, spec, s, dest, ...) with the seat and the flight read once
         fuel, col, th, tot, fcards, dial = flight_numbers(state, spec, s)
@@ -216,12 +216,12 @@ def legal_actions(state, spec, acts):
                 for t in range(p[P_NT]):
                     if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
                         n = put(acts, n, K_TUCK, t, 0)
-    elif st == ST_IMPROVE:
+    elif st == STEP_IMPROVE:
         n = put(acts, n, K_IMPROVE, -1, 0)
         for kind in range(NIMP):
             if improvable(state, spec, s, kind):
                 n = put(acts, n, K_IMPROVE, kind, 0)
-    elif st == ST_DISCARD:
+    elif st == STEP_DISCARD:
         for t in range(p[P_NT]):
             if state[hand_at(p, s, t)] > 0:
                 n = put(acts, n, K_DISCARD, t, 0)
@@ -233,7 +233,7 @@ def legal_actions(state, spec, acts):
 def after_moves(state, spec, s, ev, evn):
     """End of the moves: take dice when a die can be taken, else refuel (RB Boardingphase c, d)."""
     if can_take(state, spec, s):
-        state[H_STEP] = ST_TAKE
+        state[H_STEP] = STEP_TAKE
     else:
         finish_boarding_turn(state, spec, s, ev, evn)
 
@@ -242,7 +242,7 @@ def after_moves(state, spec, s, ev, evn):
 def after_flight(state, spec, s, rng, rig_dice, ev, evn):
     """After a flight: the improvements it earned (a decision each), else the next turn."""
     if state[H_PENDING] > 0 and any_improvable(state, spec, s):
-        state[H_STEP] = ST_IMPROVE
+        state[H_STEP] = STEP_IMPROVE
     else:
         state[H_PENDING] = 0
         next_flyer(state, spec, rng, rig_dice, ev, evn)
@@ -266,7 +266,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
             charge(state, spec, s, p[P_DOCK6_COST])
             improve(state, spec, s, a, True)
         emit(ev, evn, T, s, E_BUY, a, p[P_DOCK6_COST], state[se(p, s, SE_MONEY)], 0, 0)
-        state[H_STEP] = ST_MOVE
+        state[H_STEP] = STEP_MOVE
     elif kind == K_MOVE:
         o = die_at(p, a)
         frm = state[o]
@@ -317,7 +317,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         state[H_FL_WILD] = 0
         state[H_FL_COLS] = 0
         state[H_PENDING] = 0
-        state[H_STEP] = ST_LOAD
+        state[H_STEP] = STEP_LOAD
         emit(ev, evn, T, s, E_FLY, a, state[se(p, s, SE_LOC)], fuel_cost(state, spec, s, a),
              state[se(p, s, SE_FUEL)], aboard(state, spec, s))
     elif kind == K_TICKET:

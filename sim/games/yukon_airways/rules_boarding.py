@@ -33,8 +33,8 @@ from sim.games.yukon_airways.layout import (
     SE_DOCKS,
     SE_FUEL,
     SE_MONEY,
-    ST_BUY,
-    ST_MOVE,
+    STEP_BUY,
+    STEP_MOVE,
     SW_FREE_MOVES,
     SW_TWO_COLOURS,
 )
@@ -71,7 +71,7 @@ def place_marker(state, spec, s, k, ev, evn):
     """RB Boardingphase a+b: the marker goes to dock ``k`` (under markers already there: a
     later arrival), then the dock's ability (RB Appendix Stege): 1 none; 2 draw a ticket;
     3 dice of two colours; 4 one free die move and +1 fuel; 5 two fuel; 6 pay for an
-    improvement (a decision, ST_BUY). Abilities 2, 4, 5 never hurt and are always used
+    improvement (a decision, STEP_BUY). Abilities 2, 4, 5 never hurt and are always used
     (RULES.md S2)."""
     p = spec[0]
     state[se(p, s, SE_DOCK)] = k
@@ -88,7 +88,7 @@ def place_marker(state, spec, s, k, ev, evn):
 @leaf_kernel
 def dock_ability(state, spec, s, k, rng, ev, evn):
     """RB Appendix Stege, the automatic abilities of dock ``k`` (0-based) for seat ``s``;
-    returns the next step (ST_BUY for dock 6 when the seat can pay and improve)."""
+    returns the next step (STEP_BUY for dock 6 when the seat can pay and improve)."""
     p = spec[0]
     if k == 1:
         draw_cards(state, spec, s, 1, rng, ev, evn)
@@ -105,8 +105,8 @@ def dock_ability(state, spec, s, k, rng, ev, evn):
         emit(ev, evn, state[H_TURN], s, E_DOCK, k, state[se(p, s, SE_FUEL)], 0, 0, 0)
     elif k == 5:
         if state[se(p, s, SE_MONEY)] >= p[P_DOCK6_COST] and any_improvable(state, spec, s):
-            return ST_BUY
-    return ST_MOVE
+            return STEP_BUY
+    return STEP_MOVE
 
 
 @leaf_kernel

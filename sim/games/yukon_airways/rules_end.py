@@ -30,7 +30,7 @@ from sim.games.yukon_airways.layout import (
     SE_M_VISITED,
     SE_MONEY,
     SE_RANK,
-    ST_OVER,
+    STEP_OVER,
     SW_MARKER_MONEY,
 )
 from sim.games.yukon_airways.rules_common import cockpit_at, dial_value, pay, se, switch_on
@@ -97,7 +97,7 @@ def end_game(state, spec, ev, evn):
         state[H_WINNER] = -1
         state[H_SHARED] = 1
     state[H_OVER] = 1
-    state[H_STEP] = ST_OVER
+    state[H_STEP] = STEP_OVER
     emit(ev, evn, state[H_TURN], state[H_WINNER], E_END, top, ntop, state[H_SHARED], 0, 0)
 
 

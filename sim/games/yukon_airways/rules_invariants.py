@@ -41,7 +41,7 @@ from sim.games.yukon_airways.layout import (
     SE_FUEL,
     SE_MONEY,
     SE_SW,
-    ST_LOAD,
+    STEP_LOAD,
     SW_TWO_COLOURS,
     V_CARDS,
     V_COUNTERS,
@@ -92,7 +92,7 @@ def check_invariants(state, spec):
         if pl >= DP_PLANE:
             if sd < 0 or sd >= S:
                 return V_DICE
-            if pl == DP_LOADING and (state[H_STEP] != ST_LOAD or sd != state[H_ACTOR]):
+            if pl == DP_LOADING and (state[H_STEP] != STEP_LOAD or sd != state[H_ACTOR]):
                 return V_DICE
             if pl != DP_TICKET:
                 onplane[sd] += 1

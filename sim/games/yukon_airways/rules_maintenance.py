@@ -26,7 +26,7 @@ from sim.games.yukon_airways.layout import (
     P_S,
     P_UNFLOWN,
     SE_LOC,
-    ST_DISCARD,
+    STEP_DISCARD,
 )
 from sim.games.yukon_airways.rules_common import (
     aboard_add,
@@ -51,7 +51,7 @@ def maintenance(state, spec, rng, rig_dice, ev, evn):
     """RB Wartungsphase: a) the dice on tickets are rolled onto their docks (with
     unflown_dice = roll also the dice still aboard, D6); b) the played tickets are discarded;
     c) every seat draws by its draw dial; d) seats over their hand limit discard (a decision,
-    ST_DISCARD, in turn order); then planes back to Whitehorse and the next day. After the
+    STEP_DISCARD, in turn order); then planes back to Whitehorse and the next day. After the
     last day the game ends (RB Spielende; the last maintenance changes no score and is
     skipped)."""
     p = spec[0]
@@ -93,7 +93,7 @@ def next_discarder(state, spec, after, ev, evn):
         if hand_total(state, spec, s) > dial_value(state, spec, s, D_HAND):
             state[H_POS] = pos
             state[H_ACTOR] = s
-            state[H_STEP] = ST_DISCARD
+            state[H_STEP] = STEP_DISCARD
             state[H_TURN] += 1
             return
     for s in range(S):

@@ -31,8 +31,8 @@ from sim.games.yukon_airways.layout import (
     SE_R_FLIGHTS,
     SE_R_MAXVAL,
     SE_SYM,
-    ST_DEST,
-    ST_PLACE,
+    STEP_DEST,
+    STEP_PLACE,
 )
 from sim.games.yukon_airways.rules_common import se
 
@@ -64,7 +64,7 @@ def begin_round(state, spec, ev, evn):
 
 @leaf_kernel
 def start_turn(state, spec, pos, step):
-    """The seat at turn-order position ``pos`` takes a turn, beginning at ``step`` (ST_*)."""
+    """The seat at turn-order position ``pos`` takes a turn, beginning at ``step`` (STEP_*)."""
     p = spec[0]
     state[H_POS] = pos
     state[H_ACTOR] = state[p[P_OFF_TURN] + pos]
@@ -75,10 +75,10 @@ def start_turn(state, spec, pos, step):
 @leaf_kernel
 def start_boarding_turn(state, spec, pos):
     """The seat at turn-order position ``pos`` boards: it places its marker first."""
-    start_turn(state, spec, pos, ST_PLACE)
+    start_turn(state, spec, pos, STEP_PLACE)
 
 
 @leaf_kernel
 def start_flight_turn(state, spec, pos):
     """The seat at turn-order position ``pos`` (one that has not passed) chooses a flight."""
-    start_turn(state, spec, pos, ST_DEST)
+    start_turn(state, spec, pos, STEP_DEST)

@@ -96,7 +96,7 @@ class GameState(GameStateBase):
     @property
     def over(self) -> bool:
         """True at the end of the game (or when the turn cap is reached)."""
-        return int(self.state[Y.H_STEP]) == Y.ST_OVER or int(self.state[Y.H_TURN]) >= int(self.p[Y.P_CAP])
+        return int(self.state[Y.H_STEP]) == Y.STEP_OVER or int(self.state[Y.H_TURN]) >= int(self.p[Y.P_CAP])
 
     def snapshot(self) -> dict[str, Any]:
         """The position as plain values."""

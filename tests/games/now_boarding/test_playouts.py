@@ -149,7 +149,7 @@ def test_gamestate_rounds_replay_the_batch_game(policy, section):
         gs = GameState.from_run(run, g)
         assert gs.snapshot()["round"] == 1 and gs.legal_actions()
         kinds = {a[0] for a in gs.legal_actions()}
-        assert L.A_FLY in kinds and kinds <= {L.A_PICKUP, L.A_DROP, L.A_FLY}
+        assert L.K_FLY in kinds and kinds <= {L.K_PICKUP, L.K_DROP, L.K_FLY}
         while not gs.over:
             assert gs.invariants() == 0
             gs.end_turn()
@@ -163,7 +163,7 @@ def test_gamestate_rounds_replay_the_batch_game(policy, section):
 def test_apply_checks_legality():
     """apply: a legal pickup boards the card; an illegal action raises ValueError."""
     gs = GameState.from_run(setup_run(), 0)
-    picks = [a for a in gs.legal_actions() if a[0] == L.A_PICKUP]
+    picks = [a for a in gs.legal_actions() if a[0] == L.K_PICKUP]
     assert picks, "game 0 starts with each plane at a starting passenger"
     kind, p, c = picks[0]
     gs.apply(picks[0])
@@ -171,7 +171,7 @@ def test_apply_checks_legality():
     with pytest.raises(ValueError):
         gs.apply(picks[0])  # no longer waiting
     with pytest.raises(ValueError):
-        gs.apply((L.A_FLY, p, gs.plane(p)["airport"]))  # already there
+        gs.apply((L.K_FLY, p, gs.plane(p)["airport"]))  # already there
 
 
 # ---------------------------------------------------------------- the planner team policy

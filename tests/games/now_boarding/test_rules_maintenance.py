@@ -55,7 +55,7 @@ def test_maintenance_draws_the_stage_draw(make):
     new = g.active()
     assert len(new) == 3 and g.st[L.S_PILE_END] - g.st[L.S_PILE_POS] == left - 3
     for c in new:
-        assert g.where(c) == ("waiting", int(g.spec[L.K_CORIG + c])) and g.anger_of(c) == 0
+        assert g.where(c) == ("waiting", int(g.spec[L.P_CORIG + c])) and g.anger_of(c) == 0
 
 
 def test_drawn_passengers_lie_face_down_until_the_flight_phase_turns_them_over(make):
@@ -98,7 +98,7 @@ def test_empty_pile_changes_stage_and_weather(make):
     assert g["STAGE"] == 1
     assert len(g.active()) == 4  # afternoon draw with 4 players
     plan = [int(r) for r in g.st[L.WP_ROUTE + L.MAXTOK:L.WP_ROUTE + 2 * L.MAXTOK] if r >= 0]
-    types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.K_NR]]
+    types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.P_NR]]
     assert sorted(int(r) for r in (types > 0).nonzero()[0]) == sorted(plan)
     assert g.check() == 0
 
