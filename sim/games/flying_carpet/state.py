@@ -3,7 +3,7 @@ rule functions (``rules``); this module only builds positions and reads them bac
 
 Example::
 
-    gs = GameState.scenario(seats=3, city=[])          # an empty desert
+    gs = GameState(seats=3, city=[])                    # an empty desert
     gs.put(0, 5, 7)                                     # seat 0's carpet to (5, 7)
     gs.set_hand(0, ["R32", "V1", "V2", "L11"])
     gs.play("R32", "dark blue")                         # up 3, then right 2 + wind
@@ -35,7 +35,21 @@ LAND = {name: i for i, name in enumerate(L.LAND_NAMES)}
 class GameState(GameStateBase):
     """One Flying Carpet position plus its compiled run (see the module docstring)."""
 
-    def __init__(self, run: CompiledRun, game_index: int = 0, rig: Rig | None = None):
+    def __init__(self, seats: int = 4, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
+                 policies: Sequence[str] | None = None, **section: Any):
+        """A race of ``seats`` carpets (greedy, or ``policies``) with ``section`` overriding
+        ``[flying_carpet]`` keys (``city=[]`` for the empty desert), at the start of game
+        ``game_index``. Raises ConfigError for a bad section."""
+        raw = {"game": "flying_carpet", "seats": list(policies or ["greedy"] * seats), "seed": seed,
+               "flying_carpet": section}
+        self._start(run_from_dict(raw, "<scenario>"), game_index, rig)
+
+    # ---- the contract -------------------------------------------------------------------
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
+        """Game ``game_index`` of ``run`` set up as ``play_batch`` sets it up (what
+        :meth:`from_run` and the constructor call). ``rig.deck``: every card id in draw
+        order; ``rig.dice``: die faces in roll order. Raises ValueError for a deck that is not
+        every card id once."""
         self.run = run
         self.spec = run.spec
         self.p = run.spec[0]
@@ -58,20 +72,6 @@ class GameState(GameStateBase):
         self.work = np.zeros(2 * L.NCELL, np.int32)
         self.dmap = run_map(self.spec)
         R.start_race(self.state, self.spec, self.ev, self.evn)
-
-    # ---- the contract -------------------------------------------------------------------
-    @classmethod
-    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameState:
-        return cls(run, game_index, rig)
-
-    @classmethod
-    def scenario(cls, seats: int = 4, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
-                 policies: Sequence[str] | None = None, **section: Any) -> GameState:
-        """A race of ``seats`` carpets with ``section`` overriding ``[flying_carpet]`` keys
-        (``city=[]`` for the empty desert). Raises ConfigError for a bad section."""
-        raw = {"game": "flying_carpet", "seats": list(policies or ["greedy"] * seats), "seed": seed,
-               "flying_carpet": section}
-        return cls(run_from_dict(raw, "<scenario>"), game_index, rig)
 
     def rows(self) -> np.ndarray:
         """The kernel's legal rows now: int32[n, ACT_W]."""

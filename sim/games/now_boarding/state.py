@@ -33,20 +33,19 @@ MAX_EVENTS = 20000
 class GameState(GameStateBase):
     """One Now Boarding position.
 
-    ``GameState(raw=None, seed=0, game_index=0, players=None, section=None, policy=None)``:
-    ``raw`` a config dict (as TOML parsed) or None for ``players`` (default 4) seats of
-    ``policy`` (default greedy) with ``section`` as the ``[now_boarding]`` table and ``seed``;
-    the position of game ``game_index`` (see :meth:`from_run`). Raises ConfigError for a bad
-    config.
+    ``GameState(seats=4, seed=0, game_index=0, rig=None, policy=None, raw=None, **section)``:
+    ``seats`` planes of ``policy`` (default greedy; the team plays one policy) with ``section``
+    keys as the ``[now_boarding]`` table, or ``raw`` a whole config dict (as TOML parsed); the
+    position of game ``game_index`` (see :meth:`from_run`, and it for ``rig``). Raises
+    ConfigError for a bad config.
     """
 
-    def __init__(self, raw: dict[str, Any] | None = None, seed: int = 0, game_index: int = 0,
-                 players: int | None = None, section: dict | None = None, policy: str | None = None):
+    def __init__(self, seats: int = 4, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
+                 policy: str | None = None, raw: dict[str, Any] | None = None, **section: Any):
         if raw is None:
-            n = players or 4
-            raw = {"game": "now_boarding", "seed": seed, "seats": [policy or "greedy"] * n,
-                   "now_boarding": section or {}}
-        self._start(run_from_dict(raw, "<GameState>"), game_index, None)
+            raw = {"game": "now_boarding", "seed": seed, "seats": [policy or "greedy"] * seats,
+                   "now_boarding": section}
+        self._start(run_from_dict(raw, "<GameState>"), game_index, rig)
 
     def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         """Game ``game_index`` of ``run`` set up as ``play_batch`` sets it up, at the start of

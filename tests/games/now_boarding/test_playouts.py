@@ -58,8 +58,8 @@ def test_policies_share_the_deal():
     """Common random numbers: chance uses its own stream, so the policy does not change the setup."""
     from sim.games.now_boarding.state import GameState
 
-    a = GameState(players=4, policy="greedy", game_index=9)
-    b = GameState(players=4, policy="heuristic", game_index=9)
+    a = GameState(seats=4, policy="greedy", game_index=9)
+    b = GameState(seats=4, policy="heuristic", game_index=9)
     import sim.games.now_boarding.layout as L
 
     assert np.array_equal(a.st[L.PILE:L.PILE + L.NCARD], b.st[L.PILE:L.PILE + L.NCARD])

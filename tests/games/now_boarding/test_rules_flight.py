@@ -318,7 +318,7 @@ def test_temporary_seat_full_until_a_bought_seat_frees_one(make):
     3rd seat bought ($9) seats everyone but frees none (still full); a 4th ($13) frees one seat,
     for one pickup without any token."""
     raw = {"game": "now_boarding", "seats": [{"policy": "heuristic", "weights": {"strategy": 1}}] * 4}
-    g = cleared(GameState(raw))
+    g = cleared(GameState(raw=raw))
     g.set_plane(0, airport="ATL", seats=2, speed=3, colours=["green"])
     a, b, c = (g.place(g.card("ATL", d), "ATL") for d in ("MIA", "JFK", "DEN"))
     g.st[L.S_TSEAT] = 0
