@@ -68,10 +68,12 @@ bench: warm
 lint: setup
 	$(BIN)/ruff check sim tests
 
-# record tests/playthroughs/<config>.txt for every shipped config (after an intended change:
+# record tests/playthroughs/<config>.txt for every shipped config and Clear for Takeoff's pinned
+# figures (clear_for_takeoff_regression.json), both under SIM_RECORD_GOLDEN=1 (after an intended change:
 # review `git diff tests/playthroughs` and bump the game's rules version)
 playthroughs: warm
-	SIM_RECORD_GOLDEN=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_playthroughs.py
+	SIM_RECORD_GOLDEN=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_playthroughs.py \
+	  tests/games/clear_for_takeoff/test_statistics.py::test_seeded_regression_figures
 
 # write docs/schema/<game>.json (the JSON Schema the configs' `#:schema` first lines point at)
 schema: setup

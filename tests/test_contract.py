@@ -189,3 +189,17 @@ def test_game_state_refuses_an_action_that_is_not_legal(name):
     with pytest.raises(ValueError):
         gs.apply(bogus)
     assert gs.snapshot() == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_state_constructor_convention(name):
+    """One constructor convention in every game (docs/adding-a-game.md, "Names"):
+    ``GameState(seats=N, seed=S, game_index=G, **section)`` is game G of a run of N greedy
+    seats on seed S with the game's default table, the same position as ``from_run`` gives."""
+    gdef = get_game(name)
+    n = max(gdef.min_seats, 3)
+    raw = {"game": name, "seats": ["greedy"] * n, "seed": 3, name: {}}
+    a = gdef.GameState(seats=n, seed=3, game_index=1)
+    b = gdef.GameState.from_run(run_from_dict(raw, "<test>"), 1)
+    assert a.dealt() == b.dealt()
+    assert a.snapshot() == b.snapshot()

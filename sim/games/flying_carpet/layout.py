@@ -75,8 +75,8 @@ W = WIDTH
 H = HEIGHT
 NCELL = W * H
 MAXC = MAX_PIECE_CELLS
-KIND_NAMES: tuple[str, ...] = tuple(CARD_KINDS)
-NK = len(KIND_NAMES)
+CARD_KIND_NAMES: tuple[str, ...] = tuple(CARD_KINDS)
+NK = len(CARD_KIND_NAMES)
 PK_GROUND, PK_CLOUD = index_constants(PIECE_KINDS)
 M_STAR = 1
 M_KEEP = 2
@@ -169,8 +169,8 @@ STAT_NAMES = ("blown_off", "skipped", "blocks_given", "blocks_suffered", "forced
 NSTAT = len(STAT_NAMES)
 
 # ---- action kinds ------------------------------------------------------------------------------
-ACTION_KIND_NAMES = ("card", "token", "drift", "skip", "cloud", "keep", "swap", "hop")
-(K_CARD, K_TOKEN, K_DRIFT, K_SKIP, K_CLOUD, K_KEEP, K_SWAP, K_HOP) = index_constants(ACTION_KIND_NAMES)
+KIND_NAMES = ("card", "token", "drift", "skip", "cloud", "keep", "swap", "hop")
+(K_CARD, K_TOKEN, K_DRIFT, K_SKIP, K_CLOUD, K_KEEP, K_SWAP, K_HOP) = index_constants(KIND_NAMES)
 ACT_NAMES = ("kind", "a", "b", "c", "land", "end", "flags", "extra")
 A_KIND, A_A, A_B, A_C, A_LAND, A_END, A_FLAGS, A_EXTRA = index_constants(ACT_NAMES)
 ACT_W = len(ACT_NAMES)

@@ -17,8 +17,8 @@ import numpy as np
 import sim.games.flying_carpet.data as data
 from sim.errors import ConfigError
 from sim.games.flying_carpet.layout import (
+    CARD_KIND_NAMES,
     DF_SKIP,
-    KIND_NAMES,
     KO_DY,
     KO_HC,
     KO_ORDER,
@@ -116,7 +116,7 @@ def kind_options() -> np.ndarray:
     """int32[NK, 4, KO_W]: every card kind's four options (KO_VALID 0 where the card has no
     arrows of that colour)."""
     kopt = np.zeros((NK, NOPT, KO_W), np.int32)
-    for k, name in enumerate(KIND_NAMES):
+    for k, name in enumerate(CARD_KIND_NAMES):
         for o, segs in enumerate(data.CARD_KINDS[name]):
             if segs is None:
                 continue
@@ -286,11 +286,11 @@ def compile_spec(cfg):
     src = cfg.source
     S = cfg.n_seats
     # ---- the deck (RB "Cards and tokens") ----
-    kind_of = {name: k for k, name in enumerate(KIND_NAMES)}
+    kind_of = {name: k for k, name in enumerate(CARD_KIND_NAMES)}
     cards: list[int] = []
     for name, n in sec.deck.items():
         if name not in kind_of:
-            raise ConfigError(src, f"{SEC}.deck.{name}", f"unknown wind-card kind; kinds {list(KIND_NAMES)}")
+            raise ConfigError(src, f"{SEC}.deck.{name}", f"unknown wind-card kind; kinds {list(CARD_KIND_NAMES)}")
         if n < 0:
             raise ConfigError(src, f"{SEC}.deck.{name}", f"a count is >= 0, got {n}")
         cards.extend([kind_of[name]] * n)

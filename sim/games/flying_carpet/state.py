@@ -3,7 +3,7 @@ rule functions (``rules``); this module only builds positions and reads them bac
 
 Example::
 
-    gs = GameState.scenario(seats=3, city=[])          # an empty desert
+    gs = GameState(seats=3, city=[])                    # an empty desert
     gs.put(0, 5, 7)                                     # seat 0's carpet to (5, 7)
     gs.set_hand(0, ["R32", "V1", "V2", "L11"])
     gs.play("R32", "dark blue")                         # up 3, then right 2 + wind
@@ -27,7 +27,7 @@ from sim.games.flying_carpet.data import COLOURS
 from sim.games.flying_carpet.hooks import KERNELS
 from sim.rng import seed_streams
 
-KIND = {name: k for k, name in enumerate(L.KIND_NAMES)}
+CARD_KIND = {name: k for k, name in enumerate(L.CARD_KIND_NAMES)}
 TOKEN = {name: i for i, name in enumerate(L.TOKEN_NAMES)}
 LAND = {name: i for i, name in enumerate(L.LAND_NAMES)}
 
@@ -35,7 +35,21 @@ LAND = {name: i for i, name in enumerate(L.LAND_NAMES)}
 class GameState(GameStateBase):
     """One Flying Carpet position plus its compiled run (see the module docstring)."""
 
-    def __init__(self, run: CompiledRun, game_index: int = 0, rig: Rig | None = None):
+    def __init__(self, seats: int = 4, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
+                 policies: Sequence[str] | None = None, **section: Any):
+        """A race of ``seats`` carpets (greedy, or ``policies``) with ``section`` overriding
+        ``[flying_carpet]`` keys (``city=[]`` for the empty desert), at the start of game
+        ``game_index``. Raises ConfigError for a bad section."""
+        raw = {"game": "flying_carpet", "seats": list(policies or ["greedy"] * seats), "seed": seed,
+               "flying_carpet": section}
+        self._start(run_from_dict(raw, "<scenario>"), game_index, rig)
+
+    # ---- the contract -------------------------------------------------------------------
+    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
+        """Game ``game_index`` of ``run`` set up as ``play_batch`` sets it up (what
+        :meth:`from_run` and the constructor call). ``rig.deck``: every card id in draw
+        order; ``rig.dice``: die faces in roll order. Raises ValueError for a deck that is not
+        every card id once."""
         self.run = run
         self.spec = run.spec
         self.p = run.spec[0]
@@ -58,20 +72,6 @@ class GameState(GameStateBase):
         self.work = np.zeros(2 * L.NCELL, np.int32)
         self.dmap = KERNELS.shared_of(self.spec)
         R.start_race(self.state, self.spec, self.ev, self.evn)
-
-    # ---- the contract -------------------------------------------------------------------
-    @classmethod
-    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameState:
-        return cls(run, game_index, rig)
-
-    @classmethod
-    def scenario(cls, seats: int = 4, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
-                 policies: Sequence[str] | None = None, **section: Any) -> GameState:
-        """A race of ``seats`` carpets with ``section`` overriding ``[flying_carpet]`` keys
-        (``city=[]`` for the empty desert). Raises ConfigError for a bad section."""
-        raw = {"game": "flying_carpet", "seats": list(policies or ["greedy"] * seats), "seed": seed,
-               "flying_carpet": section}
-        return cls(run_from_dict(raw, "<scenario>"), game_index, rig)
 
     def rows(self) -> np.ndarray:
         """The kernel's legal rows now: int32[n, ACT_W]."""
@@ -171,7 +171,7 @@ class GameState(GameStateBase):
         return [int(c) for c in self.state[h0: h0 + HAND]]
 
     def hand(self, s: int) -> list[str]:
-        return [L.KIND_NAMES[int(self.spec[5][c])] if c >= 0 else "-" for c in self.hand_ids(s)]
+        return [L.CARD_KIND_NAMES[int(self.spec[5][c])] if c >= 0 else "-" for c in self.hand_ids(s)]
 
     def anchor(self, piece: int) -> tuple[int, int]:
         c = int(self.state[int(self.p[L.P_OFF_ANCH]) + piece])
@@ -203,7 +203,7 @@ class GameState(GameStateBase):
         elif kind == "drift":
             ok = k == L.K_DRIFT and (colour is None or int(r[L.A_A]) == int(colour))
         else:
-            ok = (k == L.K_CARD and int(r[L.A_EXTRA]) == KIND[kind] and int(r[L.A_C]) == TOKEN[token]
+            ok = (k == L.K_CARD and int(r[L.A_EXTRA]) == CARD_KIND[kind] and int(r[L.A_C]) == TOKEN[token]
                   and (colour is None or int(r[L.A_B]) == COLOURS.index(colour)))
         return ok and (land is None or int(r[L.A_LAND]) == LAND[land])
 
@@ -239,7 +239,7 @@ class GameState(GameStateBase):
                 self.state[d0 + i: d0 + n - 1] = self.state[d0 + i + 1: d0 + n].copy()
                 self.state[L.H_DECK_N] = n - 1
                 return cid
-        raise ValueError(f"no {L.KIND_NAMES[kind]} card left in the stack")
+        raise ValueError(f"no {L.CARD_KIND_NAMES[kind]} card left in the stack")
 
     def _to_deck_bottom(self, cid: int) -> None:
         d0 = int(self.p[L.P_OFF_DECK])
@@ -259,11 +259,11 @@ class GameState(GameStateBase):
             if self.state[h0 + j] >= 0:
                 self._to_deck_bottom(int(self.state[h0 + j]))
         for j, name in enumerate(kinds):
-            self.state[h0 + j] = self._take_from_deck(KIND[name])
+            self.state[h0 + j] = self._take_from_deck(CARD_KIND[name])
 
     def stack_deck(self, kinds: Sequence[str]) -> None:
         """Make ``kinds`` the next cards drawn, first name first."""
-        ids = [self._take_from_deck(KIND[k]) for k in kinds]
+        ids = [self._take_from_deck(CARD_KIND[k]) for k in kinds]
         d0 = int(self.p[L.P_OFF_DECK])
         n = int(self.state[L.H_DECK_N])
         for cid in reversed(ids):

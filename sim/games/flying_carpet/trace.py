@@ -26,7 +26,7 @@ def xy_text(c: int) -> str:
 
 def kind_text(k: int) -> str:
     """A card kind's arrows, e.g. ``R32 [right 2, up 3 | up 3, right 2 | ...]``."""
-    name = L.KIND_NAMES[k]
+    name = L.CARD_KIND_NAMES[k]
     opts = []
     for segs in CARD_KINDS[name]:
         if segs is not None:
@@ -77,7 +77,7 @@ def hand_text(snap, spec, s: int) -> str:
     out = []
     for j in range(HAND):
         cid = int(snap[int(p[L.P_OFF_HAND]) + s * HAND + j])
-        out.append("-" if cid < 0 else f"#{cid} {L.KIND_NAMES[card_kind[cid]]}")
+        out.append("-" if cid < 0 else f"#{cid} {L.CARD_KIND_NAMES[card_kind[cid]]}")
     return ", ".join(out)
 
 
@@ -134,9 +134,9 @@ def _event_line(e, spec, labels) -> str | None:
         how = "drifts with the wind" if ZONE_WIND[b // L.W] else "sinks (windless zone)"
         return f"  plays no card: {how}: {xy_text(b)} -> {where}"
     if code == L.E_EXCHANGE:
-        return f"    exchanges #{a} {L.KIND_NAMES[card_kind[a]]}"
+        return f"    exchanges #{a} {L.CARD_KIND_NAMES[card_kind[a]]}"
     if code == L.E_DRAW:
-        return f"    draws #{a} {L.KIND_NAMES[card_kind[a]]}"
+        return f"    draws #{a} {L.CARD_KIND_NAMES[card_kind[a]]}"
     if code == L.E_SKIP:
         return "  skips this turn (blocked, or the die)"
     if code == L.E_BLOWN:

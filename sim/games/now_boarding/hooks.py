@@ -35,9 +35,9 @@ from sim.games.engine import (
 )
 from sim.games.loop import bind
 from sim.games.now_boarding.layout import (
-    K_NP,
-    K_TURN_CAP,
     MAXP,
+    P_NP,
+    P_TURN_CAP,
     POL_PLANNER,
     POL_ROLLOUT,
     PW_ENDSEARCH,
@@ -110,7 +110,7 @@ def clock(state):
 
 @inline_kernel
 def turn_cap(spec):
-    return spec[0][K_TURN_CAP]
+    return spec[0][P_TURN_CAP]
 
 
 @inline_kernel
@@ -195,7 +195,7 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
     else:
         buy_basket_of(state, K, order[d - D_BUY], tw[2], tw[3], tw[4], ev, evn)
     tw[0] = d + 1
-    if tw[0] >= D_BUY + K[K_NP]:
+    if tw[0] >= D_BUY + K[P_NP]:
         tw[1] = 1
 
 
@@ -234,7 +234,7 @@ def sim_clock(state, t):
 
 def trace_rows(spec) -> tuple[int, int]:
     """Event rows (20,000) and snapshot rows (one a round) of a traced game."""
-    return 20_000, int(spec[0][K_TURN_CAP]) + 2
+    return 20_000, int(spec[0][P_TURN_CAP]) + 2
 
 
 def snaps_used(state, snaps):
@@ -283,7 +283,7 @@ def purchase_search(st, spec, order, k, base, w, rng, nsim, depth):
     Wb[0, :] = w
     rig0 = np.zeros(1, np.int32)
     sdepth = depth + 1 if depth > 0 else 0  # simulate counts this round as the first
-    last = k + 1 >= spec[K_NP]
+    last = k + 1 >= spec[P_NP]
     for _ in range(nsim):
         lookahead_streams(rng, sub)
         for i in range(nc):

@@ -6,30 +6,31 @@ Offsets are derived with :class:`sim.games.base.Layout` (offset + size, never ty
 
 Index layout (``[n]`` = block of n slots; all sizes fixed, none depends on the config)::
 
-    spec  int64   K_NP K_NR K_ANGER_LIMIT K_COMPLAINT_LIMIT K_LEFTOVER K_RESET K_POOLED
-                  K_START_SEATS K_START_SPEED K_MAX_SEATS K_MAX_SPEED K_ROUTE_PRICE
-                  K_TSEAT_PRICE K_TSPEED_PRICE K_SUPPLY K_BUDGET K_VIP K_VIP_COUNT K_FREE_UPG
-                  K_FREE_ROUTE K_WTOK K_TURN_CAP K_SIDE45 K_GRUMPY (1 each), K_PILE[3] K_DRAW[3]
-                  K_SEATP[16] K_SPEEDP[16] K_PHOME[MAXP] K_PCOL[MAXP] K_RA[MAXR] K_RB[MAXR]
-                  K_RSP[MAXR] K_RCOL[MAXR] K_BETWEEN[NA*NA] K_CORIG[NCARD] K_CDEST[NCARD]
-                  K_CFARE[NCARD] K_CIN[NCARD] K_RBEST[64] K_RGAIN[64] K_AIRIN[NA]
-                  K_VKIND[NVIP] K_VSTAGES[NVIP]
+    spec  int64   P_NP P_NR P_ANGER_LIMIT P_COMPLAINT_LIMIT P_LEFTOVER P_RESET P_POOLED
+                  P_START_SEATS P_START_SPEED P_MAX_SEATS P_MAX_SPEED P_ROUTE_PRICE
+                  P_TSEAT_PRICE P_TSPEED_PRICE P_SUPPLY P_BUDGET P_VIP P_VIP_COUNT P_FREE_UPG
+                  P_FREE_ROUTE P_WTOK P_TURN_CAP P_SIDE45 P_GRUMPY (1 each), P_PILE[3] P_DRAW[3]
+                  P_SEATP[16] P_SPEEDP[16] P_PHOME[MAXP] P_PCOL[MAXP] P_RA[MAXR] P_RB[MAXR]
+                  P_RSP[MAXR] P_RCOL[MAXR] P_BETWEEN[NA*NA] P_CORIG[NCARD] P_CDEST[NCARD]
+                  P_CFARE[NCARD] P_CIN[NCARD] P_RBEST[64] P_RGAIN[64] P_AIRIN[NA]
+                  P_VKIND[NVIP] P_VSTAGES[NVIP]
     state int32   S_* scalars (1 each), S_PILE_POS[3] S_PILE_END[3] S_SUP_ROUTE[6];
                   cards C_PLACE C_WHERE C_ANGER C_VIPK C_PICK [NCARD each], ACTIVE[NCARD],
-                  PILE[NCARD]; planes PLANES[PB*MAXP] (plane block P_*, size PB);
+                  PILE[NCARD]; planes PLANES[PB*MAXP] (plane block SE_*, size PB);
                   weather WX_TYPE WX_SPACE R_LEN [MAXR each], plan WP_ROUTE WP_SPACE
                   [3*MAXTOK each]; VIPs VP_KIND VP_STAGE VP_STATE [NVIP each]; statistics
                   ST_UPG[5] ST_UPGR[NRT] ST_CAIR[NA] ST_RPS[4] ST_UPGKS[9]; distance tables
                   DIST NEXT [MAXP*2*NA*NA each]; scratch SCR_BABY[NA] SCR_BUY[72]
                   SCR_REACH[SCR_REACH_SIZE] (not game state)
-    plane block   P_SEATS P_SPEED P_MASK P_AIR P_ROUTE P_OFF P_LOAD P_SPLEFT P_ACTLEFT P_TCARD
-                  P_TAIR P_FARES P_DELIV P_NERV P_CELEB P_NCARR (1 each), P_MONEY[NFARE] P_NUPG
+    plane block   SE_SEATS SE_SPEED SE_MASK SE_AIR SE_ROUTE SE_OFF SE_LOAD SE_SPLEFT SE_ACTLEFT
+                  SE_TCARD SE_TAIR SE_FARES SE_DELIV SE_NERV SE_CELEB SE_NCARR (1 each),
+                  SE_MONEY[NFARE] SE_NUPG (SE_ = an offset in one seat's block: here its plane)
     event row     engine.EV_W ints [round, plane or -1, E_*, a, b, c, d, e]
     result row    COLUMNS order; O_X = (fixed, per_seat) read with engine.col_at
 
 Actions (``GameState.legal_actions`` / ``apply``, the flight phase of every plane at once):
-``(A_PICKUP, plane, card)`` board card; ``(A_DROP, plane, card)`` set the card down at the
-plane's airport (delivery or hand-off); ``(A_FLY, plane, airport)`` fly one hop (up to the
+``(K_PICKUP, plane, card)`` board card; ``(K_DROP, plane, card)`` set the card down at the
+plane's airport (delivery or hand-off); ``(K_FLY, plane, airport)`` fly one hop (up to the
 next airport or as far as the move points allow) toward that airport.
 """
 
@@ -74,72 +75,72 @@ BIG = 1 << 30  # "unlimited" action budget
 
 # ---- spec (int64) ----
 _k = Layout()
-K_NP = _k.slot()  # players = planes
-K_NR = _k.slot()  # routes on the board side in use
-K_ANGER_LIMIT = _k.slot()
-K_COMPLAINT_LIMIT = _k.slot()
-K_LEFTOVER = _k.slot()  # undelivered passengers per end complaint
-K_RESET = _k.slot()  # 0 anger reset at pickup (RB), 1 at set-down elsewhere (BGA)
-K_POOLED = _k.slot()
-K_START_SEATS = _k.slot()
-K_START_SPEED = _k.slot()
-K_MAX_SEATS = _k.slot()
-K_MAX_SPEED = _k.slot()
-K_ROUTE_PRICE = _k.slot()
-K_TSEAT_PRICE = _k.slot()
-K_TSPEED_PRICE = _k.slot()
-K_SUPPLY = _k.slot()  # 1 = tile supply limits on
-K_BUDGET = _k.slot()  # actions per plane per flight phase, 0 = unlimited
-K_VIP = _k.slot()
-K_VIP_COUNT = _k.slot()
-K_FREE_UPG = _k.slot()  # 0 policy, 1 seat, 2 speed
-K_FREE_ROUTE = _k.slot()  # 1 = each plane takes a free route colour (2 players)
-K_WTOK = _k.slot()  # weather tokens per stage
-K_TURN_CAP = _k.slot()
-K_SIDE45 = _k.slot()  # 1 = 4-5 player board side
-K_GRUMPY = _k.slot()  # anger the Grumpy VIP keeps when its anger is removed (0 or 1)
-K_PILE = _k.block(3)  # cards per stage pile
-K_DRAW = _k.block(3)  # cards drawn per round per stage
-K_SEATP = _k.block(16)  # price of reaching k seats at index k
-K_SPEEDP = _k.block(16)  # price of reaching speed k at index k
-K_PHOME = _k.block(MAXP)  # starting airport of plane p
-K_PCOL = _k.block(MAXP)  # colour id (1..5) of plane p
-K_RA = _k.block(MAXR)  # route endpoint a
-K_RB = _k.block(MAXR)  # route endpoint b
-K_RSP = _k.block(MAXR)  # non-airport spaces
-K_RCOL = _k.block(MAXR)  # colour (0 white)
-K_BETWEEN = _k.block(NA * NA)  # route id between airports a*9+b, -1 none
-K_CORIG = _k.block(NCARD)
-K_CDEST = _k.block(NCARD)
-K_CFARE = _k.block(NCARD)
-K_CIN = _k.block(NCARD)  # 1 = card in the game (not removed by player count)
-K_RBEST = _k.block(64)  # best colour to add to route mask m (-1 none useful)
-K_RGAIN = _k.block(64)  # its gain (sum of all-pairs distance saved)
-K_AIRIN = _k.block(NA)  # airport on the board side
-K_VKIND = _k.block(NVIP)  # VIP card kinds
-K_VSTAGES = _k.block(NVIP)  # allowed stage bits
+P_NP = _k.slot()  # players = planes
+P_NR = _k.slot()  # routes on the board side in use
+P_ANGER_LIMIT = _k.slot()
+P_COMPLAINT_LIMIT = _k.slot()
+P_LEFTOVER = _k.slot()  # undelivered passengers per end complaint
+P_RESET = _k.slot()  # 0 anger reset at pickup (RB), 1 at set-down elsewhere (BGA)
+P_POOLED = _k.slot()
+P_START_SEATS = _k.slot()
+P_START_SPEED = _k.slot()
+P_MAX_SEATS = _k.slot()
+P_MAX_SPEED = _k.slot()
+P_ROUTE_PRICE = _k.slot()
+P_TSEAT_PRICE = _k.slot()
+P_TSPEED_PRICE = _k.slot()
+P_SUPPLY = _k.slot()  # 1 = tile supply limits on
+P_BUDGET = _k.slot()  # actions per plane per flight phase, 0 = unlimited
+P_VIP = _k.slot()
+P_VIP_COUNT = _k.slot()
+P_FREE_UPG = _k.slot()  # 0 policy, 1 seat, 2 speed
+P_FREE_ROUTE = _k.slot()  # 1 = each plane takes a free route colour (2 players)
+P_WTOK = _k.slot()  # weather tokens per stage
+P_TURN_CAP = _k.slot()
+P_SIDE45 = _k.slot()  # 1 = 4-5 player board side
+P_GRUMPY = _k.slot()  # anger the Grumpy VIP keeps when its anger is removed (0 or 1)
+P_PILE = _k.block(3)  # cards per stage pile
+P_DRAW = _k.block(3)  # cards drawn per round per stage
+P_SEATP = _k.block(16)  # price of reaching k seats at index k
+P_SPEEDP = _k.block(16)  # price of reaching speed k at index k
+P_PHOME = _k.block(MAXP)  # starting airport of plane p
+P_PCOL = _k.block(MAXP)  # colour id (1..5) of plane p
+P_RA = _k.block(MAXR)  # route endpoint a
+P_RB = _k.block(MAXR)  # route endpoint b
+P_RSP = _k.block(MAXR)  # non-airport spaces
+P_RCOL = _k.block(MAXR)  # colour (0 white)
+P_BETWEEN = _k.block(NA * NA)  # route id between airports a*9+b, -1 none
+P_CORIG = _k.block(NCARD)
+P_CDEST = _k.block(NCARD)
+P_CFARE = _k.block(NCARD)
+P_CIN = _k.block(NCARD)  # 1 = card in the game (not removed by player count)
+P_RBEST = _k.block(64)  # best colour to add to route mask m (-1 none useful)
+P_RGAIN = _k.block(64)  # its gain (sum of all-pairs distance saved)
+P_AIRIN = _k.block(NA)  # airport on the board side
+P_VKIND = _k.block(NVIP)  # VIP card kinds
+P_VSTAGES = _k.block(NVIP)  # allowed stage bits
 SPEC_SIZE = _k.size
 
-# ---- plane block (offsets inside one plane's block) ----
+# ---- plane block (offsets inside one plane's block: SE_*, as every game's seat block) ----
 _p = Layout()
-P_SEATS = _p.slot()
-P_SPEED = _p.slot()
-P_MASK = _p.slot()  # route colours held: bit 0 white (always), bit c colour c
-P_AIR = _p.slot()  # airport, or -1 when on a route
-P_ROUTE = _p.slot()
-P_OFF = _p.slot()  # offset from the route's airport a, in move points (current weather)
-P_LOAD = _p.slot()  # seats used
-P_SPLEFT = _p.slot()  # move points left this flight phase
-P_ACTLEFT = _p.slot()  # actions left this flight phase (action budget)
-P_TCARD = _p.slot()  # card this plane is heading for (-1)
-P_TAIR = _p.slot()  # random policy: target airport (-1)
-P_FARES = _p.slot()
-P_DELIV = _p.slot()
-P_NERV = _p.slot()  # Nervous VIPs aboard
-P_CELEB = _p.slot()  # Celebrity aboard
-P_NCARR = _p.slot()  # cards aboard
-P_MONEY = _p.block(NFARE)  # money cards by fare value
-P_NUPG = _p.slot()  # upgrades bought (all kinds)
+SE_SEATS = _p.slot()
+SE_SPEED = _p.slot()
+SE_MASK = _p.slot()  # route colours held: bit 0 white (always), bit c colour c
+SE_AIR = _p.slot()  # airport, or -1 when on a route
+SE_ROUTE = _p.slot()
+SE_OFF = _p.slot()  # offset from the route's airport a, in move points (current weather)
+SE_LOAD = _p.slot()  # seats used
+SE_SPLEFT = _p.slot()  # move points left this flight phase
+SE_ACTLEFT = _p.slot()  # actions left this flight phase (action budget)
+SE_TCARD = _p.slot()  # card this plane is heading for (-1)
+SE_TAIR = _p.slot()  # random policy: target airport (-1)
+SE_FARES = _p.slot()
+SE_DELIV = _p.slot()
+SE_NERV = _p.slot()  # Nervous VIPs aboard
+SE_CELEB = _p.slot()  # Celebrity aboard
+SE_NCARR = _p.slot()  # cards aboard
+SE_MONEY = _p.block(NFARE)  # money cards by fare value
+SE_NUPG = _p.slot()  # upgrades bought (all kinds)
 PB = _p.size  # plane block size
 
 # ---- state (int32) ----
@@ -208,7 +209,7 @@ PLN_I = _s.block(MAXP)  # planner: next stop index
 PLN_HEAD = _s.block(MAXP)  # planner: airport to fly toward after the last stop (-1 stay)
 C_ASSIGN = _s.block(NCARD)  # planner: plane + 1 that is to board the waiting card this round (0 none)
 C_DROPAT = _s.block(NCARD)  # planner: airport + 1 where the card aboard is to be set down (0 none), + 64 ×
-#   (plane + 1) of the plane planned to board it there in the same round (a relay, policies.RELAY_AT)
+#   (plane + 1) of the plane planned to board it there in the same round (a relay, planner.RELAY_AT)
 STATE_SIZE = _s.size
 
 # ---- enums ----
@@ -228,8 +229,9 @@ PART_DAY, PART_EVENING, PART_LAST, PART_FINAL = range(4)
 # upgrade strategies (heuristic weight "strategy")
 STRAT_BALANCED, STRAT_SEATS, STRAT_SPEED, STRAT_ROUTES = range(4)
 
-# ---- actions (GameState) ----
-A_PICKUP, A_DROP, A_FLY = range(3)
+# ---- actions (GameState): action kinds K_*, named by KIND_NAMES ----
+KIND_NAMES = ("pickup", "drop", "fly")
+K_PICKUP, K_DROP, K_FLY = index_constants(KIND_NAMES)
 
 # ---- events: code of an engine event row [round, plane or -1, code, a, b, c, d, e] ----
 EVENTS = ("round", "move", "pick", "drop", "deliver", "anger", "complaint", "draw", "stage",

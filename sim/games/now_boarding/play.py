@@ -29,18 +29,6 @@ from sim.games.now_boarding.layout import (
     C_PLACE,
     C_VIPK,
     C_WHERE,
-    K_CIN,
-    K_COMPLAINT_LIMIT,
-    K_CORIG,
-    K_FREE_ROUTE,
-    K_NP,
-    K_NR,
-    K_POOLED,
-    K_RBEST,
-    K_RGAIN,
-    K_RSP,
-    K_SUPPLY,
-    K_WTOK,
     MAXR,
     MAXTOK,
     NA,
@@ -72,14 +60,18 @@ from sim.games.now_boarding.layout import (
     O_VIPS,
     O_WASTED,
     O_WIN,
-    P_ACTLEFT,
-    P_AIR,
-    P_DELIV,
-    P_FARES,
-    P_MASK,
-    P_SEATS,
-    P_SPEED,
-    P_SPLEFT,
+    P_CIN,
+    P_COMPLAINT_LIMIT,
+    P_CORIG,
+    P_FREE_ROUTE,
+    P_NP,
+    P_NR,
+    P_POOLED,
+    P_RBEST,
+    P_RGAIN,
+    P_RSP,
+    P_SUPPLY,
+    P_WTOK,
     PILE,
     PL_BOX,
     PL_PILE,
@@ -115,6 +107,14 @@ from sim.games.now_boarding.layout import (
     S_TSPEED,
     S_WASTED,
     S_WIN,
+    SE_ACTLEFT,
+    SE_AIR,
+    SE_DELIV,
+    SE_FARES,
+    SE_MASK,
+    SE_SEATS,
+    SE_SPEED,
+    SE_SPLEFT,
     ST_CAIR,
     ST_RPS,
     ST_UPG,
@@ -130,6 +130,7 @@ from sim.games.now_boarding.layout import (
     WP_ROUTE,
     WP_SPACE,
 )
+from sim.games.now_boarding.planner import plan_round, planner_step
 from sim.games.now_boarding.policies import (
     accept_vip,
     choose_target,
@@ -138,9 +139,7 @@ from sim.games.now_boarding.policies import (
     do_pickups,
     free_choice,
     free_route_choice,
-    plan_round,
     plan_upgrade,
-    planner_step,
     stop_buying,
     strategy_of,
 )
@@ -186,12 +185,12 @@ def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
     (``rules.setup``, the rigging hook)."""
     setup_board(st, spec)
     pol = team_policy(pol, w)
-    for p in range(spec[K_NP]):
+    for p in range(spec[P_NP]):
         k = forced_free_upgrade(spec)
         if k < 0:
             k = free_choice(pol, w, rng)
         free_upgrade(st, spec, p, k, ev, evn)
-        if spec[K_FREE_ROUTE] == 1:
+        if spec[P_FREE_ROUTE] == 1:
             free_route(st, spec, p, free_route_choice(st, spec, p, pol, rng), ev, evn)
     setup(st, spec, rng, rig_deck, rig_dice, ev, evn)
 
@@ -207,14 +206,14 @@ def plane_step(st, spec, p, pol, w, rng, ev, evn):
         return planner_step(st, spec, p, w, ev, evn)
     changed = False
     b = pb(p)
-    if st[b + P_AIR] >= 0 and st[b + P_ACTLEFT] > 0:
+    if st[b + SE_AIR] >= 0 and st[b + SE_ACTLEFT] > 0:
         if deliver_all(st, spec, p, ev, evn) > 0:
             changed = True
         if do_handoffs(st, spec, p, pol, w, rng, ev, evn) > 0:
             changed = True
         if do_pickups(st, spec, p, pol, w, rng, ev, evn) > 0:
             changed = True
-    if st[b + P_SPLEFT] > 0 or st[S_TSPEED] == p:
+    if st[b + SE_SPLEFT] > 0 or st[S_TSPEED] == p:
         t = choose_target(st, spec, p, pol, w, rng)
         if t >= 0 and fly_hop(st, spec, p, t, ev, evn) > 0:
             changed = True
@@ -227,7 +226,7 @@ def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
     resolved as passes in this round's plane order; each pass every plane takes one step.
     Passes repeat until nothing changes, so hand-offs between planes within the round work
     (RB Pro tip). Returns an invariant code in check mode, else 0."""
-    n = spec[K_NP]
+    n = spec[P_NP]
     pol = team_policy(pol, w)
     if pol == POL_PLANNER:
         plan_round(st, spec, w)
@@ -262,12 +261,12 @@ def buy_phase(st, spec, p, pol, w, rng, ev, evn):
     budget = money(st, p)
     if budget <= 0:
         return
-    seats = st[b + P_SEATS]
-    speed = st[b + P_SPEED]
-    mask = st[b + P_MASK]
+    seats = st[b + SE_SEATS]
+    speed = st[b + SE_SPEED]
+    mask = st[b + SE_MASK]
     nk = 0
     total = 0
-    pooled = spec[K_POOLED] == 1
+    pooled = spec[P_POOLED] == 1
     while nk < 24:
         k, col, price = plan_upgrade(st, spec, p, pol, w, rng, seats, speed, mask, strat, budget - total)
         if k < 0 or total + price > budget:
@@ -367,19 +366,19 @@ def redeal(st, spec, rng):
     m = 0
     for c in range(NCARD):
         pl = st[C_PLACE + c]
-        if pl == PL_PILE or (pl == PL_BOX and spec[K_CIN + c] == 1):
+        if pl == PL_PILE or (pl == PL_BOX and spec[P_CIN + c] == 1):
             pool[m] = c
             m += 1
     for j in range(nd):
         a = sair[j]
         cnt = 0
         for i in range(m):
-            if spec[K_CORIG + pool[i]] == a:
+            if spec[P_CORIG + pool[i]] == a:
                 cnt += 1
         k = randint(rng, CHANCE, cnt)
         for i in range(m):
             c = pool[i]
-            if spec[K_CORIG + c] != a:
+            if spec[P_CORIG + c] != a:
                 continue
             if k > 0:
                 k -= 1
@@ -410,8 +409,8 @@ def redeal(st, spec, rng):
     s = st[S_STAGE]
     if s >= 2:
         return
-    nr = spec[K_NR]
-    ntok = spec[K_WTOK]
+    nr = spec[P_NR]
+    ntok = spec[P_WTOK]
     used = np.zeros(MAXR, np.int64)
     for t in range(s + 1):
         for i in range(MAXTOK):
@@ -432,7 +431,7 @@ def redeal(st, spec, rng):
                 r = rts[x]
                 x += 1
                 st[WP_ROUTE + t * MAXTOK + i] = r
-                st[WP_SPACE + t * MAXTOK + i] = 1 + randint(rng, CHANCE, spec[K_RSP + r])
+                st[WP_SPACE + t * MAXTOK + i] = 1 + randint(rng, CHANCE, spec[P_RSP + r])
             else:
                 st[WP_ROUTE + t * MAXTOK + i] = -1
 
@@ -441,12 +440,12 @@ def redeal(st, spec, rng):
 def basket_price(st, spec, p, nv, ns, nr):
     """Price of ``nv`` speed, ``ns`` seat and ``nr`` (0/1) route upgrades for plane p
     (``rules.upgrade_price`` at each level; the route is the colour saving most distance,
-    K_RBEST), or -1 when one of them is not available."""
+    P_RBEST), or -1 when one of them is not available."""
     b = pb(p)
-    seats = st[b + P_SEATS]
-    speed = st[b + P_SPEED]
+    seats = st[b + SE_SEATS]
+    speed = st[b + SE_SPEED]
     total = 0
-    if spec[K_SUPPLY] == 1 and (st[S_SUP_SPEED] < nv or st[S_SUP_SEAT] < ns):
+    if spec[P_SUPPLY] == 1 and (st[S_SUP_SPEED] < nv or st[S_SUP_SEAT] < ns):
         return -1
     for _ in range(nv):
         pr = upgrade_price(st, spec, p, U_SPEED, seats, speed)
@@ -461,9 +460,9 @@ def basket_price(st, spec, p, nv, ns, nr):
         total += pr
         seats += 1
     if nr > 0:
-        mask = st[b + P_MASK]
-        col = spec[K_RBEST + mask]
-        if col < 0 or spec[K_RGAIN + mask] <= 0 or not route_available(st, spec, p, col):
+        mask = st[b + SE_MASK]
+        col = spec[P_RBEST + mask]
+        if col < 0 or spec[P_RGAIN + mask] <= 0 or not route_available(st, spec, p, col):
             return -1
         total += upgrade_price(st, spec, p, U_ROUTE, seats, speed)
     return total
@@ -475,9 +474,9 @@ def buy_basket_of(st, spec, p, nv, ns, nr, ev, evn):
     through the rule functions: one pooled payment (``rules.buy_basket``) or one payment each
     (``rules.buy_one``, stopping at the first the money cards cannot pay)."""
     b = pb(p)
-    seats = st[b + P_SEATS]
-    speed = st[b + P_SPEED]
-    pooled = spec[K_POOLED] == 1
+    seats = st[b + SE_SEATS]
+    speed = st[b + SE_SPEED]
+    pooled = spec[P_POOLED] == 1
     nk = 0
     total = 0
     for i in range(nv + ns + nr):
@@ -489,7 +488,7 @@ def buy_basket_of(st, spec, p, nv, ns, nr, ev, evn):
             col = 0
         else:
             k = U_ROUTE
-            col = spec[K_RBEST + st[b + P_MASK]]
+            col = spec[P_RBEST + st[b + SE_MASK]]
         price = upgrade_price(st, spec, p, k, seats, speed)
         if price < 0:
             break
@@ -519,9 +518,9 @@ def rollout_candidates(st, spec, p, base, w, rng, cand, sim):
     ev0 = np.zeros((0, EV_W), np.int32)
     evn0 = np.zeros(1, np.int64)
     buy_phase(sim, spec, p, base, w, r2, ev0, evn0)
-    dv = sim[b + P_SPEED] - st[b + P_SPEED]
-    ds = sim[b + P_SEATS] - st[b + P_SEATS]
-    dr = 1 if sim[b + P_MASK] != st[b + P_MASK] else 0
+    dv = sim[b + SE_SPEED] - st[b + SE_SPEED]
+    ds = sim[b + SE_SEATS] - st[b + SE_SEATS]
+    dr = 1 if sim[b + SE_MASK] != st[b + SE_MASK] else 0
     cand[0, 0] = dv
     cand[0, 1] = ds
     cand[0, 2] = dr
@@ -560,8 +559,8 @@ def rollout_score(st, spec):
     (-RO_COMPLAINT, RO_DELIVER], never a win's worth."""
     ncards = 0
     for c in range(NCARD):
-        ncards += spec[K_CIN + c]
-    lim = spec[K_COMPLAINT_LIMIT]
+        ncards += spec[P_CIN + c]
+    lim = spec[P_COMPLAINT_LIMIT]
     cp = st[S_COMPL] if st[S_COMPL] < lim else lim
     win = st[S_WIN] if st[S_OVER] == 1 else 0
     return win + RO_DELIVER * st[S_DELIV] / max(ncards, 1) - RO_COMPLAINT * cp / max(lim, 1)
@@ -570,7 +569,7 @@ def rollout_score(st, spec):
 @leaf_kernel
 def write_row(st, spec, row):
     """Fill one result row (int32[C], layout.COLUMNS order, per-seat columns for S planes)."""
-    S = spec[K_NP]
+    S = spec[P_NP]
     row[col_at(O_TURNS[0], O_TURNS[1], S, 0)] = st[S_ROUND]
     row[col_at(O_STALLED[0], O_STALLED[1], S, 0)] = st[S_STALLED]
     row[col_at(O_RESH[0], O_RESH[1], S, 0)] = 0
@@ -604,5 +603,5 @@ def write_row(st, spec, row):
     for k in range(9):
         row[col_at(O_UPGKS[0], O_UPGKS[1], S, 0) + k] = st[ST_UPGKS + k]
     for p in range(S):
-        row[col_at(O_PFARES[0], O_PFARES[1], S, p)] = st[pb(p) + P_FARES]
-        row[col_at(O_PDELIV[0], O_PDELIV[1], S, p)] = st[pb(p) + P_DELIV]
+        row[col_at(O_PFARES[0], O_PFARES[1], S, p)] = st[pb(p) + SE_FARES]
+        row[col_at(O_PDELIV[0], O_PDELIV[1], S, p)] = st[pb(p) + SE_DELIV]

@@ -51,44 +51,6 @@ from sim.games.now_boarding.layout import (
     E_VIP,
     E_WEATHER,
     INF,
-    K_AIRIN,
-    K_ANGER_LIMIT,
-    K_BETWEEN,
-    K_BUDGET,
-    K_CDEST,
-    K_CFARE,
-    K_CIN,
-    K_COMPLAINT_LIMIT,
-    K_CORIG,
-    K_DRAW,
-    K_FREE_UPG,
-    K_GRUMPY,
-    K_LEFTOVER,
-    K_MAX_SEATS,
-    K_MAX_SPEED,
-    K_NP,
-    K_NR,
-    K_PCOL,
-    K_PHOME,
-    K_PILE,
-    K_RA,
-    K_RB,
-    K_RCOL,
-    K_RESET,
-    K_ROUTE_PRICE,
-    K_RSP,
-    K_SEATP,
-    K_SPEEDP,
-    K_START_SEATS,
-    K_START_SPEED,
-    K_SUPPLY,
-    K_TSEAT_PRICE,
-    K_TSPEED_PRICE,
-    K_VIP,
-    K_VIP_COUNT,
-    K_VKIND,
-    K_VSTAGES,
-    K_WTOK,
     MAXP,
     MAXTOK,
     NA,
@@ -97,23 +59,44 @@ from sim.games.now_boarding.layout import (
     NFARE,
     NRT,
     NVIP,
-    P_ACTLEFT,
-    P_AIR,
-    P_CELEB,
-    P_DELIV,
-    P_FARES,
-    P_LOAD,
-    P_MASK,
-    P_MONEY,
-    P_NCARR,
-    P_NERV,
-    P_NUPG,
-    P_OFF,
-    P_ROUTE,
-    P_SEATS,
-    P_SPEED,
-    P_SPLEFT,
-    P_TCARD,
+    P_AIRIN,
+    P_ANGER_LIMIT,
+    P_BETWEEN,
+    P_BUDGET,
+    P_CDEST,
+    P_CFARE,
+    P_CIN,
+    P_COMPLAINT_LIMIT,
+    P_CORIG,
+    P_DRAW,
+    P_FREE_UPG,
+    P_GRUMPY,
+    P_LEFTOVER,
+    P_MAX_SEATS,
+    P_MAX_SPEED,
+    P_NP,
+    P_NR,
+    P_PCOL,
+    P_PHOME,
+    P_PILE,
+    P_RA,
+    P_RB,
+    P_RCOL,
+    P_RESET,
+    P_ROUTE_PRICE,
+    P_RSP,
+    P_SEATP,
+    P_SPEEDP,
+    P_START_SEATS,
+    P_START_SPEED,
+    P_SUPPLY,
+    P_TSEAT_PRICE,
+    P_TSPEED_PRICE,
+    P_VIP,
+    P_VIP_COUNT,
+    P_VKIND,
+    P_VSTAGES,
+    P_WTOK,
     PART_DAY,
     PART_EVENING,
     PART_FINAL,
@@ -161,6 +144,23 @@ from sim.games.now_boarding.layout import (
     SCR_BUY,
     SCR_REACH,
     SCR_REACH_SIZE,
+    SE_ACTLEFT,
+    SE_AIR,
+    SE_CELEB,
+    SE_DELIV,
+    SE_FARES,
+    SE_LOAD,
+    SE_MASK,
+    SE_MONEY,
+    SE_NCARR,
+    SE_NERV,
+    SE_NUPG,
+    SE_OFF,
+    SE_ROUTE,
+    SE_SEATS,
+    SE_SPEED,
+    SE_SPLEFT,
+    SE_TCARD,
     SEAT_TILES,
     SPEED_TILES,
     ST_CAIR,
@@ -240,7 +240,7 @@ def seats_needed(st, c):
 @leaf_kernel
 def base_len(spec, r):
     """Move points of route r from airport to airport without weather: spaces + 1."""
-    return spec[K_RSP + r] + 1
+    return spec[P_RSP + r] + 1
 
 
 @leaf_kernel
@@ -280,9 +280,9 @@ def compute_dist(st, spec, p):
     Fills DIST/NEXT for mode 0 (every route it may use) and, in the VIP variant, mode 1 (avoiding
     routes with a weather token: a plane carrying the Nervous VIP). INF when unreachable.
     """
-    mask = st[pb(p) + P_MASK]
-    nr = spec[K_NR]
-    for m in range(2 if spec[K_VIP] == 1 else 1):  # mode 1 only matters with the Nervous VIP
+    mask = st[pb(p) + SE_MASK]
+    nr = spec[P_NR]
+    for m in range(2 if spec[P_VIP] == 1 else 1):  # mode 1 only matters with the Nervous VIP
         D = DIST + (p * 2 + m) * NA * NA
         X = NEXT + (p * 2 + m) * NA * NA
         for i in range(NA):
@@ -290,12 +290,12 @@ def compute_dist(st, spec, p):
                 st[D + i * NA + j] = 0 if i == j else INF
                 st[X + i * NA + j] = j if i == j else -1
         for r in range(nr):
-            if (mask >> spec[K_RCOL + r]) & 1 == 0:
+            if (mask >> spec[P_RCOL + r]) & 1 == 0:
                 continue
             if m == 1 and st[WX_TYPE + r] != 0:
                 continue
-            a = spec[K_RA + r]
-            b = spec[K_RB + r]
+            a = spec[P_RA + r]
+            b = spec[P_RB + r]
             L = st[R_LEN + r]
             if L < st[D + a * NA + b]:
                 st[D + a * NA + b] = L
@@ -325,9 +325,9 @@ def weather_len(spec, r, t):
 def update_routes(st, spec):
     """Route lengths R_LEN from the weather on the board (WX_TYPE), then every plane's
     distance tables (after any weather change)."""
-    for r in range(spec[K_NR]):
+    for r in range(spec[P_NR]):
         st[R_LEN + r] = weather_len(spec, r, st[WX_TYPE + r])
-    for p in range(spec[K_NP]):
+    for p in range(spec[P_NP]):
         compute_dist(st, spec, p)
 
 
@@ -336,14 +336,14 @@ def apply_weather(st, spec, s, ev, evn):
     """RB "Pasando a la siguiente etapa" / setup 15: remove every weather token, place the tokens
     of stage s's weather plan (alternating storm, tailwind), keep planes on their physical
     space, recompute every plane's distances."""
-    n = spec[K_NP]
-    nr = spec[K_NR]
+    n = spec[P_NP]
+    nr = spec[P_NR]
     phys = np.zeros(MAXP, np.int64)
     for p in range(n):
         b = pb(p)
-        if st[b + P_AIR] < 0:
-            r = st[b + P_ROUTE]
-            phys[p] = off_to_phys(st[WX_TYPE + r], st[WX_SPACE + r], st[b + P_OFF])
+        if st[b + SE_AIR] < 0:
+            r = st[b + SE_ROUTE]
+            phys[p] = off_to_phys(st[WX_TYPE + r], st[WX_SPACE + r], st[b + SE_OFF])
     for r in range(nr):
         st[WX_TYPE + r] = 0
         st[WX_SPACE + r] = 0
@@ -357,22 +357,22 @@ def apply_weather(st, spec, s, ev, evn):
         emit(ev, evn, st[S_ROUND], -1, E_WEATHER, s, r, t, st[WX_SPACE + r], 0)
     for p in range(n):
         b = pb(p)
-        if st[b + P_AIR] < 0:
-            r = st[b + P_ROUTE]
+        if st[b + SE_AIR] < 0:
+            r = st[b + SE_ROUTE]
             o = phys_to_off(st[WX_TYPE + r], st[WX_SPACE + r], phys[p])
             if o <= 0:
-                st[b + P_AIR] = spec[K_RA + r]
-                st[b + P_ROUTE] = -1
-                st[b + P_OFF] = 0
+                st[b + SE_AIR] = spec[P_RA + r]
+                st[b + SE_ROUTE] = -1
+                st[b + SE_OFF] = 0
             else:
-                st[b + P_OFF] = o
+                st[b + SE_OFF] = o
     update_routes(st, spec)
 
 
 @leaf_kernel
 def dist_mode(st, p):
     """0, or 1 when plane p carries the Nervous VIP (no route with a weather token)."""
-    return 1 if st[pb(p) + P_NERV] > 0 else 0
+    return 1 if st[pb(p) + SE_NERV] > 0 else 0
 
 
 @leaf_kernel
@@ -386,8 +386,8 @@ def _via_ends(st, spec, r, o, D, t):
     """Move points from offset ``o`` on route ``r`` to airport ``t`` via the route's end A
     (back over ``o`` spaces) and via its end B (on over ``L - o``); D: the distance table."""
     L = st[R_LEN + r]
-    da = o + st[D + spec[K_RA + r] * NA + t]
-    db = L - o + st[D + spec[K_RB + r] * NA + t]
+    da = o + st[D + spec[P_RA + r] * NA + t]
+    db = L - o + st[D + spec[P_RB + r] * NA + t]
     return da, db
 
 
@@ -396,10 +396,10 @@ def plane_dist(st, spec, p, t):
     """Move points from plane p's position (airport or route offset) to airport t."""
     b = pb(p)
     D = DIST + (p * 2 + dist_mode(st, p)) * NA * NA
-    a0 = st[b + P_AIR]
+    a0 = st[b + SE_AIR]
     if a0 >= 0:
         return st[D + a0 * NA + t]
-    da, db = _via_ends(st, spec, st[b + P_ROUTE], st[b + P_OFF], D, t)
+    da, db = _via_ends(st, spec, st[b + SE_ROUTE], st[b + SE_OFF], D, t)
     return da if da <= db else db
 
 
@@ -407,9 +407,9 @@ def plane_dist(st, spec, p, t):
 def pos_code(st, p):
     """Position code for events: the airport id, or 1000 + route*32 + offset."""
     b = pb(p)
-    if st[b + P_AIR] >= 0:
-        return st[b + P_AIR]
-    return 1000 + st[b + P_ROUTE] * 32 + st[b + P_OFF]
+    if st[b + SE_AIR] >= 0:
+        return st[b + SE_AIR]
+    return 1000 + st[b + SE_ROUTE] * 32 + st[b + SE_OFF]
 
 
 @leaf_kernel
@@ -423,18 +423,18 @@ def hop_plan(st, spec, p, t):
     m = dist_mode(st, p)
     D = DIST + (p * 2 + m) * NA * NA
     X = NEXT + (p * 2 + m) * NA * NA
-    allow = st[b + P_SPLEFT]
-    acts = st[b + P_ACTLEFT]
+    allow = st[b + SE_SPLEFT]
+    acts = st[b + SE_ACTLEFT]
     if acts < allow:
         allow = acts
-    u = st[b + P_AIR]
+    u = st[b + SE_AIR]
     if u >= 0:
         if u == t or st[D + u * NA + t] >= INF:
             return 0, 0, -1, 0, 0, 0, -1
         v = st[X + u * NA + t]
-        r = spec[K_BETWEEN + u * NA + v]
+        r = spec[P_BETWEEN + u * NA + v]
         L = st[R_LEN + r]
-        if spec[K_RA + r] == u:
+        if spec[P_RA + r] == u:
             o = 0
             dirn = 1
         else:
@@ -443,8 +443,8 @@ def hop_plan(st, spec, p, t):
         end = v
         need = L
     else:
-        r = st[b + P_ROUTE]
-        o = st[b + P_OFF]
+        r = st[b + SE_ROUTE]
+        o = st[b + SE_OFF]
         L = st[R_LEN + r]
         da, db = _via_ends(st, spec, r, o, D, t)
         if da >= INF and db >= INF:
@@ -452,11 +452,11 @@ def hop_plan(st, spec, p, t):
         if da <= db:
             dirn = -1
             need = o
-            end = spec[K_RA + r]
+            end = spec[P_RA + r]
         else:
             dirn = 1
             need = L - o
-            end = spec[K_RB + r]
+            end = spec[P_RB + r]
     step = allow if allow < need else need
     extra = 0
     if step < need and need - step == 1 and st[S_TSPEED] == p and acts > step:
@@ -479,16 +479,16 @@ def fly_hop(st, spec, p, t, ev, evn):
         st[S_TSPEED] = -1
         emit(ev, evn, st[S_ROUND], p, E_TEMP, p, U_TSPEED, 0, 0, 0)
     frm = pos_code(st, p)
-    st[b + P_SPLEFT] -= step - extra
-    st[b + P_ACTLEFT] -= step
+    st[b + SE_SPLEFT] -= step - extra
+    st[b + SE_ACTLEFT] -= step
     if step == need:
-        st[b + P_AIR] = end
-        st[b + P_ROUTE] = -1
-        st[b + P_OFF] = 0
+        st[b + SE_AIR] = end
+        st[b + SE_ROUTE] = -1
+        st[b + SE_OFF] = 0
     else:
-        st[b + P_AIR] = -1
-        st[b + P_ROUTE] = r
-        st[b + P_OFF] = o + dirn * step
+        st[b + SE_AIR] = -1
+        st[b + SE_ROUTE] = r
+        st[b + SE_OFF] = o + dirn * step
     emit(ev, evn, st[S_ROUND], p, E_MOVE, p, frm, pos_code(st, p), step, extra)
     return step
 
@@ -503,23 +503,23 @@ def can_pickup(st, spec, p, c):
     token allows one passenger above the limit); VIPs: Celebrity flies alone, First in Line
     boards before anyone else at its airport, Captured Fugitive needs 2 seats."""
     b = pb(p)
-    a = st[b + P_AIR]
-    if a < 0 or st[C_PLACE + c] != PL_WAIT or st[C_WHERE + c] != a or st[b + P_ACTLEFT] <= 0:
+    a = st[b + SE_AIR]
+    if a < 0 or st[C_PLACE + c] != PL_WAIT or st[C_WHERE + c] != a or st[b + SE_ACTLEFT] <= 0:
         return 0
     vip = st[C_VIPK + c]
-    if st[b + P_CELEB] > 0:
+    if st[b + SE_CELEB] > 0:
         return 0
-    if vip == VIP_CELEBRITY and st[b + P_NCARR] > 0:
+    if vip == VIP_CELEBRITY and st[b + SE_NCARR] > 0:
         return 0
-    if vip != VIP_FIRST and spec[K_VIP] == 1:
+    if vip != VIP_FIRST and spec[P_VIP] == 1:
         for i in range(st[S_NACTIVE]):
             x = st[ACTIVE + i]
             if x != c and st[C_VIPK + x] == VIP_FIRST and st[C_PLACE + x] == PL_WAIT and st[C_WHERE + x] == a:
                 return 0
     need = seats_needed(st, c)
-    if st[b + P_LOAD] + need <= st[b + P_SEATS]:
+    if st[b + SE_LOAD] + need <= st[b + SE_SEATS]:
         return 1
-    if st[S_TSEAT] == p and st[b + P_LOAD] + need <= st[b + P_SEATS] + 1:
+    if st[S_TSEAT] == p and st[b + SE_LOAD] + need <= st[b + SE_SEATS] + 1:
         return 2
     return 0
 
@@ -533,27 +533,27 @@ def do_pickup(st, spec, p, c, ev, evn):
     if k == 0:
         return 0
     b = pb(p)
-    a = st[b + P_AIR]
+    a = st[b + SE_AIR]
     if k == 2:
         st[S_TSEAT] = -1
         emit(ev, evn, st[S_ROUND], p, E_TEMP, p, U_TSEAT, 0, 0, 0)
     st[C_PLACE + c] = PL_PLANE
     st[C_WHERE + c] = p
     st[C_PICK + c] = a
-    st[b + P_LOAD] += seats_needed(st, c)
-    st[b + P_NCARR] += 1
-    st[b + P_ACTLEFT] -= 1
+    st[b + SE_LOAD] += seats_needed(st, c)
+    st[b + SE_NCARR] += 1
+    st[b + SE_ACTLEFT] -= 1
     vip = st[C_VIPK + c]
     if vip == VIP_NERVOUS:
-        st[b + P_NERV] += 1
+        st[b + SE_NERV] += 1
     if vip == VIP_CELEBRITY:
-        st[b + P_CELEB] += 1
+        st[b + SE_CELEB] += 1
     anger = st[C_ANGER + c]
-    if spec[K_RESET] == 0 and vip != VIP_IMPATIENT:
-        st[C_ANGER + c] = spec[K_GRUMPY] if vip == VIP_GRUMPY else 0
-    for q in range(spec[K_NP]):
-        if st[pb(q) + P_TCARD] == c:
-            st[pb(q) + P_TCARD] = -1
+    if spec[P_RESET] == 0 and vip != VIP_IMPATIENT:
+        st[C_ANGER + c] = spec[P_GRUMPY] if vip == VIP_GRUMPY else 0
+    for q in range(spec[P_NP]):
+        if st[pb(q) + SE_TCARD] == c:
+            st[pb(q) + SE_TCARD] = -1
     emit(ev, evn, st[S_ROUND], p, E_PICK, p, c, a, anger, k)
     return k
 
@@ -563,12 +563,12 @@ def can_drop(st, spec, p, c):
     """RB "Dejar pasajeros": plane p at an airport, card aboard p, not at the airport it was just
     picked up from, an action left; the Direct Flight VIP leaves only at its destination."""
     b = pb(p)
-    a = st[b + P_AIR]
-    if a < 0 or st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p or st[b + P_ACTLEFT] <= 0:
+    a = st[b + SE_AIR]
+    if a < 0 or st[C_PLACE + c] != PL_PLANE or st[C_WHERE + c] != p or st[b + SE_ACTLEFT] <= 0:
         return False
     if st[C_PICK + c] == a:
         return False
-    if st[C_VIPK + c] == VIP_DIRECT and spec[K_CDEST + c] != a:
+    if st[C_VIPK + c] == VIP_DIRECT and spec[P_CDEST + c] != a:
         return False
     return True
 
@@ -581,24 +581,24 @@ def do_drop(st, spec, p, c, ev, evn):
     if not can_drop(st, spec, p, c):
         return 0
     b = pb(p)
-    a = st[b + P_AIR]
-    st[b + P_LOAD] -= seats_needed(st, c)
-    st[b + P_NCARR] -= 1
-    st[b + P_ACTLEFT] -= 1
+    a = st[b + SE_AIR]
+    st[b + SE_LOAD] -= seats_needed(st, c)
+    st[b + SE_NCARR] -= 1
+    st[b + SE_ACTLEFT] -= 1
     vip = st[C_VIPK + c]
     if vip == VIP_NERVOUS:
-        st[b + P_NERV] -= 1
+        st[b + SE_NERV] -= 1
     if vip == VIP_CELEBRITY:
-        st[b + P_CELEB] -= 1
+        st[b + SE_CELEB] -= 1
     st[C_PICK + c] = -1
-    if spec[K_CDEST + c] == a:
-        f = spec[K_CFARE + c]
+    if spec[P_CDEST + c] == a:
+        f = spec[P_CFARE + c]
         st[C_PLACE + c] = PL_MONEY
         st[C_WHERE + c] = p
         st[C_ANGER + c] = 0
-        st[b + P_MONEY + f] += 1
-        st[b + P_FARES] += f
-        st[b + P_DELIV] += 1
+        st[b + SE_MONEY + f] += 1
+        st[b + SE_FARES] += f
+        st[b + SE_DELIV] += 1
         st[S_FARES] += f
         st[S_DELIV] += 1
         active_remove(st, c)
@@ -606,8 +606,8 @@ def do_drop(st, spec, p, c, ev, evn):
         return 2
     st[C_PLACE + c] = PL_WAIT
     st[C_WHERE + c] = a
-    if spec[K_RESET] == 1 and vip != VIP_IMPATIENT:
-        st[C_ANGER + c] = spec[K_GRUMPY] if vip == VIP_GRUMPY else 0
+    if spec[P_RESET] == 1 and vip != VIP_IMPATIENT:
+        st[C_ANGER + c] = spec[P_GRUMPY] if vip == VIP_GRUMPY else 0
     emit(ev, evn, st[S_ROUND], p, E_DROP, p, c, a, 0, 0)
     return 1
 
@@ -621,13 +621,13 @@ def add_complaint(st, spec, cause, c, ev, evn):
     st[S_COMPL] += 1
     if cause == CAUSE_ANGER:
         st[S_C_ANGER] += 1
-        st[ST_CAIR + spec[K_CORIG + c]] += 1
+        st[ST_CAIR + spec[P_CORIG + c]] += 1
     elif cause == CAUSE_LEFT:
         st[S_C_LEFT] += 1
     else:
         st[S_C_VIP] += 1
     emit(ev, evn, st[S_ROUND], -1, E_COMPLAINT, cause, c, st[S_COMPL], 0, 0)
-    return st[S_COMPL] >= spec[K_COMPLAINT_LIMIT]
+    return st[S_COMPL] >= spec[P_COMPLAINT_LIMIT]
 
 
 @leaf_kernel
@@ -651,7 +651,7 @@ def anger_phase(st, spec, ev, evn):
         c = st[ACTIVE + i]
         if st[C_PLACE + c] == PL_WAIT and st[C_VIPK + c] == VIP_BABY:
             st[SCR_BABY + st[C_WHERE + c]] = 1
-    limit = spec[K_ANGER_LIMIT]
+    limit = spec[P_ANGER_LIMIT]
     for i in range(n - 1, -1, -1):
         c = st[ACTIVE + i]
         if st[C_PLACE + c] != PL_WAIT:
@@ -705,7 +705,7 @@ def draw_passengers(st, spec, s, vip_idx, ev, evn):
     onto their origin airports (anger 0), face down (C_DOWN: the back shows the origin, the
     destination is seen when ``start_flight`` turns them over). ``vip_idx`` >= 0 attaches that VIP
     card to the first card drawn (Grumpy starts with 1 anger). Returns the number drawn."""
-    k = spec[K_DRAW + s]
+    k = spec[P_DRAW + s]
     drawn = 0
     for _ in range(k):
         if pile_left(st, s) <= 0:
@@ -713,12 +713,12 @@ def draw_passengers(st, spec, s, vip_idx, ev, evn):
         c = st[PILE + st[S_PILE_POS + s]]
         st[S_PILE_POS + s] += 1
         st[C_PLACE + c] = PL_WAIT
-        st[C_WHERE + c] = spec[K_CORIG + c]
+        st[C_WHERE + c] = spec[P_CORIG + c]
         st[C_ANGER + c] = 0
         st[C_PICK + c] = -1
         st[C_DOWN + c] = 1
         active_add(st, c)
-        emit(ev, evn, st[S_ROUND], -1, E_DRAW, c, spec[K_CORIG + c], spec[K_CDEST + c], spec[K_CFARE + c], s)
+        emit(ev, evn, st[S_ROUND], -1, E_DRAW, c, spec[P_CORIG + c], spec[P_CDEST + c], spec[P_CFARE + c], s)
         if drawn == 0 and vip_idx >= 0:
             kind = st[VP_KIND + vip_idx]
             st[C_VIPK + c] = kind
@@ -762,12 +762,12 @@ def end_count(st, spec, ev, evn):
         c = st[ACTIVE + i]
         if st[C_PLACE + c] == PL_PLANE:
             b = pb(st[C_WHERE + c])
-            st[b + P_LOAD] -= seats_needed(st, c)
-            st[b + P_NCARR] -= 1
+            st[b + SE_LOAD] -= seats_needed(st, c)
+            st[b + SE_NCARR] -= 1
             if st[C_VIPK + c] == VIP_NERVOUS:
-                st[b + P_NERV] -= 1
+                st[b + SE_NERV] -= 1
             if st[C_VIPK + c] == VIP_CELEBRITY:
-                st[b + P_CELEB] -= 1
+                st[b + SE_CELEB] -= 1
         st[C_PLACE + c] = PL_LEFTOVER
         st[C_WHERE + c] = -1
         st[C_ANGER + c] = 0
@@ -775,7 +775,7 @@ def end_count(st, spec, ev, evn):
     st[S_NACTIVE] = 0
     st[S_LEFT] = left
     emit(ev, evn, st[S_ROUND], -1, E_LEFT, left, 0, 0, 0, 0)
-    extra = left // spec[K_LEFTOVER]
+    extra = left // spec[P_LEFTOVER]
     lost = False
     for _ in range(extra):
         if add_complaint(st, spec, CAUSE_LEFT, -1, ev, evn):
@@ -795,7 +795,7 @@ def money(st, p):
     b = pb(p)
     t = 0
     for v in range(NFARE):
-        t += v * st[b + P_MONEY + v]
+        t += v * st[b + SE_MONEY + v]
     return t
 
 
@@ -821,7 +821,7 @@ def pay(st, spec, p, amount, ev, evn):
         st[R + i] = 0
     st[R] = 1
     for v in range(1, NFARE):
-        cnt = st[b + P_MONEY + v]
+        cnt = st[b + SE_MONEY + v]
         for s in range(W):
             if st[R + (v - 1) * W + s] == 0:
                 continue
@@ -840,7 +840,7 @@ def pay(st, spec, p, amount, ev, evn):
     # reconstruct: how many cards of each value
     s = best
     for v in range(NFARE - 1, 0, -1):
-        cnt = st[b + P_MONEY + v]
+        cnt = st[b + SE_MONEY + v]
         for k in range(cnt + 1):
             t = s - k * v
             if t < 0:
@@ -851,11 +851,11 @@ def pay(st, spec, p, amount, ev, evn):
                 for c in range(NCARD):
                     if left == 0:
                         break
-                    if st[C_PLACE + c] == PL_MONEY and st[C_WHERE + c] == p and spec[K_CFARE + c] == v:
+                    if st[C_PLACE + c] == PL_MONEY and st[C_WHERE + c] == p and spec[P_CFARE + c] == v:
                         st[C_PLACE + c] = PL_DISCARD
                         st[C_WHERE + c] = -1
                         left -= 1
-                st[b + P_MONEY + v] -= k
+                st[b + SE_MONEY + v] -= k
                 s = t
                 break
     st[S_SPENT] += best
@@ -869,23 +869,23 @@ def upgrade_price(st, spec, p, kind, seats, speed):
     """Price of the next upgrade of ``kind`` for a plane with ``seats``/``speed`` (RB: the price
     rises with the count already reached); -1 when not available (cap, supply, token taken)."""
     if kind == U_SEAT:
-        if seats >= spec[K_MAX_SEATS]:
+        if seats >= spec[P_MAX_SEATS]:
             return -1
-        if spec[K_SUPPLY] == 1 and st[S_SUP_SEAT] <= 0:
+        if spec[P_SUPPLY] == 1 and st[S_SUP_SEAT] <= 0:
             return -1
-        return spec[K_SEATP + seats + 1]
+        return spec[P_SEATP + seats + 1]
     if kind == U_SPEED:
-        if speed >= spec[K_MAX_SPEED]:
+        if speed >= spec[P_MAX_SPEED]:
             return -1
-        if spec[K_SUPPLY] == 1 and st[S_SUP_SPEED] <= 0:
+        if spec[P_SUPPLY] == 1 and st[S_SUP_SPEED] <= 0:
             return -1
-        return spec[K_SPEEDP + speed + 1]
+        return spec[P_SPEEDP + speed + 1]
     if kind == U_ROUTE:
-        return spec[K_ROUTE_PRICE]
+        return spec[P_ROUTE_PRICE]
     if kind == U_TSEAT:
-        return spec[K_TSEAT_PRICE] if st[S_TSEAT] < 0 else -1
+        return spec[P_TSEAT_PRICE] if st[S_TSEAT] < 0 else -1
     if kind == U_TSPEED:
-        return spec[K_TSPEED_PRICE] if st[S_TSPEED] < 0 else -1
+        return spec[P_TSPEED_PRICE] if st[S_TSPEED] < 0 else -1
     return -1
 
 
@@ -894,9 +894,9 @@ def route_available(st, spec, p, colour):
     """Colour 1..5 not held by plane p (and a tile left when supply limits are on)."""
     if colour < 1 or colour > 5:
         return False
-    if (st[pb(p) + P_MASK] >> colour) & 1:
+    if (st[pb(p) + SE_MASK] >> colour) & 1:
         return False
-    if spec[K_SUPPLY] == 1 and st[S_SUP_ROUTE + colour] <= 0:
+    if spec[P_SUPPLY] == 1 and st[S_SUP_ROUTE + colour] <= 0:
         return False
     return True
 
@@ -908,13 +908,13 @@ def grant_upgrade(st, spec, p, kind, colour, ev, evn, price):
     and round >= 1)."""
     b = pb(p)
     if kind == U_SEAT:
-        st[b + P_SEATS] += 1
+        st[b + SE_SEATS] += 1
         st[S_SUP_SEAT] -= 1
     elif kind == U_SPEED:
-        st[b + P_SPEED] += 1
+        st[b + SE_SPEED] += 1
         st[S_SUP_SPEED] -= 1
     elif kind == U_ROUTE:
-        st[b + P_MASK] |= 1 << colour
+        st[b + SE_MASK] |= 1 << colour
         st[S_SUP_ROUTE + colour] -= 1
         compute_dist(st, spec, p)
     elif kind == U_TSEAT:
@@ -927,7 +927,7 @@ def grant_upgrade(st, spec, p, kind, colour, ev, evn, price):
         if kind <= U_ROUTE:
             rs = st[S_RSTAGE] if st[S_RSTAGE] < 3 else 2
             st[ST_UPGKS + kind * 3 + rs] += 1
-        st[b + P_NUPG] += 1
+        st[b + SE_NUPG] += 1
         idx = r - 1 if r - 1 < NRT else NRT - 1
         st[ST_UPGR + idx] += 1
     emit(ev, evn, st[S_ROUND], p, E_BUY, p, kind, colour, price, 0)
@@ -937,13 +937,13 @@ def grant_upgrade(st, spec, p, kind, colour, ev, evn, price):
 def plane_init(st, spec, p, home, colour, seats, speed):
     """A starting plane (RB setup 6-7): seats, speed, white + its colour, at its home airport."""
     b = pb(p)
-    st[b + P_SEATS] = seats
-    st[b + P_SPEED] = speed
-    st[b + P_MASK] = 1 | (1 << colour)
-    st[b + P_AIR] = home
-    st[b + P_ROUTE] = -1
-    st[b + P_OFF] = 0
-    st[b + P_TCARD] = -1
+    st[b + SE_SEATS] = seats
+    st[b + SE_SPEED] = speed
+    st[b + SE_MASK] = 1 | (1 << colour)
+    st[b + SE_AIR] = home
+    st[b + SE_ROUTE] = -1
+    st[b + SE_OFF] = 0
+    st[b + SE_TCARD] = -1
 
 
 # ------------------------------------------------------------------ setup (RB "Preparar")
@@ -953,7 +953,7 @@ def setup_board(st, spec):
     """RB "Preparar" steps 1-7: an empty state, the tile supply, every plane at its home
     airport with the starting seats and speed, white + its own colour."""
     st[:] = 0
-    n = spec[K_NP]
+    n = spec[P_NP]
     st[S_TSEAT] = -1
     st[S_TSPEED] = -1
     st[S_LOSS_STAGE] = -1
@@ -967,14 +967,14 @@ def setup_board(st, spec):
         st[C_PICK + c] = -1
         st[C_WHERE + c] = -1
     for p in range(n):
-        plane_init(st, spec, p, spec[K_PHOME + p], spec[K_PCOL + p], spec[K_START_SEATS], spec[K_START_SPEED])
+        plane_init(st, spec, p, spec[P_PHOME + p], spec[P_PCOL + p], spec[P_START_SEATS], spec[P_START_SPEED])
 
 
 @leaf_kernel
 def forced_free_upgrade(spec):
     """RB setup 8: the free permanent upgrade fixed by the config (U_SEAT / U_SPEED), or -1
     when the team chooses (``free_upgrade = "policy"``)."""
-    mode = spec[K_FREE_UPG]
+    mode = spec[P_FREE_UPG]
     return U_SEAT if mode == 1 else (U_SPEED if mode == 2 else -1)
 
 
@@ -984,9 +984,9 @@ def free_upgrade(st, spec, p, kind, ev, evn):
     becomes speed, a speed at its cap nothing."""
     b = pb(p)
     k = kind
-    if k == U_SEAT and st[b + P_SEATS] >= spec[K_MAX_SEATS]:
+    if k == U_SEAT and st[b + SE_SEATS] >= spec[P_MAX_SEATS]:
         k = U_SPEED
-    if k == U_SPEED and st[b + P_SPEED] >= spec[K_MAX_SPEED]:
+    if k == U_SPEED and st[b + SE_SPEED] >= spec[P_MAX_SPEED]:
         k = -1
     if k >= 0:
         grant_upgrade(st, spec, p, k, 0, ev, evn, 0)
@@ -1011,34 +1011,34 @@ def setup(st, spec, rng, rig_deck, rig_dice, ev, evn):
     piles: its cards still in the deck after the starting passengers come first, in that
     order, then the rest of the deck in card-id order; the shuffle draws nothing then.
     ``rig_dice`` is unused (the game has no dice)."""
-    n = spec[K_NP]
+    n = spec[P_NP]
     deck = np.empty(NCARD, np.int64)
     nd = 0
     for c in range(NCARD):
-        if spec[K_CIN + c] == 1:
+        if spec[P_CIN + c] == 1:
             st[C_PLACE + c] = PL_PILE
             deck[nd] = c
             nd += 1
         else:
             st[C_PLACE + c] = PL_BOX
     for p in range(n):
-        home = spec[K_PHOME + p]
+        home = spec[P_PHOME + p]
         m = 0
         for i in range(nd):
-            if deck[i] >= 0 and spec[K_CORIG + deck[i]] == home:
+            if deck[i] >= 0 and spec[P_CORIG + deck[i]] == home:
                 m += 1
         if m == 0:
             continue
         j = randint(rng, CHANCE, m)
         for i in range(nd):
-            if deck[i] >= 0 and spec[K_CORIG + deck[i]] == home:
+            if deck[i] >= 0 and spec[P_CORIG + deck[i]] == home:
                 if j == 0:
                     c = deck[i]
                     deck[i] = -1
                     st[C_PLACE + c] = PL_WAIT
                     st[C_WHERE + c] = home
                     st[C_ANGER + c] = 0
-                    emit(ev, evn, st[S_ROUND], -1, E_DRAW, c, home, spec[K_CDEST + c], spec[K_CFARE + c], -1)
+                    emit(ev, evn, st[S_ROUND], -1, E_DRAW, c, home, spec[P_CDEST + c], spec[P_CFARE + c], -1)
                     active_add(st, c)
                     break
                 j -= 1
@@ -1071,48 +1071,48 @@ def setup(st, spec, rng, rig_deck, rig_dice, ev, evn):
     pos = 0
     for s in range(3):
         st[S_PILE_POS + s] = pos
-        for _ in range(spec[K_PILE + s]):
+        for _ in range(spec[P_PILE + s]):
             st[PILE + pos] = deck[pos]
             pos += 1
         st[S_PILE_END + s] = pos
     for i in range(pos, m):
         st[C_PLACE + deck[i]] = PL_BOX  # out of play (4-5 players: 1 card)
     # weather plan (steps 13-14): 3 x tokens distinct routes, a random space each
-    nr = spec[K_NR]
+    nr = spec[P_NR]
     rts = np.empty(nr, np.int64)
     for r in range(nr):
         rts[r] = r
     shuffle(rts, 0, nr, rng, CHANCE)
-    ntok = spec[K_WTOK]
+    ntok = spec[P_WTOK]
     for s in range(3):
         for j in range(MAXTOK):
             st[WP_ROUTE + s * MAXTOK + j] = -1
             if j < ntok:
                 r = rts[s * ntok + j]
                 st[WP_ROUTE + s * MAXTOK + j] = r
-                st[WP_SPACE + s * MAXTOK + j] = 1 + randint(rng, CHANCE, spec[K_RSP + r])
+                st[WP_SPACE + s * MAXTOK + j] = 1 + randint(rng, CHANCE, spec[P_RSP + r])
     # VIPs
     for i in range(NVIP):
-        st[VP_KIND + i] = spec[K_VKIND + i]
+        st[VP_KIND + i] = spec[P_VKIND + i]
         st[VP_STAGE + i] = -1
-    if spec[K_VIP] == 1:
+    if spec[P_VIP] == 1:
         vorder = np.empty(NVIP, np.int64)
         for i in range(NVIP):
             vorder[i] = i
         shuffle(vorder, 0, NVIP, rng, CHANCE)
         cap = np.zeros(3, np.int64)
         for s in range(3):
-            d = spec[K_DRAW + s]
-            cap[s] = (spec[K_PILE + s] + d - 1) // d
+            d = spec[P_DRAW + s]
+            cap[s] = (spec[P_PILE + s] + d - 1) // d
         cap[0] -= 1  # the setup draw takes no VIP
         kinds = np.empty(NVIP, np.int64)
         stages = np.empty(NVIP, np.int64)
         for i in range(NVIP):
-            kinds[i] = spec[K_VKIND + vorder[i]]
-            stages[i] = spec[K_VSTAGES + vorder[i]]
+            kinds[i] = spec[P_VKIND + vorder[i]]
+            stages[i] = spec[P_VSTAGES + vorder[i]]
         for i in range(NVIP):
             st[VP_KIND + i] = kinds[i]
-            if i >= spec[K_VIP_COUNT]:
+            if i >= spec[P_VIP_COUNT]:
                 continue
             m = 0
             for s in range(3):
@@ -1144,12 +1144,12 @@ def start_flight(st, spec):
     a card yet."""
     for i in range(st[S_NACTIVE]):
         st[C_DOWN + st[ACTIVE + i]] = 0
-    budget = spec[K_BUDGET]
-    for p in range(spec[K_NP]):
+    budget = spec[P_BUDGET]
+    for p in range(spec[P_NP]):
         b = pb(p)
-        st[b + P_SPLEFT] = st[b + P_SPEED]
-        st[b + P_ACTLEFT] = budget if budget > 0 else BIG
-        st[b + P_TCARD] = -1
+        st[b + SE_SPLEFT] = st[b + SE_SPEED]
+        st[b + SE_ACTLEFT] = budget if budget > 0 else BIG
+        st[b + SE_TCARD] = -1
 
 
 @leaf_kernel
@@ -1157,7 +1157,7 @@ def begin_round(st, spec, rng, order, ev, evn):
     """A new round: count it (and its stage), draw this round's plane order (chance: planes act
     'simultaneously', resolved in a random order, RULES.md "Flight phase") into ``order``
     int64[MAXP], and start the flight phase."""
-    n = spec[K_NP]
+    n = spec[P_NP]
     st[S_ROUND] += 1
     st[ST_RPS + st[S_STAGE]] += 1
     st[S_RSTAGE] = st[S_STAGE]
@@ -1210,7 +1210,7 @@ def vip_offer(st, spec):
     """VIP variant, RB "Prepara la próxima ronda": the VIP card offered with this draw (the first
     pending VIP of the stage while its pile has cards), or -1."""
     s = st[S_STAGE]
-    if s >= 3 or spec[K_VIP] != 1:
+    if s >= 3 or spec[P_VIP] != 1:
         return -1
     cand = next_pending_vip(st, s)
     if cand >= 0 and pile_left(st, s) > 0:
@@ -1222,12 +1222,12 @@ def vip_offer(st, spec):
 def spend_slack(st, spec, p, slack, ev, evn):
     """RB "Comprar actualizaciones": overpayment buys the temporary seat, then the temporary
     speed token, when in the supply (no change is given)."""
-    ps = spec[K_TSEAT_PRICE]
+    ps = spec[P_TSEAT_PRICE]
     if st[S_TSEAT] < 0 and slack >= ps and ps > 0:
         grant_upgrade(st, spec, p, U_TSEAT, 0, ev, evn, ps)
         st[S_WASTED] -= ps
         slack -= ps
-    pv = spec[K_TSPEED_PRICE]
+    pv = spec[P_TSPEED_PRICE]
     if st[S_TSPEED] < 0 and slack >= pv and pv > 0:
         grant_upgrade(st, spec, p, U_TSPEED, 0, ev, evn, pv)
         st[S_WASTED] -= pv
@@ -1285,7 +1285,7 @@ def check_invariants(st, spec):
     place and its zone's bookkeeping agrees, seats never over capacity (the temporary seat
     allows one above), money never negative and equal to the money cards, planes on legal
     spots, anger below the limit, complaint counters equal the complaint pile."""
-    n = spec[K_NP]
+    n = spec[P_NP]
     nwait = 0
     nplane = 0
     ncompl = 0
@@ -1297,13 +1297,13 @@ def check_invariants(st, spec):
         pl = st[C_PLACE + c]
         if pl < 0 or pl > 7:
             return V_CARD_PLACE
-        if spec[K_CIN + c] == 0 and pl != PL_BOX:
+        if spec[P_CIN + c] == 0 and pl != PL_BOX:
             return V_CARD_PLACE
         if pl == PL_WAIT:
             a = st[C_WHERE + c]
-            if a < 0 or a >= NA or spec[K_AIRIN + a] == 0:
+            if a < 0 or a >= NA or spec[P_AIRIN + a] == 0:
                 return V_CARD_PLACE
-            if st[C_ANGER + c] < 0 or st[C_ANGER + c] >= spec[K_ANGER_LIMIT]:
+            if st[C_ANGER + c] < 0 or st[C_ANGER + c] >= spec[P_ANGER_LIMIT]:
                 return V_ANGER
             nwait += 1
         elif pl == PL_PLANE:
@@ -1317,7 +1317,7 @@ def check_invariants(st, spec):
             p = st[C_WHERE + c]
             if p < 0 or p >= n:
                 return V_CARD_PLACE
-            mon[p, spec[K_CFARE + c]] += 1
+            mon[p, spec[P_CFARE + c]] += 1
         elif pl == PL_COMPLAINT:
             ncompl += 1
         elif pl == PL_PILE:
@@ -1344,29 +1344,29 @@ def check_invariants(st, spec):
                 return V_ACTIVE
     for p in range(n):
         b = pb(p)
-        if st[b + P_LOAD] != load[p] or st[b + P_NCARR] != carr[p]:
+        if st[b + SE_LOAD] != load[p] or st[b + SE_NCARR] != carr[p]:
             return V_CAPACITY
-        if load[p] > st[b + P_SEATS] + 1:
+        if load[p] > st[b + SE_SEATS] + 1:
             return V_CAPACITY
         for v in range(NFARE):
-            if st[b + P_MONEY + v] < 0 or st[b + P_MONEY + v] != mon[p, v]:
+            if st[b + SE_MONEY + v] < 0 or st[b + SE_MONEY + v] != mon[p, v]:
                 return V_MONEY
-        if st[b + P_SEATS] > spec[K_MAX_SEATS] or st[b + P_SPEED] > spec[K_MAX_SPEED]:
+        if st[b + SE_SEATS] > spec[P_MAX_SEATS] or st[b + SE_SPEED] > spec[P_MAX_SPEED]:
             return V_UPGRADES
-        if st[b + P_SPLEFT] < 0:
+        if st[b + SE_SPLEFT] < 0:
             return V_POSITION
-        a = st[b + P_AIR]
+        a = st[b + SE_AIR]
         if a >= 0:
-            if a >= NA or spec[K_AIRIN + a] == 0:
+            if a >= NA or spec[P_AIRIN + a] == 0:
                 return V_POSITION
         else:
-            r = st[b + P_ROUTE]
-            if r < 0 or r >= spec[K_NR]:
+            r = st[b + SE_ROUTE]
+            if r < 0 or r >= spec[P_NR]:
                 return V_POSITION
-            o = st[b + P_OFF]
+            o = st[b + SE_OFF]
             if o <= 0 or o >= st[R_LEN + r]:
                 return V_POSITION
-            if (st[b + P_MASK] >> spec[K_RCOL + r]) & 1 == 0:
+            if (st[b + SE_MASK] >> spec[P_RCOL + r]) & 1 == 0:
                 return V_POSITION
     if st[S_TSEAT] < -1 or st[S_TSEAT] >= n or st[S_TSPEED] < -1 or st[S_TSPEED] >= n:
         return V_TOKENS

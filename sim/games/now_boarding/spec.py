@@ -1,5 +1,5 @@
 """Compile a validated config into the spec the kernels read: the 1-tuple ``(K,)`` of the flat
-int64[SPEC_SIZE] array (layout K_*), plus every feasibility check (ConfigError)."""
+int64[SPEC_SIZE] array (layout P_*), plus every feasibility check (ConfigError)."""
 
 from __future__ import annotations
 
@@ -9,52 +9,52 @@ import sim.games.now_boarding.data as data
 from sim.errors import ConfigError
 from sim.games.now_boarding.layout import (
     INF,
-    K_AIRIN,
-    K_ANGER_LIMIT,
-    K_BETWEEN,
-    K_BUDGET,
-    K_CDEST,
-    K_CFARE,
-    K_CIN,
-    K_COMPLAINT_LIMIT,
-    K_CORIG,
-    K_DRAW,
-    K_FREE_ROUTE,
-    K_FREE_UPG,
-    K_GRUMPY,
-    K_LEFTOVER,
-    K_MAX_SEATS,
-    K_MAX_SPEED,
-    K_NP,
-    K_NR,
-    K_PCOL,
-    K_PHOME,
-    K_PILE,
-    K_POOLED,
-    K_RA,
-    K_RB,
-    K_RBEST,
-    K_RCOL,
-    K_RESET,
-    K_RGAIN,
-    K_ROUTE_PRICE,
-    K_RSP,
-    K_SEATP,
-    K_SIDE45,
-    K_SPEEDP,
-    K_START_SEATS,
-    K_START_SPEED,
-    K_SUPPLY,
-    K_TSEAT_PRICE,
-    K_TSPEED_PRICE,
-    K_TURN_CAP,
-    K_VIP,
-    K_VIP_COUNT,
-    K_VKIND,
-    K_VSTAGES,
-    K_WTOK,
     NA,
     NCARD,
+    P_AIRIN,
+    P_ANGER_LIMIT,
+    P_BETWEEN,
+    P_BUDGET,
+    P_CDEST,
+    P_CFARE,
+    P_CIN,
+    P_COMPLAINT_LIMIT,
+    P_CORIG,
+    P_DRAW,
+    P_FREE_ROUTE,
+    P_FREE_UPG,
+    P_GRUMPY,
+    P_LEFTOVER,
+    P_MAX_SEATS,
+    P_MAX_SPEED,
+    P_NP,
+    P_NR,
+    P_PCOL,
+    P_PHOME,
+    P_PILE,
+    P_POOLED,
+    P_RA,
+    P_RB,
+    P_RBEST,
+    P_RCOL,
+    P_RESET,
+    P_RGAIN,
+    P_ROUTE_PRICE,
+    P_RSP,
+    P_SEATP,
+    P_SIDE45,
+    P_SPEEDP,
+    P_START_SEATS,
+    P_START_SPEED,
+    P_SUPPLY,
+    P_TSEAT_PRICE,
+    P_TSPEED_PRICE,
+    P_TURN_CAP,
+    P_VIP,
+    P_VIP_COUNT,
+    P_VKIND,
+    P_VSTAGES,
+    P_WTOK,
     SPEC_SIZE,
 )
 
@@ -126,7 +126,7 @@ def _check_endsearch(seat, src: str) -> None:
 
 
 def compile_spec(cfg) -> tuple[np.ndarray]:
-    """Config -> ``(K,)``, K int64[SPEC_SIZE] (layout K_*). Raises
+    """Config -> ``(K,)``, K int64[SPEC_SIZE] (layout P_*). Raises
     ``ConfigError(cfg.source, "<dotted key>", reason)`` for impossible set-ups (player count,
     prices, piles larger than the deck, weather tokens, planes off the board side).
 
@@ -150,18 +150,18 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
     _check_endsearch(first, src)
     spec = np.zeros(SPEC_SIZE, dtype=np.int64)
     routes = routes_for(n)
-    spec[K_NP] = n
-    spec[K_NR] = len(routes)
-    spec[K_SIDE45] = 1 if n >= 4 else 0
-    spec[K_ANGER_LIMIT] = sec.anger_limit
-    spec[K_COMPLAINT_LIMIT] = sec.complaint_limit
-    spec[K_LEFTOVER] = sec.leftover_per_complaint
-    spec[K_RESET] = 0 if sec.anger_reset == "pickup" else 1
+    spec[P_NP] = n
+    spec[P_NR] = len(routes)
+    spec[P_SIDE45] = 1 if n >= 4 else 0
+    spec[P_ANGER_LIMIT] = sec.anger_limit
+    spec[P_COMPLAINT_LIMIT] = sec.complaint_limit
+    spec[P_LEFTOVER] = sec.leftover_per_complaint
+    spec[P_RESET] = 0 if sec.anger_reset == "pickup" else 1
     if sec.grumpy_reset is not None:
-        spec[K_GRUMPY] = sec.grumpy_reset
+        spec[P_GRUMPY] = sec.grumpy_reset
     else:
-        spec[K_GRUMPY] = data.GRUMPY_RESET_PICKUP if sec.anger_reset == "pickup" else data.GRUMPY_RESET_SETDOWN
-    spec[K_POOLED] = 1 if sec.pooled_payment else 0
+        spec[P_GRUMPY] = data.GRUMPY_RESET_PICKUP if sec.anger_reset == "pickup" else data.GRUMPY_RESET_SETDOWN
+    spec[P_POOLED] = 1 if sec.pooled_payment else 0
     if sec.max_seats < sec.start_seats:
         raise ConfigError(src, "now_boarding.max_seats", "must be >= start_seats")
     if sec.max_speed < sec.start_speed:
@@ -172,41 +172,41 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
     if len(sec.speed_prices) != sec.max_speed - sec.start_speed:
         raise ConfigError(src, "now_boarding.speed_prices",
                           f"needs {sec.max_speed - sec.start_speed} prices (speed {sec.start_speed + 1}..{sec.max_speed})")
-    spec[K_START_SEATS] = sec.start_seats
-    spec[K_START_SPEED] = sec.start_speed
-    spec[K_MAX_SEATS] = sec.max_seats
-    spec[K_MAX_SPEED] = sec.max_speed
+    spec[P_START_SEATS] = sec.start_seats
+    spec[P_START_SPEED] = sec.start_speed
+    spec[P_MAX_SEATS] = sec.max_seats
+    spec[P_MAX_SPEED] = sec.max_speed
     for i, p in enumerate(sec.seat_prices):
-        spec[K_SEATP + sec.start_seats + 1 + i] = p
+        spec[P_SEATP + sec.start_seats + 1 + i] = p
     for i, p in enumerate(sec.speed_prices):
-        spec[K_SPEEDP + sec.start_speed + 1 + i] = p
-    spec[K_ROUTE_PRICE] = sec.route_price
-    spec[K_TSEAT_PRICE] = sec.temp_seat_price
-    spec[K_TSPEED_PRICE] = sec.temp_speed_price
-    spec[K_SUPPLY] = 1 if sec.supply_limits else 0
-    spec[K_BUDGET] = sec.action_budget
-    spec[K_FREE_UPG] = {"policy": 0, "seat": 1, "speed": 2}[sec.free_upgrade]
-    spec[K_FREE_ROUTE] = 1 if (n == 2 and sec.free_route_2p) else 0
-    spec[K_WTOK] = sec.weather_tokens if sec.weather_tokens is not None else data.WEATHER_TOKENS[n]
-    if 3 * spec[K_WTOK] > len(routes):
+        spec[P_SPEEDP + sec.start_speed + 1 + i] = p
+    spec[P_ROUTE_PRICE] = sec.route_price
+    spec[P_TSEAT_PRICE] = sec.temp_seat_price
+    spec[P_TSPEED_PRICE] = sec.temp_speed_price
+    spec[P_SUPPLY] = 1 if sec.supply_limits else 0
+    spec[P_BUDGET] = sec.action_budget
+    spec[P_FREE_UPG] = {"policy": 0, "seat": 1, "speed": 2}[sec.free_upgrade]
+    spec[P_FREE_ROUTE] = 1 if (n == 2 and sec.free_route_2p) else 0
+    spec[P_WTOK] = sec.weather_tokens if sec.weather_tokens is not None else data.WEATHER_TOKENS[n]
+    if 3 * spec[P_WTOK] > len(routes):
         raise ConfigError(src, "now_boarding.weather_tokens",
-                          f"{spec[K_WTOK]} tokens per stage need {3 * spec[K_WTOK]} distinct routes; the board has {len(routes)}")
-    spec[K_TURN_CAP] = cfg.turn_cap
+                          f"{spec[P_WTOK]} tokens per stage need {3 * spec[P_WTOK]} distinct routes; the board has {len(routes)}")
+    spec[P_TURN_CAP] = cfg.turn_cap
 
     # board
     for r, (a, b, k, col) in enumerate(routes):
-        spec[K_RA + r] = data.AIRPORT_ID[a]
-        spec[K_RB + r] = data.AIRPORT_ID[b]
-        spec[K_RSP + r] = k
-        spec[K_RCOL + r] = data.COLOUR_ID[col]
-    spec[K_BETWEEN:K_BETWEEN + NA * NA] = -1
+        spec[P_RA + r] = data.AIRPORT_ID[a]
+        spec[P_RB + r] = data.AIRPORT_ID[b]
+        spec[P_RSP + r] = k
+        spec[P_RCOL + r] = data.COLOUR_ID[col]
+    spec[P_BETWEEN:P_BETWEEN + NA * NA] = -1
     for r, (a, b, _k, _c) in enumerate(routes):
         i, j = data.AIRPORT_ID[a], data.AIRPORT_ID[b]
-        spec[K_BETWEEN + i * NA + j] = r
-        spec[K_BETWEEN + j * NA + i] = r
+        spec[P_BETWEEN + i * NA + j] = r
+        spec[P_BETWEEN + j * NA + i] = r
     on_board = sorted({data.AIRPORT_ID[a] for r in routes for a in r[:2]})
     for a in on_board:
-        spec[K_AIRIN + a] = 1
+        spec[P_AIRIN + a] = 1
 
     # planes
     planes = sec.planes if sec.planes is not None else data.DEFAULT_PLANES[n]
@@ -215,8 +215,8 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
     for p, a in enumerate(planes):
         if data.AIRPORT_ID[a] not in on_board:
             raise ConfigError(src, "now_boarding.planes", f"{a} is not on the {2 if n < 4 else 4}-player board side")
-        spec[K_PHOME + p] = data.AIRPORT_ID[a]
-        spec[K_PCOL + p] = data.COLOUR_ID[data.HOME_COLOUR[a]]
+        spec[P_PHOME + p] = data.AIRPORT_ID[a]
+        spec[P_PCOL + p] = data.COLOUR_ID[data.HOME_COLOUR[a]]
 
     # passengers (RB setup 9)
     removed = {data.AIRPORT_ID[a] for a in data.REMOVED[n]}
@@ -226,11 +226,11 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
         for d in range(NA):
             if o == d:
                 continue
-            spec[K_CORIG + c] = o
-            spec[K_CDEST + c] = d
-            spec[K_CFARE + c] = data.FARES[o][d]
+            spec[P_CORIG + c] = o
+            spec[P_CDEST + c] = d
+            spec[P_CFARE + c] = data.FARES[o][d]
             ok = o not in removed and d not in removed and o in on_board and d in on_board
-            spec[K_CIN + c] = 1 if ok else 0
+            spec[P_CIN + c] = 1 if ok else 0
             n_in += ok
             c += 1
     assert c == NCARD
@@ -243,16 +243,16 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
     if piles[0] < 1:
         raise ConfigError(src, "now_boarding.piles", "the morning pile needs at least 1 card (setup draws from it)")
     for s in range(3):
-        spec[K_PILE + s] = piles[s]
-        spec[K_DRAW + s] = draws[s]
+        spec[P_PILE + s] = piles[s]
+        spec[P_DRAW + s] = draws[s]
     best, gain = route_value_table(routes, [a for a in on_board if a not in removed])
-    spec[K_RBEST:K_RBEST + 64] = best
-    spec[K_RGAIN:K_RGAIN + 64] = gain
+    spec[P_RBEST:P_RBEST + 64] = best
+    spec[P_RGAIN:P_RGAIN + 64] = gain
 
     # VIPs
-    spec[K_VIP] = 1 if sec.vip else 0
-    spec[K_VIP_COUNT] = (sec.vip_count if sec.vip_count is not None else min(9, n + 2)) if sec.vip else 0
+    spec[P_VIP] = 1 if sec.vip else 0
+    spec[P_VIP_COUNT] = (sec.vip_count if sec.vip_count is not None else min(9, n + 2)) if sec.vip else 0
     for i, (kind, stages) in enumerate(data.VIP_CARDS):
-        spec[K_VKIND + i] = kind
-        spec[K_VSTAGES + i] = stages
+        spec[P_VKIND + i] = kind
+        spec[P_VSTAGES + i] = stages
     return (spec,)

@@ -3,8 +3,8 @@
 Every rule runs through the kernel's own ``@kernel`` functions (``rules``, ``policies``,
 ``play``): nothing here re-implements a rule. ``from_run`` sets a game up exactly as
 ``play_batch`` does and opens round 1's flight phase; ``legal_actions`` / ``apply`` are the
-planes' flight-phase actions (encoding in layout.py: ``(A_PICKUP, plane, card)``,
-``(A_DROP, plane, card)``, ``(A_FLY, plane, airport)``); ``end_turn`` ends the round as the
+planes' flight-phase actions (encoding in layout.py: ``(K_PICKUP, plane, card)``,
+``(K_DROP, plane, card)``, ``(K_FLY, plane, airport)``); ``end_turn`` ends the round as the
 playout does (the rest of the flight phase by the team policy, then maintenance) and opens
 the next one. Builders (``clear``, ``place``, ``set_plane``, ``set_weather``, ``set_pile``,
 ``give_money`` ...) rig a position; readers (``where``, ``anger_of``, ``plane``, ``money`` ...)
@@ -35,20 +35,19 @@ MAX_EVENTS = 20000
 class GameState(GameStateBase):
     """One Now Boarding position.
 
-    ``GameState(raw=None, seed=0, game_index=0, players=None, section=None, policy=None)``:
-    ``raw`` a config dict (as TOML parsed) or None for ``players`` (default 4) seats of
-    ``policy`` (default greedy) with ``section`` as the ``[now_boarding]`` table and ``seed``;
-    the position of game ``game_index`` (see :meth:`from_run`). Raises ConfigError for a bad
-    config.
+    ``GameState(seats=4, seed=0, game_index=0, rig=None, policy=None, raw=None, **section)``:
+    ``seats`` planes of ``policy`` (default greedy; the team plays one policy) with ``section``
+    keys as the ``[now_boarding]`` table, or ``raw`` a whole config dict (as TOML parsed); the
+    position of game ``game_index`` (see :meth:`from_run`, and it for ``rig``). Raises
+    ConfigError for a bad config.
     """
 
-    def __init__(self, raw: dict[str, Any] | None = None, seed: int = 0, game_index: int = 0,
-                 players: int | None = None, section: dict | None = None, policy: str | None = None):
+    def __init__(self, seats: int = 4, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
+                 policy: str | None = None, raw: dict[str, Any] | None = None, **section: Any):
         if raw is None:
-            n = players or 4
-            raw = {"game": "now_boarding", "seed": seed, "seats": [policy or "greedy"] * n,
-                   "now_boarding": section or {}}
-        self._start(run_from_dict(raw, "<GameState>"), game_index, None)
+            raw = {"game": "now_boarding", "seed": seed, "seats": [policy or "greedy"] * seats,
+                   "now_boarding": section}
+        self._start(run_from_dict(raw, "<GameState>"), game_index, rig)
 
     def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         """Game ``game_index`` of ``run`` set up as ``play_batch`` sets it up, at the start of
@@ -61,7 +60,7 @@ class GameState(GameStateBase):
         pids, W = seat_policies(run.entry_policy, run.entry_weights, run.perms, np.int64(game_index))
         self.pol = np.int64(pids[0])
         self.w = np.ascontiguousarray(W[0])
-        self.n = int(self.spec[L.K_NP])
+        self.n = int(self.spec[L.P_NP])
         self.st = np.zeros(L.STATE_SIZE, np.int32)
         self.ev, self.evn = event_buffer(MAX_EVENTS)
         self.rng = np.zeros(2, np.uint64)
@@ -76,7 +75,7 @@ class GameState(GameStateBase):
                 raise ValueError("Now Boarding has no dice to rig")
             if rig.deck is not None:
                 deck = [int(c) for c in rig.deck]
-                bad = [c for c in deck if not 0 <= c < L.NCARD or not self.spec[L.K_CIN + c]]
+                bad = [c for c in deck if not 0 <= c < L.NCARD or not self.spec[L.P_CIN + c]]
                 if bad or len(set(deck)) != len(deck):
                     raise ValueError(f"rig deck needs distinct card ids in play; bad: {bad or deck}")
                 rig_deck, rig_dice = make_rig(deck=deck)
@@ -104,16 +103,16 @@ class GameState(GameStateBase):
         if self.over:
             return []
         out: list[tuple[int, ...]] = []
-        on_board = [a for a in range(L.NA) if self.spec[L.K_AIRIN + a]]
+        on_board = [a for a in range(L.NA) if self.spec[L.P_AIRIN + a]]
         for p in range(self.n):
             for c in self.active():
                 if R.can_pickup(self.st, self.spec, p, c) > 0:
-                    out.append((L.A_PICKUP, p, c))
+                    out.append((L.K_PICKUP, p, c))
                 if R.can_drop(self.st, self.spec, p, c):
-                    out.append((L.A_DROP, p, c))
+                    out.append((L.K_DROP, p, c))
             for a in on_board:
                 if R.hop_plan(self.st, self.spec, p, a)[0] > 0:
-                    out.append((L.A_FLY, p, a))
+                    out.append((L.K_FLY, p, a))
         return out
 
     def apply(self, action: Sequence[int]) -> None:
@@ -122,9 +121,9 @@ class GameState(GameStateBase):
         if act not in self.legal_actions():
             raise ValueError(f"illegal action {act}")
         kind, p, x = act
-        if kind == L.A_PICKUP:
+        if kind == L.K_PICKUP:
             R.do_pickup(self.st, self.spec, p, x, self.ev, self.evn)
-        elif kind == L.A_DROP:
+        elif kind == L.K_DROP:
             R.do_drop(self.st, self.spec, p, x, self.ev, self.evn)
         else:
             R.fly_hop(self.st, self.spec, p, x, self.ev, self.evn)
@@ -176,12 +175,12 @@ class GameState(GameStateBase):
         """Id of the regular passenger card orig -> dest."""
         o, d = self.airport(orig), self.airport(dest)
         for c in range(L.NCARD):
-            if self.spec[L.K_CORIG + c] == o and self.spec[L.K_CDEST + c] == d:
+            if self.spec[L.P_CORIG + c] == o and self.spec[L.P_CDEST + c] == d:
                 return c
         raise KeyError((orig, dest))
 
     def route(self, a: str, b: str) -> int:
-        r = int(self.spec[L.K_BETWEEN + self.airport(a) * L.NA + self.airport(b)])
+        r = int(self.spec[L.P_BETWEEN + self.airport(a) * L.NA + self.airport(b)])
         if r < 0:
             raise KeyError((a, b))
         return r
@@ -210,10 +209,10 @@ class GameState(GameStateBase):
         st[L.S_TSPEED] = -1
         for p in range(self.n):
             b = self.pb(p)
-            for k in (L.P_LOAD, L.P_NCARR, L.P_NERV, L.P_CELEB, L.P_FARES, L.P_DELIV):
+            for k in (L.SE_LOAD, L.SE_NCARR, L.SE_NERV, L.SE_CELEB, L.SE_FARES, L.SE_DELIV):
                 st[b + k] = 0
-            st[b + L.P_MONEY:b + L.P_MONEY + L.NFARE] = 0
-            st[b + L.P_TCARD] = -1
+            st[b + L.SE_MONEY:b + L.SE_MONEY + L.NFARE] = 0
+            st[b + L.SE_TCARD] = -1
         for i in range(L.NVIP):
             st[L.VP_STATE + i] = L.VS_OUT
             st[L.VP_STAGE + i] = -1
@@ -249,7 +248,7 @@ class GameState(GameStateBase):
         """Put box (or pile) cards with these fares into plane p's money pile."""
         st = self.st
         for f in fares:
-            cands = [c for c in range(L.NCARD) if self.spec[L.K_CFARE + c] == f and self.spec[L.K_CIN + c]
+            cands = [c for c in range(L.NCARD) if self.spec[L.P_CFARE + c] == f and self.spec[L.P_CIN + c]
                      and st[L.C_PLACE + c] in (L.PL_BOX, L.PL_PILE)]
             cands.sort(key=lambda c: st[L.C_PLACE + c] != L.PL_BOX)
             for c in cands:
@@ -257,7 +256,7 @@ class GameState(GameStateBase):
                     self._unpile(c)
                 st[L.C_PLACE + c] = L.PL_MONEY
                 st[L.C_WHERE + c] = p
-                st[self.pb(p) + L.P_MONEY + f] += 1
+                st[self.pb(p) + L.SE_MONEY + f] += 1
                 break
             else:
                 raise ValueError(f"no free card with fare {f}")
@@ -269,41 +268,41 @@ class GameState(GameStateBase):
         """Move/configure plane p. ``route=(a, b)`` with ``offset`` move points from a."""
         st, b = self.st, self.pb(p)
         if airport is not None:
-            st[b + L.P_AIR] = self.airport(airport)
-            st[b + L.P_ROUTE] = -1
-            st[b + L.P_OFF] = 0
+            st[b + L.SE_AIR] = self.airport(airport)
+            st[b + L.SE_ROUTE] = -1
+            st[b + L.SE_OFF] = 0
         if route is not None:
             r = self.route(*route)
-            st[b + L.P_AIR] = -1
-            st[b + L.P_ROUTE] = r
-            st[b + L.P_OFF] = offset if self.spec[L.K_RA + r] == self.airport(route[0]) else st[L.R_LEN + r] - offset
+            st[b + L.SE_AIR] = -1
+            st[b + L.SE_ROUTE] = r
+            st[b + L.SE_OFF] = offset if self.spec[L.P_RA + r] == self.airport(route[0]) else st[L.R_LEN + r] - offset
         if seats is not None:
-            st[b + L.P_SEATS] = seats
+            st[b + L.SE_SEATS] = seats
         if speed is not None:
-            st[b + L.P_SPEED] = speed
-            st[b + L.P_SPLEFT] = speed
+            st[b + L.SE_SPEED] = speed
+            st[b + L.SE_SPLEFT] = speed
         if colours is not None:
             m = 1
             for c in colours:
                 m |= 1 << data.COLOUR_ID[c]
-            st[b + L.P_MASK] = m
+            st[b + L.SE_MASK] = m
             for q in range(self.n):
                 R.compute_dist(st, self.spec, q)
         if speed_left is not None:
-            st[b + L.P_SPLEFT] = speed_left
-        st[b + L.P_ACTLEFT] = actions if actions is not None else L.BIG
+            st[b + L.SE_SPLEFT] = speed_left
+        st[b + L.SE_ACTLEFT] = actions if actions is not None else L.BIG
 
     def set_weather(self, tokens: list[tuple[str, str, str, int]]) -> None:
         """Replace the weather: (a, b, 'storm'|'tailwind', space counted from a)."""
         st = self.st
-        for r in range(int(self.spec[L.K_NR])):
+        for r in range(int(self.spec[L.P_NR])):
             st[L.WX_TYPE + r] = 0
             st[L.WX_SPACE + r] = 0
         for a, b, kind, space in tokens:
             r = self.route(a, b)
-            k = int(self.spec[L.K_RSP + r])
+            k = int(self.spec[L.P_RSP + r])
             st[L.WX_TYPE + r] = 1 if kind == "storm" else 2
-            st[L.WX_SPACE + r] = space if self.spec[L.K_RA + r] == self.airport(a) else k + 1 - space
+            st[L.WX_SPACE + r] = space if self.spec[L.P_RA + r] == self.airport(a) else k + 1 - space
         R.update_routes(st, self.spec)
 
     def set_pile(self, stage: int, cards: list[int]) -> None:
@@ -406,7 +405,7 @@ class GameState(GameStateBase):
 
     def price(self, p: int, kind: int) -> int:
         b = self.pb(p)
-        return int(R.upgrade_price(self.st, self.spec, p, kind, self.st[b + L.P_SEATS], self.st[b + L.P_SPEED]))
+        return int(R.upgrade_price(self.st, self.spec, p, kind, self.st[b + L.SE_SEATS], self.st[b + L.SE_SPEED]))
 
     def grant(self, p: int, kind: int, colour: int = 0) -> None:
         R.grant_upgrade(self.st, self.spec, p, kind, colour, self.ev, self.evn, self.price(p, kind))
@@ -448,10 +447,10 @@ class GameState(GameStateBase):
         b = self.pb(p)
         st = self.st
         return {
-            "airport": int(st[b + L.P_AIR]), "route": int(st[b + L.P_ROUTE]), "offset": int(st[b + L.P_OFF]),
-            "seats": int(st[b + L.P_SEATS]), "speed": int(st[b + L.P_SPEED]), "mask": int(st[b + L.P_MASK]),
-            "load": int(st[b + L.P_LOAD]), "carried": int(st[b + L.P_NCARR]), "speed_left": int(st[b + L.P_SPLEFT]),
-            "fares": int(st[b + L.P_FARES]), "delivered": int(st[b + L.P_DELIV]),
+            "airport": int(st[b + L.SE_AIR]), "route": int(st[b + L.SE_ROUTE]), "offset": int(st[b + L.SE_OFF]),
+            "seats": int(st[b + L.SE_SEATS]), "speed": int(st[b + L.SE_SPEED]), "mask": int(st[b + L.SE_MASK]),
+            "load": int(st[b + L.SE_LOAD]), "carried": int(st[b + L.SE_NCARR]), "speed_left": int(st[b + L.SE_SPLEFT]),
+            "fares": int(st[b + L.SE_FARES]), "delivered": int(st[b + L.SE_DELIV]),
         }
 
     def money(self, p: int) -> int:

@@ -29,12 +29,12 @@ from sim.games.now_boarding.layout import (
     E_TEMP,
     E_VIP,
     E_WEATHER,
-    K_CDEST,
-    K_CFARE,
-    K_CORIG,
-    K_NP,
-    K_RA,
-    K_RB,
+    P_CDEST,
+    P_CFARE,
+    P_CORIG,
+    P_NP,
+    P_RA,
+    P_RB,
     POLICIES,
 )
 
@@ -43,7 +43,7 @@ CAUSES = ["anger", "left over", "VIP not taken"]
 
 
 def _card(spec, c) -> str:
-    return f"#{c} {AIRPORTS[spec[K_CORIG + c]]}>{AIRPORTS[spec[K_CDEST + c]]} ${spec[K_CFARE + c]}"
+    return f"#{c} {AIRPORTS[spec[P_CORIG + c]]}>{AIRPORTS[spec[P_CDEST + c]]} ${spec[P_CFARE + c]}"
 
 
 def _pos(spec, code) -> str:
@@ -52,12 +52,12 @@ def _pos(spec, code) -> str:
     if code < 1000:
         return AIRPORTS[code]
     r, o = divmod(code - 1000, 32)
-    a = AIRPORTS[spec[K_RA + r]]
-    return f"{a}-{AIRPORTS[spec[K_RB + r]]} {o} space{'' if o == 1 else 's'} from {a}"
+    a = AIRPORTS[spec[P_RA + r]]
+    return f"{a}-{AIRPORTS[spec[P_RB + r]]} {o} space{'' if o == 1 else 's'} from {a}"
 
 
 def _route(spec, r) -> str:
-    return f"{AIRPORTS[spec[K_RA + r]]}-{AIRPORTS[spec[K_RB + r]]}"
+    return f"{AIRPORTS[spec[P_RA + r]]}-{AIRPORTS[spec[P_RB + r]]}"
 
 
 def render(spec, ev: np.ndarray, n: int) -> list[str]:
@@ -126,7 +126,7 @@ def trace(run, game_index: int) -> TraceResult:
     play_batch's row for that game)."""
     st, ev, _, row = run_traced(run, game_index)
     K = run.spec[0]
-    n = int(K[K_NP])
+    n = int(K[P_NP])
     names = expand_columns(COLUMNS, n)
     pid = int(run.entry_policy[run.perms[game_index % run.perms.shape[0], 0]])
     head = [f"Now Boarding, {n} players, seed {run.seed}, game {game_index}, policy {_policy_name(pid)}"]

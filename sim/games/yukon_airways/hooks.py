@@ -50,7 +50,7 @@ from sim.games.yukon_airways.layout import (
     P_SIZE,
     POL_RANDOM,
     POL_ROLLOUT,
-    ST_OVER,
+    STEP_OVER,
 )
 from sim.games.yukon_airways.play import (
     _apply_inline,
@@ -95,7 +95,7 @@ def start(state, spec, pids, W, rng, rig_deck, rig_dice, work, ev, evn):
 
 @inline_kernel
 def over(state):
-    return state[H_STEP] == ST_OVER
+    return state[H_STEP] == STEP_OVER
 
 
 @inline_kernel

@@ -38,15 +38,15 @@ State: one int32 array per game::
 
 Actions: rows of ACT_W int32 ``(kind, a, b)``; the step H_STEP says which kinds are legal:
 
-    ST_PLACE    (K_PLACE, dock 0..5, 0)
-    ST_BUY      (K_BUY, improvement kind or -1 = no, 0)                  dock 6
-    ST_MOVE     (K_MOVE, die, direction 0 = down / 1 = up), (K_MOVE_DONE, 0, 0)
-    ST_TAKE     (K_TAKE, colour, count), (K_TAKE_DONE, 0, 0) after a first take
-    ST_DEST     (K_PASS, 0, 0), (K_FLY, destination, 0)
-    ST_LOAD     (K_TICKET, symbol, colour), (K_WILD, colour, 0), (K_EXTRA, colour, 0),
+    STEP_PLACE    (K_PLACE, dock 0..5, 0)
+    STEP_BUY      (K_BUY, improvement kind or -1 = no, 0)                  dock 6
+    STEP_MOVE     (K_MOVE, die, direction 0 = down / 1 = up), (K_MOVE_DONE, 0, 0)
+    STEP_TAKE     (K_TAKE, colour, count), (K_TAKE_DONE, 0, 0) after a first take
+    STEP_DEST     (K_PASS, 0, 0), (K_FLY, destination, 0)
+    STEP_LOAD     (K_TICKET, symbol, colour), (K_WILD, colour, 0), (K_EXTRA, colour, 0),
                 (K_TUCK, card type, 0), (K_GO, 0, 0)
-    ST_IMPROVE  (K_IMPROVE, improvement kind or -1 = none, 0)
-    ST_DISCARD  (K_DISCARD, card type, 0)                                maintenance
+    STEP_IMPROVE  (K_IMPROVE, improvement kind or -1 = none, 0)
+    STEP_DISCARD  (K_DISCARD, card type, 0)                                maintenance
 
 Results: ``COLUMNS`` (one row per game), read in the kernel at ``engine.col_at(*O_X, S, s)``.
 """
@@ -157,7 +157,7 @@ NP = _p.size
 # ---- state header -------------------------------------------------------------------------------
 _h = Layout()
 H_ROUND = _h.slot()       # 0-based day (0 = Tuesday)
-H_STEP = _h.slot()        # ST_*
+H_STEP = _h.slot()        # STEP_*
 H_ACTOR = _h.slot()       # seat to decide
 H_TURN = _h.slot()        # player turns begun (boarding turns, flight turns, discards)
 H_POS = _h.slot()         # position in the turn order of the actor
@@ -193,7 +193,7 @@ NH = _h.size
 
 # ---- steps --------------------------------------------------------------------------------------
 STEP_NAMES = ("place", "buy", "move", "take", "dest", "load", "improve", "discard", "over")
-ST_PLACE, ST_BUY, ST_MOVE, ST_TAKE, ST_DEST, ST_LOAD, ST_IMPROVE, ST_DISCARD, ST_OVER = index_constants(STEP_NAMES)
+STEP_PLACE, STEP_BUY, STEP_MOVE, STEP_TAKE, STEP_DEST, STEP_LOAD, STEP_IMPROVE, STEP_DISCARD, STEP_OVER = index_constants(STEP_NAMES)
 
 # ---- seat record --------------------------------------------------------------------------------
 _r = Layout()

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import sim.games.yukon_airways.layout as Y
-from sim.compile import CompiledRun
+from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
 from sim.games.engine import EV_W, make_rig, seat_policies
 from sim.games.yukon_airways.data import COLOURS, SYMBOLS
@@ -31,7 +31,19 @@ from sim.rng import seed_streams
 
 
 class GameState(GameStateBase):
-    """One Yukon Airways position (see the module docstring)."""
+    """One Yukon Airways position (see the module docstring).
+
+    ``GameState(seats=4, seed=0, game_index=0, rig=None, policies=None, **section)``: ``seats``
+    greedy seats (or ``policies``) with ``section`` keys as the ``[yukon_airways]`` table (the
+    code's defaults otherwise), the position at the start of game ``game_index``; or
+    :meth:`from_run` for a compiled run. Raises ConfigError for a bad section.
+    """
+
+    def __init__(self, seats: int = 4, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
+                 policies: Sequence[Any] | None = None, **section: Any):
+        raw = {"game": "yukon_airways", "seats": list(policies or ["greedy"] * seats), "seed": seed,
+               "yukon_airways": section}
+        self._start(run_from_dict(raw, "<scenario>"), game_index, rig)
 
     # ---- contract ----------------------------------------------------------------------------
     def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
@@ -98,7 +110,7 @@ class GameState(GameStateBase):
     @property
     def over(self) -> bool:
         """True at the end of the game (or when the turn cap is reached)."""
-        return int(self.state[Y.H_STEP]) == Y.ST_OVER or int(self.state[Y.H_TURN]) >= int(self.p[Y.P_CAP])
+        return int(self.state[Y.H_STEP]) == Y.STEP_OVER or int(self.state[Y.H_TURN]) >= int(self.p[Y.P_CAP])
 
     def snapshot(self) -> dict[str, Any]:
         """The position as plain values."""

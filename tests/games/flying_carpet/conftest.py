@@ -30,7 +30,7 @@ def gs():
 
     def make(seats: int = 3, **section):
         section.setdefault("city", [])
-        return GameState.scenario(seats=seats, **section)
+        return GameState(seats=seats, **section)
 
     return make
 

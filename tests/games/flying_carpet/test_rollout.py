@@ -22,7 +22,7 @@ CITY = [{"piece": "palace", "at": [8, 0]}, {"piece": "large_cloud", "at": [7, 10
 
 
 def position(x0, y0, hand):
-    g = GameState.scenario(seats=3, city=CITY, policies=[{"policy": "rollout", "weights": SMALL},
+    g = GameState(seats=3, city=CITY, policies=[{"policy": "rollout", "weights": SMALL},
                                                          {"policy": "heuristic"}, {"policy": "heuristic"}])
     g.put(0, x0, y0)
     g.put(1, 9, 7)

@@ -19,7 +19,7 @@ def on_star(face, seats=3, dice_after=(), **section):
     """Seat 0 flies R11 light blue from (8,5) onto the free star (9,6); the die shows ``face``
     (then the faces ``dice_after``)."""
     section.setdefault("city", [])
-    g = GameState.scenario(seats=seats, rig=Rig(dice=[face, *dice_after]), **section)
+    g = GameState(seats=seats, rig=Rig(dice=[face, *dice_after]), **section)
     g.put(0, 8, 5)
     g.set_hand(0, ["R11", "V1", "V2", "L11"])
     assert g.ends("R11", "light blue") == {(9, 6)}
@@ -92,7 +92,7 @@ def test_face_6_move_up_to_four_turning_once_no_second_roll():
 
 def test_an_occupied_star_is_not_free():
     """RB: only a *free* star rolls the die; on a carpet the landing rule applies."""
-    g = GameState.scenario(seats=3, city=[], rig=Rig(dice=[1]))
+    g = GameState(seats=3, city=[], rig=Rig(dice=[1]))
     g.put(0, 8, 5)
     g.put(1, 9, 6)
     g.set_hand(0, ["R11", "V1", "V2", "L11"])
@@ -102,7 +102,7 @@ def test_an_occupied_star_is_not_free():
 
 def test_tactical_game_without_the_die():
     """RB "End of the Game": without the special die the stars have no meaning."""
-    g = GameState.scenario(seats=3, city=[], special_die=False, rig=Rig(dice=[1]))
+    g = GameState(seats=3, city=[], special_die=False, rig=Rig(dice=[1]))
     g.put(0, 8, 5)
     g.set_hand(0, ["R11", "V1", "V2", "L11"])
     g.play("R11", "light blue")
@@ -168,7 +168,7 @@ def test_face_3_the_extra_turn_may_roll_again():
 def test_a_drift_onto_a_free_star_rolls_the_die():
     """RB "The Special Die": "If a playing piece ends its move on a free star space" - drifting
     is a move option (RB "Summary of move options"), so a drift onto a star rolls (D14)."""
-    g = GameState.scenario(seats=3, city=[], rig=Rig(dice=[4]))
+    g = GameState(seats=3, city=[], rig=Rig(dice=[4]))
     g.put(0, 8, 6)
     assert g.ends("drift") == {(9, 6)}
     g.play("drift")
@@ -193,7 +193,7 @@ def test_forced_onto_a_star_rolls_nothing():
     D14: a carpet forced onto a star (here the top of a six-space tower under the star (9,6))
     rolls nothing and skips nothing."""
     tower = {"kind": "ground", "cells": [[0, y] for y in range(6)]}
-    g = GameState.scenario(seats=3, city=[piece("tower", 9, 0)], pieces={"tower": tower}, rig=Rig(dice=[1]))
+    g = GameState(seats=3, city=[piece("tower", 9, 0)], pieces={"tower": tower}, rig=Rig(dice=[1]))
     g.put(0, 6, 6)
     g.put(1, 9, 9)
     g.set_hand(0, ["R31", "V1", "V2", "L11"])

@@ -33,7 +33,7 @@ def test_the_deck_has_72_cards_of_the_listed_kinds():
 
 def test_rigged_deck_is_dealt_round_robin_first_card_first():
     order = list(range(72))[::-1]
-    g = GameState.scenario(seats=3, city=[], rig=Rig(deck=order))
+    g = GameState(seats=3, city=[], rig=Rig(deck=order))
     # card 71 is drawn first (seat 0 slot 0), 70 second (seat 1 slot 0) ...
     assert g.hand_ids(0) == [71, 68, 65, 62] and g.hand_ids(1) == [70, 67, 64, 61]
     assert g.dealt()["deck"][-1] == 59

@@ -33,7 +33,7 @@ def cleared(g: GameState) -> GameState:
 def _make(players: int = 4, policy: str = "greedy", seed: int = 0, game_index: int = 0, clear: bool = True,
          **section) -> GameState:
     """A set-up game; ``clear`` empties the board and the weather for a rigged scenario."""
-    g = GameState(players=players, policy=policy, seed=seed, game_index=game_index, section=section)
+    g = GameState(seats=players, policy=policy, seed=seed, game_index=game_index, **section)
     return cleared(g) if clear else g
 
 

@@ -77,11 +77,11 @@ def test_valid_variants_load():
 
 def test_grumpy_reset_default_follows_the_anger_reset_mode():
     """RULES.md "Grumpy": grumpy_reset unset = 0 with anger_reset "pickup" (RB), 1 with
-    "setdown" (BGA); an explicit value wins in either mode (spec K_GRUMPY)."""
+    "setdown" (BGA); an explicit value wins in either mode (spec P_GRUMPY)."""
     import sim.games.now_boarding.layout as L
 
     def k(section):
-        return int(load_dict(raw(section), "x.toml").spec[0][L.K_GRUMPY])
+        return int(load_dict(raw(section), "x.toml").spec[0][L.P_GRUMPY])
 
     assert k({}) == 0 and k({"anger_reset": "setdown"}) == 1
     assert k({"grumpy_reset": 1}) == 1 and k({"anger_reset": "setdown", "grumpy_reset": 0}) == 0

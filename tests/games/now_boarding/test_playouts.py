@@ -58,8 +58,8 @@ def test_policies_share_the_deal():
     """Common random numbers: chance uses its own stream, so the policy does not change the setup."""
     from sim.games.now_boarding.state import GameState
 
-    a = GameState(players=4, policy="greedy", game_index=9)
-    b = GameState(players=4, policy="heuristic", game_index=9)
+    a = GameState(seats=4, policy="greedy", game_index=9)
+    b = GameState(seats=4, policy="heuristic", game_index=9)
     import sim.games.now_boarding.layout as L
 
     assert np.array_equal(a.st[L.PILE:L.PILE + L.NCARD], b.st[L.PILE:L.PILE + L.NCARD])
@@ -149,7 +149,7 @@ def test_gamestate_rounds_replay_the_batch_game(policy, section):
         gs = GameState.from_run(run, g)
         assert gs.snapshot()["round"] == 1 and gs.legal_actions()
         kinds = {a[0] for a in gs.legal_actions()}
-        assert L.A_FLY in kinds and kinds <= {L.A_PICKUP, L.A_DROP, L.A_FLY}
+        assert L.K_FLY in kinds and kinds <= {L.K_PICKUP, L.K_DROP, L.K_FLY}
         while not gs.over:
             assert gs.invariants() == 0
             gs.end_turn()
@@ -163,7 +163,7 @@ def test_gamestate_rounds_replay_the_batch_game(policy, section):
 def test_apply_checks_legality():
     """apply: a legal pickup boards the card; an illegal action raises ValueError."""
     gs = GameState.from_run(setup_run(), 0)
-    picks = [a for a in gs.legal_actions() if a[0] == L.A_PICKUP]
+    picks = [a for a in gs.legal_actions() if a[0] == L.K_PICKUP]
     assert picks, "game 0 starts with each plane at a starting passenger"
     kind, p, c = picks[0]
     gs.apply(picks[0])
@@ -171,7 +171,7 @@ def test_apply_checks_legality():
     with pytest.raises(ValueError):
         gs.apply(picks[0])  # no longer waiting
     with pytest.raises(ValueError):
-        gs.apply((L.A_FLY, p, gs.plane(p)["airport"]))  # already there
+        gs.apply((L.K_FLY, p, gs.plane(p)["airport"]))  # already there
 
 
 # ---------------------------------------------------------------- the planner team policy
@@ -220,7 +220,7 @@ def test_planner_does_not_read_the_pile_order_or_future_weather(rounds):
     """The planner sees what the table sees: permuting the not-yet-drawn pile cards (pile sizes
     per stage are public) and the later stages' weather plan leaves its plan for the current
     round, and the whole flight phase it plays, unchanged."""
-    import sim.games.now_boarding.policies as POL
+    from sim.games.now_boarding.planner import plan_round
 
     run = setup_run(raw_extra={"seed": 9}, players=4, policy="planner")
     a, b = GameState.from_run(run, 3), GameState.from_run(run, 3)
@@ -239,7 +239,7 @@ def test_planner_does_not_read_the_pile_order_or_future_weather(rounds):
         b.st[sl] = b.st[sl][::-1].copy()
     assert not np.array_equal(a.st, b.st)
     for g in (a, b):
-        POL.plan_round(g.st, g.spec, g.w)
+        plan_round(g.st, g.spec, g.w)
     plan = np.r_[L.PLN_STOP:L.C_DROPAT + L.NCARD]
     assert np.array_equal(a.st[plan], b.st[plan])
     assert a.st[L.PLN_N:L.PLN_N + 4].sum() + a.st[L.C_ASSIGN:L.C_ASSIGN + L.NCARD].sum() > 0

@@ -96,7 +96,7 @@ def _hide(gs, how):
     if how == 0:
         st[idx] = cards[::-1]
     elif how == 1:
-        out = [c for c in range(L.NCARD) if gs.spec[L.K_CIN + c] and st[L.C_PLACE + c] == L.PL_BOX]
+        out = [c for c in range(L.NCARD) if gs.spec[L.P_CIN + c] and st[L.C_PLACE + c] == L.PL_BOX]
         assert len(out) == 1  # 4 players: 1 card out of play (RULES.md set-up 7)
         st[L.C_PLACE + cards[0]] = L.PL_BOX
         st[L.C_PLACE + out[0]] = L.PL_PILE
@@ -117,13 +117,13 @@ def _swap_face_down(gs):
     the same origin (from the piles or out of play), as a table could not tell apart. Returns
     the number of places changed."""
     st, spec = gs.st, gs.spec
-    unseen = [c for c in range(L.NCARD) if spec[L.K_CIN + c] and st[L.C_PLACE + c] in (L.PL_PILE, L.PL_BOX)]
+    unseen = [c for c in range(L.NCARD) if spec[L.P_CIN + c] and st[L.C_PLACE + c] in (L.PL_PILE, L.PL_BOX)]
     changed = 0
     for i in range(int(st[L.S_NACTIVE])):
         c = int(st[L.ACTIVE + i])
         if st[L.C_DOWN + c] != 1:
             continue
-        alt = [x for x in unseen if spec[L.K_CORIG + x] == spec[L.K_CORIG + c]]
+        alt = [x for x in unseen if spec[L.P_CORIG + x] == spec[L.P_CORIG + c]]
         if not alt:
             continue
         x = alt[0]
@@ -259,7 +259,7 @@ def test_redeal_keeps_every_invariant_and_the_face_down_places():
             new = [c for c in range(L.NCARD) if s[L.C_DOWN + c]]
             place = lambda st, cs: sorted((int(st[L.C_WHERE + c]), int(st[L.C_VIPK + c])) for c in cs)  # noqa: E731
             assert place(s, new) == place(gs.st, down)
-            assert all(gs.spec[L.K_CORIG + c] == s[L.C_WHERE + c] for c in new)
+            assert all(gs.spec[L.P_CORIG + c] == s[L.C_WHERE + c] for c in new)
             for blk in (L.C_PLACE, L.C_WHERE, L.C_ANGER):
                 assert [int(s[blk + c]) for c in seen] == [int(gs.st[blk + c]) for c in seen]
         checked += 1

@@ -78,7 +78,7 @@ def test_stage_weather_keeps_planes_on_their_physical_space(make):
     g.set_plane(0, route=("ATL", "DEN"), offset=2, colours=["green"])
     g.st[L.WP_ROUTE + 1 * L.MAXTOK:L.WP_ROUTE + 2 * L.MAXTOK] = -1
     g.st[L.WP_ROUTE + 1 * L.MAXTOK] = r
-    g.st[L.WP_SPACE + 1 * L.MAXTOK] = 1 if g.spec[L.K_RA + r] == g.airport("ATL") else 3
+    g.st[L.WP_SPACE + 1 * L.MAXTOK] = 1 if g.spec[L.P_RA + r] == g.airport("ATL") else 3
     g.apply_weather(1)
     assert g.st[L.R_LEN + r] == 5 and g.dist(0, "ATL") == 3 and g.dist(0, "DEN") == 2
     # tailwind (2nd token of the plan) on the plane's own space 2
@@ -207,8 +207,8 @@ def test_policy_flight_hands_off_at_a_shared_airport(make):
     g.st[L.C_PLACE + c] = L.PL_PLANE  # aboard plane 0, picked up elsewhere
     g.st[L.C_WHERE + c] = 0
     g.st[L.C_PICK + c] = g.airport("ATL")
-    g.st[g.pb(0) + L.P_LOAD] = 1
-    g.st[g.pb(0) + L.P_NCARR] = 1
+    g.st[g.pb(0) + L.SE_LOAD] = 1
+    g.st[g.pb(0) + L.SE_NCARR] = 1
     assert g.check() == 0
     # plane 0: DEN->LAX white-only is DEN-SFO-LAX 5; plane 2 (orange) 3: not enough for handoff=3
     g.flight(first=0)
@@ -223,8 +223,8 @@ def test_policy_flight_hands_off_at_a_shared_airport(make):
     g2.st[L.C_PLACE + c] = L.PL_PLANE
     g2.st[L.C_WHERE + c] = 0
     g2.st[L.C_PICK + c] = g2.airport("ATL")
-    g2.st[g2.pb(0) + L.P_LOAD] = 1
-    g2.st[g2.pb(0) + L.P_NCARR] = 1
+    g2.st[g2.pb(0) + L.SE_LOAD] = 1
+    g2.st[g2.pb(0) + L.SE_NCARR] = 1
     g2.flight(first=0)
     assert g2.where(c) == ("money", 2) and g2.plane(2)["fares"] == 4 and g2.plane(0)["fares"] == 0
     assert g2.check() == 0
@@ -257,7 +257,7 @@ def _space_from(g, p, a):
     pl = g.plane(p)
     r = pl["route"]
     phys = int(R.off_to_phys(g.st[L.WX_TYPE + r], g.st[L.WX_SPACE + r], pl["offset"]))
-    return phys if g.spec[L.K_RA + r] == g.airport(a) else int(g.spec[L.K_RSP + r]) + 1 - phys
+    return phys if g.spec[L.P_RA + r] == g.airport(a) else int(g.spec[L.P_RSP + r]) + 1 - phys
 
 
 def test_no_stop_on_a_tailwind_space(make):
@@ -304,7 +304,7 @@ def test_no_pickup_or_drop_off_in_mid_flight(make):
     assert g.can_pickup(0, w) == 0 and g.pickup(0, w) == 0 and g.where(w) == ("waiting", g.airport("ATL"))
     assert not g.can_drop(0, c) and g.drop(0, c) == 0 and g.where(c) == ("aboard", 0)
     assert g.can_pickup(2, c) == 0 and g.pickup(2, c) == 0
-    assert [a for a in g.legal_actions() if a[0] != L.A_FLY and a[1] in (0, 2)] == []
+    assert [a for a in g.legal_actions() if a[0] != L.K_FLY and a[1] in (0, 2)] == []
     g.set_plane(0, speed_left=3)
     assert g.fly_to(0, "DEN") == 3 and g.drop(0, c) == 1 and g.where(c) == ("waiting", g.airport("DEN"))
     assert g.fly_to(2, "DEN") == 3 and g.pickup(2, c) == 1 and g.where(c) == ("aboard", 2)
@@ -318,7 +318,7 @@ def test_temporary_seat_full_until_a_bought_seat_frees_one(make):
     3rd seat bought ($9) seats everyone but frees none (still full); a 4th ($13) frees one seat,
     for one pickup without any token."""
     raw = {"game": "now_boarding", "seats": [{"policy": "heuristic", "weights": {"strategy": 1}}] * 4}
-    g = cleared(GameState(raw))
+    g = cleared(GameState(raw=raw))
     g.set_plane(0, airport="ATL", seats=2, speed=3, colours=["green"])
     a, b, c = (g.place(g.card("ATL", d), "ATL") for d in ("MIA", "JFK", "DEN"))
     g.st[L.S_TSEAT] = 0

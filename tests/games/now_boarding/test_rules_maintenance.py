@@ -55,7 +55,7 @@ def test_maintenance_draws_the_stage_draw(make):
     new = g.active()
     assert len(new) == 3 and g.st[L.S_PILE_END] - g.st[L.S_PILE_POS] == left - 3
     for c in new:
-        assert g.where(c) == ("waiting", int(g.spec[L.K_CORIG + c])) and g.anger_of(c) == 0
+        assert g.where(c) == ("waiting", int(g.spec[L.P_CORIG + c])) and g.anger_of(c) == 0
 
 
 def test_drawn_passengers_lie_face_down_until_the_flight_phase_turns_them_over(make):
@@ -79,7 +79,7 @@ def test_set_up_passengers_face_up_and_the_first_draw_turned_over_at_round_one()
     """RB "Preparar" 10: each starting passenger is revealed ("boca arriba"); 12: the first draw is
     placed face down; "Fase de vuelo" 2 turns it over, so at round 1's flight phase every waiting
     card is face up. A played game's draws are face down between the draw and the next round."""
-    g = GameState(players=4, seed=3)
+    g = GameState(seats=4, seed=3)
     assert g["ROUND"] == 1 and len(g.active()) == 4 + 3
     assert all(g.st[L.C_DOWN + c] == 0 for c in range(L.NCARD))
     R.upkeep(g.st, g.spec, g.ev, g.evn)
@@ -98,7 +98,7 @@ def test_empty_pile_changes_stage_and_weather(make):
     assert g["STAGE"] == 1
     assert len(g.active()) == 4  # afternoon draw with 4 players
     plan = [int(r) for r in g.st[L.WP_ROUTE + L.MAXTOK:L.WP_ROUTE + 2 * L.MAXTOK] if r >= 0]
-    types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.K_NR]]
+    types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.P_NR]]
     assert sorted(int(r) for r in (types > 0).nonzero()[0]) == sorted(plan)
     assert g.check() == 0
 
@@ -143,7 +143,7 @@ def test_a_whole_game_has_one_round_after_the_last_draw():
     """Over 5 whole 4-player planner games (seed 7): the parts of the game never go back, and
     after the last evening draw come exactly one PART_LAST round and then the final round."""
     for game in range(5):
-        g = GameState(players=4, policy="planner", seed=7, game_index=game)
+        g = GameState(seats=4, policy="planner", seed=7, game_index=game)
         parts = []
         while not g.over:
             parts.append(int(R.part_of_game(g.st)))
@@ -227,7 +227,7 @@ def test_heuristic_upgrade_strategies(make):
         raw = {"game": "now_boarding", "seats": [{"policy": "heuristic", "weights": {"strategy": strat}}] * 4}
         from sim.games.now_boarding.state import GameState
 
-        g = GameState(raw)
+        g = GameState(raw=raw)
         g.clear()
         g.set_plane(0, seats=2, speed=3, colours=["green"])
         g.give_money(0, [5, 5])

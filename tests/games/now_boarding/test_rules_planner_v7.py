@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 import sim.games.now_boarding.layout as L
-import sim.games.now_boarding.policies as POL
 from sim.compile import run_from_dict
 from sim.games import get_game
 from sim.games.now_boarding.data import PLANNER_V6, PLANNER_WEIGHTS
+from sim.games.now_boarding.planner import plan_round
 from sim.games.now_boarding.state import GameState
 
 G = get_game("now_boarding")
@@ -27,7 +27,7 @@ def _plan(g: GameState, **over: float) -> np.ndarray:
     w = g.w.copy()
     for k, v in over.items():
         w[getattr(L, "PW_" + k.upper())] = v
-    POL.plan_round(st, g.spec, w)
+    plan_round(st, g.spec, w)
     return st[PLAN].copy()
 
 

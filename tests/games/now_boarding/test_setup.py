@@ -16,10 +16,10 @@ def test_board_side_by_player_count(make):
     """RB setup 1: 2-3 players use the 2-3 side (SFO-ORD, no SEA); 4-5 the 4-5 side (SEA routes)."""
     g3 = make(3, clear=False)
     g4 = make(4, clear=False)
-    assert g3.spec[L.K_NR] == 15 and g4.spec[L.K_NR] == 18
+    assert g3.spec[L.P_NR] == 15 and g4.spec[L.P_NR] == 18
     assert g3.route("SFO", "ORD") >= 0
     assert g4.route("SEA", "ORD") >= 0 and g4.route("JFK", "SEA") >= 0
-    assert g3.spec[L.K_AIRIN + data.AIRPORT_ID["SEA"]] == 0
+    assert g3.spec[L.P_AIRIN + data.AIRPORT_ID["SEA"]] == 0
     try:
         g4.route("SFO", "ORD")
         raise AssertionError("SFO-ORD is not on the 4-5 side")
@@ -32,9 +32,9 @@ def test_passenger_removal_by_player_count(make):
     counts = {}
     for n in (2, 3, 4, 5):
         g = make(n, clear=False)
-        inplay = [c for c in range(L.NCARD) if g.spec[L.K_CIN + c]]
+        inplay = [c for c in range(L.NCARD) if g.spec[L.P_CIN + c]]
         counts[n] = len(inplay)
-        ends = {int(g.spec[L.K_CORIG + c]) for c in inplay} | {int(g.spec[L.K_CDEST + c]) for c in inplay}
+        ends = {int(g.spec[L.P_CORIG + c]) for c in inplay} | {int(g.spec[L.P_CDEST + c]) for c in inplay}
         names = {data.AIRPORTS[a] for a in ends}
         if n == 2:
             assert "JFK" not in names and "SEA" not in names
@@ -73,12 +73,12 @@ def test_starting_passengers_and_first_draw(make):
             g = make(n, clear=False, game_index=gi)
             waiting = g.active()
             assert len(waiting) == n + first_draw
-            homes = [int(g.spec[L.K_PHOME + p]) for p in range(n)]
-            origins = sorted(int(g.spec[L.K_CORIG + c]) for c in waiting)
+            homes = [int(g.spec[L.P_PHOME + p]) for p in range(n)]
+            origins = sorted(int(g.spec[L.P_CORIG + c]) for c in waiting)
             for h in homes:
                 assert h in origins
             for c in waiting:
-                assert g.where(c) == ("waiting", int(g.spec[L.K_CORIG + c]))
+                assert g.where(c) == ("waiting", int(g.spec[L.P_CORIG + c]))
                 assert g.anger_of(c) == 0
 
 
@@ -89,7 +89,7 @@ def test_stage_piles_follow_the_preflight_table(make):
         g = make(n, clear=False)
         left = [int(g.st[L.S_PILE_END + s] - g.st[L.S_PILE_POS + s]) for s in range(3)]
         assert left == [piles[0] - draws[0], piles[1], piles[2]]
-        boxed = sum(1 for c in range(L.NCARD) if g.spec[L.K_CIN + c] and g.where(c)[0] == "box")
+        boxed = sum(1 for c in range(L.NCARD) if g.spec[L.P_CIN + c] and g.where(c)[0] == "box")
         assert boxed == (1 if n >= 4 else 0)
 
 
@@ -101,12 +101,12 @@ def test_weather_tokens_per_stage(make):
         plan = g.st[L.WP_ROUTE:L.WP_ROUTE + 3 * L.MAXTOK].reshape(3, L.MAXTOK)
         used = plan[plan >= 0]
         assert len(used) == 3 * tok and len(set(used.tolist())) == 3 * tok
-        types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.K_NR]]
+        types = g.st[L.WX_TYPE:L.WX_TYPE + g.spec[L.P_NR]]
         assert (types == 1).sum() == tok // 2 + tok % 2 and (types == 2).sum() == tok // 2
         for j in range(tok):
             r = plan[0, j]
             assert types[r] == (1 if j % 2 == 0 else 2)
-            assert 1 <= g.st[L.WX_SPACE + r] <= g.spec[L.K_RSP + r]
+            assert 1 <= g.st[L.WX_SPACE + r] <= g.spec[L.P_RSP + r]
 
 
 def test_setup_is_deterministic_per_game_index(make):
@@ -124,8 +124,8 @@ def test_rigged_pile_order_is_drawn_in_that_order():
     run = run_from_dict({"game": "now_boarding", "seed": 5, "seats": ["greedy"] * 4}, "<rig>")
     ref = GameState.from_run(run, 0)
     # cards from airports without a plane (DEN, JFK, MIA, SFO, SEA) cannot be starting passengers
-    homes = {int(ref.spec[L.K_PHOME + p]) for p in range(4)}
-    order = [c for c in range(L.NCARD - 1, -1, -1) if int(ref.spec[L.K_CORIG + c]) not in homes][:10]
+    homes = {int(ref.spec[L.P_PHOME + p]) for p in range(4)}
+    order = [c for c in range(L.NCARD - 1, -1, -1) if int(ref.spec[L.P_CORIG + c]) not in homes][:10]
     gs = GameState.from_run(run, 0, Rig(deck=order))
     first = [c for c in gs.active() if c in order]
     assert first == order[:3]  # the setup draw: 3 cards with 4 players

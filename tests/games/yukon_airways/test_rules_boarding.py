@@ -13,12 +13,12 @@ from sim.games.yukon_airways.layout import (
     K_PLACE,
     K_TAKE,
     K_TAKE_DONE,
-    ST_BUY,
-    ST_DEST,
-    ST_MOVE,
-    ST_PLACE,
-    ST_TAKE,
+    STEP_BUY,
+    STEP_DEST,
+    STEP_MOVE,
     STEP_NAMES,
+    STEP_PLACE,
+    STEP_TAKE,
 )
 from tests.games.yukon_airways.conftest import load_plane, to_flights
 
@@ -37,7 +37,7 @@ def test_a_shared_docks_and_the_new_turn_order_lowest_dock_first_top_to_bottom(g
     order = g.turn_order()
     to_flights(g, [2, 0, 2, 1])
     assert g.turn_order() == [order[1], order[3], order[0], order[2]]
-    assert step(g) == ST_DEST and g.snapshot()["actor"] == order[1]
+    assert step(g) == STEP_DEST and g.snapshot()["actor"] == order[1]
 
 
 def test_every_dock_can_be_chosen_even_when_taken(gs):
@@ -69,7 +69,7 @@ def test_one_colour_only_and_dock_3_gives_a_second_colour(gs):
     acts = g.legal_actions()
     assert acts[0] == (K_TAKE_DONE, 0, 0) and (K_TAKE, PINK, 1) in acts and (K_TAKE, GREEN, 1) not in acts
     g.apply((K_TAKE, PINK, 1))  # the plane is full now: the turn ends
-    assert step(g) == ST_PLACE and g.snapshot()["actor"] != s
+    assert step(g) == STEP_PLACE and g.snapshot()["actor"] != s
     assert sorted(d for d in range(15) if g.die(d) == (DP_PLANE, s)) == [0, 6, 7, 8]
 
 
@@ -80,7 +80,7 @@ def test_other_docks_allow_one_colour(gs):
     g.apply((K_PLACE, 0, 0))
     g.apply((K_MOVE_DONE, 0, 0))
     g.apply((K_TAKE, PINK, 2))
-    assert step(g) == ST_PLACE  # no second colour, turn over
+    assert step(g) == STEP_PLACE  # no second colour, turn over
     assert sum(1 for d in range(15) if g.die(d) == (DP_PLANE, s)) == 2
 
 
@@ -115,8 +115,8 @@ def test_moving_a_die_costs_1_and_docks_1_and_6_are_adjacent(gs):
     g.set_switch(s, "free_moves", 0)
     g.set_money(s, 3)
     g.apply((K_PLACE, 5, 0))
-    assert step(g) == ST_BUY or step(g) == ST_MOVE
-    if step(g) == ST_BUY:
+    assert step(g) == STEP_BUY or step(g) == STEP_MOVE
+    if step(g) == STEP_BUY:
         g.apply((K_BUY, -1, 0))
     g.apply((K_MOVE, 0, 0))  # pink die 0: dock 1 -> dock 6 (downwards wraps)
     assert g.die(0) == (5, -1) and g.seat(s)["money"] == 2
@@ -146,7 +146,7 @@ def test_dock_4_one_free_move_and_one_fuel(gs):
     g.set_fuel(s, 4)
     m = g.seat(s)["money"]
     g.apply((K_PLACE, 3, 0))
-    assert g.seat(s)["fuel"] == 5 and step(g) == ST_MOVE
+    assert g.seat(s)["fuel"] == 5 and step(g) == STEP_MOVE
     g.apply((K_MOVE, 12, 0))  # red: dock 5 -> dock 4, free
     assert g.seat(s)["money"] == m
     if m > 0:
@@ -167,7 +167,7 @@ def test_dock_6_pay_1_for_an_improvement(gs):
     s = g.turn_order()[0]
     g.set_money(s, 4)
     g.apply((K_PLACE, 5, 0))
-    assert step(g) == ST_BUY
+    assert step(g) == STEP_BUY
     acts = g.legal_actions()
     assert acts[0] == (K_BUY, -1, 0) and (K_BUY, 4, 0) in acts  # christmas dial
     g.apply((K_BUY, 4, 0))
@@ -181,7 +181,7 @@ def test_dock_6_without_money_has_no_purchase(gs):
     s = g.turn_order()[0]
     g.set_money(s, 0)
     g.apply((K_PLACE, 5, 0))
-    assert step(g) == ST_MOVE
+    assert step(g) == STEP_MOVE
 
 
 def test_d9_seventh_switch_two_colours(gs):
@@ -195,7 +195,7 @@ def test_d9_seventh_switch_two_colours(gs):
     g.apply((K_PLACE, 0, 0))
     g.apply((K_MOVE_DONE, 0, 0))
     g.apply((K_TAKE, PINK, 2))
-    assert step(g) == ST_TAKE and (K_TAKE, YELLOW, 1) in g.legal_actions()
+    assert step(g) == STEP_TAKE and (K_TAKE, YELLOW, 1) in g.legal_actions()
     g2 = gs(0, rig=Rig(dice=faces))
     s2 = g2.turn_order()[0]
     g2.set_switch(s2, "two_colours")
@@ -214,10 +214,10 @@ def test_new_turn_order_is_the_next_days_boarding_order(gs):
     assert g.turn_order() == new and new != order
     while g.snapshot()["round"] == 0:  # every seat passes; maintenance (discards to the hand limit)
         g.apply(g.legal_actions()[0])
-    assert step(g) == ST_PLACE
+    assert step(g) == STEP_PLACE
     boarded = []
     for k in [5, 4, 3, 0]:
-        assert step(g) == ST_PLACE
+        assert step(g) == STEP_PLACE
         boarded.append(g.snapshot()["actor"])
         g.apply((K_PLACE, k, 0))
         g.end_turn()
@@ -235,10 +235,10 @@ def test_c_no_die_moves_once_dice_are_taken(gs):
     g.set_switch(s, "free_moves", 1)
     g.set_money(s, 3)
     g.apply((K_PLACE, 2, 0))
-    assert step(g) == ST_MOVE and (K_MOVE, 1, 0) in g.legal_actions()  # before taking: moves allowed
+    assert step(g) == STEP_MOVE and (K_MOVE, 1, 0) in g.legal_actions()  # before taking: moves allowed
     g.apply((K_MOVE_DONE, 0, 0))
     g.apply((K_TAKE, GREEN, 2))
-    assert step(g) == ST_TAKE and g.snapshot()["actor"] == s  # the turn goes on: a second colour
+    assert step(g) == STEP_TAKE and g.snapshot()["actor"] == s  # the turn goes on: a second colour
     acts = g.legal_actions()
     assert {a[0] for a in acts} == {K_TAKE_DONE, K_TAKE}
     assert (K_TAKE, PINK, 1) in acts and not any(a[0] == K_MOVE for a in acts)

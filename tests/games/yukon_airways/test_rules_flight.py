@@ -17,11 +17,11 @@ from sim.games.yukon_airways.layout import (
     K_TICKET,
     K_TUCK,
     K_WILD,
-    ST_DEST,
-    ST_IMPROVE,
-    ST_LOAD,
-    ST_PLACE,
+    STEP_DEST,
+    STEP_IMPROVE,
+    STEP_LOAD,
     STEP_NAMES,
+    STEP_PLACE,
     SYM_FUEL,
     SYM_IMPROVE,
     SYM_MONEY,
@@ -41,7 +41,7 @@ def flight_position(gs, **section):
     g = gs(0, rig=Rig(dice=BY_COLOUR), **section)
     to_flights(g, [5, 5, 5, 5])
     s = g.snapshot()["actor"]
-    assert step(g) == ST_DEST
+    assert step(g) == STEP_DEST
     for o in range(4):
         load_plane(g, o, [])
     return g, s
@@ -62,7 +62,7 @@ def test_a_ticket_per_passenger_and_fuel_summed_along_the_route(gs):
     assert (K_FLY, mayo, 0) in g.legal_actions()
     assert (K_FLY, g.loc("Teslin"), 0) not in g.legal_actions()  # one card cannot pay face-down
     g.apply((K_FLY, mayo, 0))
-    assert step(g) == ST_LOAD and g.legal_actions()[0] != (K_GO, 0, 0)  # a passenger first
+    assert step(g) == STEP_LOAD and g.legal_actions()[0] != (K_GO, 0, 0)  # a passenger first
     g.apply((K_TICKET, SYM_MONEY, PINK))
     g.apply((K_GO, 0, 0))
     seat = g.seat(s)
@@ -123,9 +123,9 @@ def test_e_matching_marker_gives_an_improvement_else_a_grey_marker(gs):
     g.apply((K_GO, 0, 0))
     assert g.cockpit_markers(s, car) == [1, 0, 0, 0, 0, 1]  # pink taken, yellow: grey
     assert g.markers()[car] == [0, 0, 0, 0, 1]
-    assert step(g) == ST_IMPROVE  # one improvement for the one coloured marker
+    assert step(g) == STEP_IMPROVE  # one improvement for the one coloured marker
     g.apply((K_IMPROVE, 5, 0))  # switch two_dice_per_ticket
-    assert g.seat(s)["switches"]["two_dice_per_ticket"] == 1 and step(g) == ST_DEST
+    assert g.seat(s)["switches"]["two_dice_per_ticket"] == 1 and step(g) == STEP_DEST
 
 
 def test_e_grey_marker_when_no_colour_matches(gs):
@@ -138,7 +138,7 @@ def test_e_grey_marker_when_no_colour_matches(gs):
     g.apply((K_TICKET, SYM_MONEY, YELLOW))
     g.apply((K_GO, 0, 0))
     assert g.cockpit_markers(s, car)[GREY] == 1 and sum(g.cockpit_markers(s, car)[:GREY]) == 0
-    assert step(g) == ST_DEST and g.snapshot()["actor"] != s  # no improvement: next turn
+    assert step(g) == STEP_DEST and g.snapshot()["actor"] != s  # no improvement: next turn
 
 
 def test_b_three_alike_symbols_across_tickets_give_the_bonus_and_tucks_follow_a_played_symbol(gs):
@@ -220,7 +220,7 @@ def test_a_later_flight_starts_where_the_plane_is(gs):
     g.apply((K_FLY, g.loc("Carmacks"), 0))
     g.apply((K_TICKET, SYM_MONEY, PINK))
     g.apply((K_GO, 0, 0))
-    if step(g) == ST_IMPROVE:
+    if step(g) == STEP_IMPROVE:
         g.apply((K_IMPROVE, -1, 0))
     assert g.seat(s)["fuel"] == 5
     while g.snapshot()["actor"] != s:
@@ -244,7 +244,7 @@ def test_f_colour_order_card_pays_at_the_flight_or_at_income(gs, timing):
     g.apply((K_GO, 0, 0))
     paid = g.seat(s)["m_orders"]
     assert paid == (2 if timing == "when_met" else 0)
-    while step(g) != ST_DEST or g.snapshot()["actor"] != s:
+    while step(g) != STEP_DEST or g.snapshot()["actor"] != s:
         g.apply(g.legal_actions()[0])
     g.apply((K_PASS, 0, 0))
     assert g.seat(s)["m_orders"] == 2
@@ -298,7 +298,7 @@ def test_d_a_fuel_set_completed_by_the_ticket_pays_the_flight(gs, collected, off
 
 
 def _skip_improvements(g):
-    while step(g) == ST_IMPROVE:
+    while step(g) == STEP_IMPROVE:
         g.apply((K_IMPROVE, -1, 0))
 
 
@@ -340,9 +340,9 @@ def test_flight_turns_go_round_skipping_seats_that_passed_until_all_pass(gs):
     set_hand(g, a, [g.card("Carcross", "money"), g.card("Atlin", "money")])
     g.set_fuel(a, 7)
     seen = []
-    while g.snapshot()["round"] == 0 and step(g) in (ST_DEST, ST_LOAD, ST_IMPROVE):
+    while g.snapshot()["round"] == 0 and step(g) in (STEP_DEST, STEP_LOAD, STEP_IMPROVE):
         actor = g.snapshot()["actor"]
-        if step(g) == ST_DEST:
+        if step(g) == STEP_DEST:
             seen.append(actor)
             acts = g.legal_actions()
             if actor == a and len(acts) > 1:
@@ -359,7 +359,7 @@ def test_flight_turns_go_round_skipping_seats_that_passed_until_all_pass(gs):
     assert g.seat(a)["flights"] == 2 and g.seat(a)["loc"] == g.loc("Atlin")
     while g.snapshot()["round"] == 0:  # maintenance: discards down to the hand limit
         g.apply(g.legal_actions()[0])
-    assert all(g.seat(o)["loc"] == g.loc("Whitehorse") for o in range(4)) and step(g) == ST_PLACE
+    assert all(g.seat(o)["loc"] == g.loc("Whitehorse") for o in range(4)) and step(g) == STEP_PLACE
 
 
 def test_d_a_fuel_set_completed_by_a_later_tuck_pays_the_flight(gs):
@@ -401,10 +401,10 @@ def test_e_two_dice_of_one_colour_and_one_marker_of_it_the_second_die_takes_grey
     assert g.die(0) == (DP_TICKET, s) and g.die(1) == (DP_TICKET, s)
     assert g.cockpit_markers(s, car) == [1, 0, 0, 0, 0, 1]  # one pink, one grey
     assert g.markers()[car] == [0, 0, 0, 0, 0]
-    assert step(g) == ST_IMPROVE
+    assert step(g) == STEP_IMPROVE
     g.apply((K_IMPROVE, 5, 0))  # switch two_dice_per_ticket: the only improvement
     assert g.seat(s)["improvements"]["two_dice_per_ticket"] == 1
-    assert step(g) == ST_DEST and g.snapshot()["actor"] != s  # no second improvement for the grey marker
+    assert step(g) == STEP_DEST and g.snapshot()["actor"] != s  # no second improvement for the grey marker
     assert g.invariants() == 0
 
 
@@ -429,10 +429,10 @@ def test_boni_three_improvement_symbols_give_one_improvement(gs, collected, impr
     assert seat["money"] == m0 and seat["fuel"] == f0 - 1 and seat["m_bonus"] == 0  # no money or fuel bonus
     assert g.cockpit_markers(s, car) == [0, 0, 0, 0, 0, 1]
     if not improvements:
-        assert step(g) == ST_DEST and g.snapshot()["actor"] != s
+        assert step(g) == STEP_DEST and g.snapshot()["actor"] != s
         return
-    assert step(g) == ST_IMPROVE and g.snapshot()["actor"] == s
+    assert step(g) == STEP_IMPROVE and g.snapshot()["actor"] == s
     g.apply((K_IMPROVE, 4, 0))  # the Christmas dial one step
     assert g.seat(s)["dials"]["christmas"] == 1 and g.seat(s)["improvements"]["christmas"] == 1
-    assert step(g) == ST_DEST and g.snapshot()["actor"] != s  # one improvement only
+    assert step(g) == STEP_DEST and g.snapshot()["actor"] != s  # one improvement only
     assert g.invariants() == 0

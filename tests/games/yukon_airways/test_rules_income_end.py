@@ -20,12 +20,12 @@ from sim.games.yukon_airways.layout import (
     K_TICKET,
     P_CAP,
     P_OFF_COCKPIT,
-    ST_DEST,
-    ST_DISCARD,
-    ST_IMPROVE,
-    ST_OVER,
-    ST_PLACE,
+    STEP_DEST,
+    STEP_DISCARD,
+    STEP_IMPROVE,
     STEP_NAMES,
+    STEP_OVER,
+    STEP_PLACE,
     SYM_FUEL,
     SYM_MONEY,
 )
@@ -44,12 +44,12 @@ def fly(g, dest, tickets):
     for y, c in tickets:
         g.apply((K_TICKET, y, c))
     g.apply((K_GO, 0, 0))
-    while step(g) == ST_IMPROVE:
+    while step(g) == STEP_IMPROVE:
         g.apply((K_IMPROVE, -1, 0))
 
 
 def pass_others(g, s):
-    while step(g) != ST_PLACE and g.snapshot()["actor"] != s and step(g) != ST_OVER:
+    while step(g) != STEP_PLACE and g.snapshot()["actor"] != s and step(g) != STEP_OVER:
         g.apply(g.legal_actions()[0])
 
 
@@ -87,7 +87,7 @@ def test_maintenance_rolls_ticket_dice_discards_tickets_draws_and_returns_planes
     set_hand(g, s, [g.card("Carcross", "money"), g.card("Carcross", "fuel")])
     fly(g, g.loc("Carcross"), [(SYM_MONEY, PINK), (SYM_FUEL, PINK)])
     disc = g.snapshot()["discard"]
-    while step(g) != ST_PLACE:
+    while step(g) != STEP_PLACE:
         acts = g.legal_actions()
         g.apply(acts[0])
     assert g.snapshot()["round"] == 1
@@ -107,7 +107,7 @@ def test_d6_unflown_dice_rolled_option(gs):
         load_plane(g, o, [])
     s = g.snapshot()["actor"]
     load_plane(g, s, [3])
-    while step(g) != ST_PLACE:
+    while step(g) != STEP_PLACE:
         g.apply(g.legal_actions()[0])
     assert g.die(3) == (1, -1)
 
@@ -118,16 +118,16 @@ def test_hand_limit_only_in_maintenance(gs):
     cards = [g.card(n, "fuel") for n in ("Mayo", "Atlin", "Teslin", "Carcross", "Carmacks", "Haines Junction", "Dawson City")]
     set_hand(g, s, cards)  # 7 cards, limit 6 (7 for seat 2): allowed during the round
     assert g.invariants() == 0
-    while step(g) != ST_DISCARD and step(g) != ST_PLACE:
+    while step(g) != STEP_DISCARD and step(g) != STEP_PLACE:
         g.apply(g.legal_actions()[0])
     limit = 7 if s == 2 else 6
-    if step(g) == ST_DISCARD:
+    if step(g) == STEP_DISCARD:
         a = g.snapshot()["actor"]
         assert all(x[0] == K_DISCARD for x in g.legal_actions())
-        while step(g) == ST_DISCARD and g.snapshot()["actor"] == a:
+        while step(g) == STEP_DISCARD and g.snapshot()["actor"] == a:
             g.apply(g.legal_actions()[0])
         assert sum(g.hand(a).values()) == (7 if a == 2 else 6)
-    while step(g) != ST_PLACE:
+    while step(g) != STEP_PLACE:
         g.apply(g.legal_actions()[0])
     assert sum(g.hand(s).values()) <= limit
 
@@ -265,7 +265,7 @@ def test_d11_fuel_left_order_met_with_the_fuel_at_income(gs, fuel, flies, orders
 
 def _policy_to_flights_of_day(g, day):
     """Play every decision as the seats' policies would, up to the first flight turn of ``day``."""
-    while not (g.snapshot()["round"] == day and step(g) == ST_DEST):
+    while not (g.snapshot()["round"] == day and step(g) == STEP_DEST):
         assert not g.over
         g.apply(g.policy_choice())
 
@@ -277,22 +277,22 @@ def test_spielende_after_the_sixth_day(gs):
     game is over at once (S5: the last maintenance is skipped) with the end money paid."""
     g = gs(0)
     boarded = []
-    while not (g.snapshot()["round"] == 4 and step(g) == ST_DEST):
-        if step(g) == ST_PLACE and g.snapshot()["round"] not in boarded:
+    while not (g.snapshot()["round"] == 4 and step(g) == STEP_DEST):
+        if step(g) == STEP_PLACE and g.snapshot()["round"] not in boarded:
             boarded.append(g.snapshot()["round"])
         assert not g.over
         g.apply(g.policy_choice())
     assert boarded == [0, 1, 2, 3, 4]
-    while step(g) == ST_DEST:
+    while step(g) == STEP_DEST:
         g.apply((K_PASS, 0, 0))
-    while step(g) == ST_DISCARD:
+    while step(g) == STEP_DISCARD:
         g.apply(g.policy_choice())
-    assert step(g) == ST_PLACE and g.snapshot()["round"] == 5 and not g.over  # Sunday boards
+    assert step(g) == STEP_PLACE and g.snapshot()["round"] == 5 and not g.over  # Sunday boards
     _policy_to_flights_of_day(g, 5)
     n_ev = len(g.events())
     assert all(g.seat(s)["m_visited"] == 0 and g.seat(s)["rank"] == 0 for s in range(4))
     for _ in range(4):
-        assert step(g) == ST_DEST and g.seat(g.snapshot()["actor"])["passed"] == 0
+        assert step(g) == STEP_DEST and g.seat(g.snapshot()["actor"])["passed"] == 0
         g.apply((K_PASS, 0, 0))
     snap = g.snapshot()
     assert snap["step"] == "over" and snap["round"] == 5 and g.over and g.legal_actions() == []

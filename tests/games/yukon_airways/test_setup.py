@@ -12,8 +12,8 @@ from sim.games.yukon_airways.layout import (
     SE_ABOARD,
     SE_FUEL_N,
     SE_HAND_N,
-    ST_PLACE,
     STEP_NAMES,
+    STEP_PLACE,
     SYM_FUEL,
     V_COUNTERS,
 )
@@ -33,7 +33,7 @@ def test_fixed_orders_first_game(gs):
 def test_day_track_on_tuesday_and_first_boarding_turn(gs):
     g = gs(0)
     snap = g.snapshot()
-    assert snap["round"] == 0 and snap["step"] == STEP_NAMES[ST_PLACE]
+    assert snap["round"] == 0 and snap["step"] == STEP_NAMES[STEP_PLACE]
     assert snap["actor"] == g.turn_order()[0]
 
 
