@@ -118,8 +118,9 @@ def test_listing_commands_import_no_numba():
 
 
 def _module_graph(root: Path) -> dict[str, set[str]]:
-    """Static import graph of the package under ``root`` (imports at any depth, TYPE_CHECKING
-    blocks aside); ``from pkg import sub`` is an edge to ``pkg`` and to ``pkg.sub``."""
+    """Static import graph of the package under ``root``: imports at any depth, those under
+    ``if TYPE_CHECKING:`` too (a type-only import is still a dependency, and a cycle through
+    one is a design cycle); ``from pkg import sub`` is an edge to ``pkg`` and to ``pkg.sub``."""
     mods = {}
     for f in root.rglob("*.py"):
         parts = list(f.relative_to(root.parent).with_suffix("").parts)
@@ -138,14 +139,8 @@ def _module_graph(root: Path) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for m, f in mods.items():
         tree = ast.parse(f.read_text())
-        skip = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
-                skip.update(id(n) for sub in node.body for n in ast.walk(sub))
         base = m.split(".") if f.name == "__init__.py" else m.split(".")[:-1]
         for node in ast.walk(tree):
-            if id(node) in skip:
-                continue
             targets = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
@@ -200,6 +195,17 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "p": {"p.x"}, "p.x": {"p"}}) == [["a", "b", "c"]]
+
+
+def test_module_graph_counts_type_checking_imports(tmp_path):
+    """A cycle closed only by an ``if TYPE_CHECKING:`` import is found (``sim.games.base`` ->
+    ``sim.compile`` -> ``sim.config`` -> ``sim.games`` -> ``sim.games.base`` was one)."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import A\n")
+    assert _cycles(_module_graph(pkg)) == [["pkg.a", "pkg.b"]]
 
 
 def test_no_import_cycle_under_sim():

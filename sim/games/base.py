@@ -58,10 +58,29 @@ from __future__ import annotations
 import abc
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
+from typing import Any, Callable, Literal, Mapping, Protocol, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.compile import CompiledRun
+
+class Run(Protocol):
+    """A compiled run as a game's hooks see it (``sim.compile.CompiledRun`` is one):
+    declared here so that the contract imports nothing of the framework (``sim.compile``
+    imports this module)."""
+
+    cfg: Any
+    game: GameDef
+    spec: Any
+    entry_policy: Any
+    entry_weights: Any
+    perms: Any
+    labels: list[str]
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def n_seats(self) -> int: ...
+
+    def seat_labels(self, game_index: int) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -298,7 +317,7 @@ class GameStateBase(abc.ABC):
     """
 
     @classmethod
-    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameStateBase:
+    def from_run(cls, run: Run, game_index: int = 0, rig: Rig | None = None) -> GameStateBase:
         """The position at the start of game ``game_index`` of ``run`` (set up exactly as
         ``play_batch`` sets it up, chance optionally rigged): :meth:`_start` on a new object.
         Raises ValueError for a rig the game cannot honour."""
@@ -306,7 +325,7 @@ class GameStateBase(abc.ABC):
         gs._start(run, game_index, rig)
         return gs
 
-    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
+    def _start(self, run: Run, game_index: int, rig: Rig | None) -> None:
         """Set this object up as game ``game_index`` of ``run`` (what the default
         :meth:`from_run` and a game's own convenience constructor call; documents what
         ``rig.deck`` rigs). A game implements this or overrides :meth:`from_run`."""
