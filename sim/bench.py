@@ -13,8 +13,9 @@ slow figure; the tables say which targets are met.
 * **Start**: cold compile time (``sim run <config> --games 100 --quiet`` in a subprocess with an
   empty temporary ``SIM_CACHE_DIR``, so numba compiles every kernel the run needs) and warm start
   time (the same command again, the cache now filled).
-* **C yardstick**: ns per call of Clear for Takeoff's ``rules.legal_plays`` in numba and in a
-  plain C port built with ``gcc -O2`` (:mod:`sim.bench_c`), on the same states.
+* **C yardstick**: ns per call of one hot rule function in numba and in a plain C port built
+  with ``gcc -O2``, on the same states: the module named by ``GameDef.yardstick`` of the first
+  registered game that declares one (its ``available()`` and ``measure()``).
 * **Memory**: peak resident memory (``ru_maxrss`` of the child, from ``os.wait4``) and wall time
   of ``sim run <config> --games N --quiet`` in a subprocess for each N of ``--memory-games``
   (default 1,000,000; ``--memory-games 1000000,10000000`` adds the 10 M run, which takes many
@@ -52,8 +53,6 @@ START_GAMES = 100
 """Games of the start-time runs: ``sim run --games 1`` fails in the report's plots (an axis of
 one value), so the cold / warm start runs play 100 games (well under a second once compiled)."""
 TARGET_SCALING = 1.9
-TARGET_PLANNER_PER_MIN = 200_000
-"""Games a minute of Now Boarding's shipped 4-player planner team on 2 threads (issue 10)."""
 TARGET_C_RATIO = 1.3
 
 
@@ -188,13 +187,25 @@ def memory(counts: list[int], names: list[str] | None = None, seats: str = "gree
     return rows
 
 
-def c_yardstick() -> dict:
-    """:func:`sim.bench_c.measure` (numba vs C ns per call), or ``{"skipped": reason}``."""
-    import sim.bench_c as bc
+def yardstick_game() -> str | None:
+    """The first registered game that declares a C yardstick (``GameDef.yardstick``), or None."""
+    from sim.games import available, get_game
 
+    return next((n for n in available() if get_game(n).yardstick is not None), None)
+
+
+def c_yardstick() -> dict:
+    """The ``measure()`` of the yardstick module of :func:`yardstick_game` (numba vs C ns per
+    call, plus ``"game"``), or ``{"skipped": reason}``."""
+    from sim.games import get_game
+
+    game = yardstick_game()
+    if game is None:
+        return {"skipped": "no registered game declares a C yardstick"}
+    bc = get_game(game).yardstick_module()
     if not bc.available():
         return {"skipped": "no gcc on the path"}
-    res = bc.measure()
+    res = {"game": game, **bc.measure()}
     res["load"] = load_avg()
     print(f"C yardstick {res['function']}: numba {res['numba_ns']} ns/call, C {res['c_ns']} ns/call, "
           f"ratio {res['ratio']} ({res['states']} states)  load {res['load']}", flush=True)
@@ -209,6 +220,23 @@ def _title(game: str) -> str:
         return get_game(game).title
     except Exception:  # noqa: BLE001 - an unknown name in a hand-made result
         return game
+
+
+def _speed_targets(games: list[str]) -> list[tuple[str, Any]]:
+    """``(game, GameDef.speed_target)`` of the registered ones of ``games`` that declare one."""
+    from sim.games import GAMES, get_game
+
+    return [(g, get_game(g).speed_target) for g in games if g in GAMES and get_game(g).speed_target is not None]
+
+
+def _yardstick_path(game: str | None) -> str:
+    """The folder of ``game``'s yardstick module, relative to the repository ('' if unknown)."""
+    from sim.games import GAMES, get_game
+
+    if game is None or game not in GAMES or get_game(game).yardstick is None:
+        return ""
+    gdef = get_game(game)
+    return "/".join([*gdef.package.split("."), gdef.yardstick]) + "/"
 
 
 def render_markdown(result: dict[str, Any]) -> str:
@@ -242,12 +270,12 @@ def render_markdown(result: dict[str, Any]) -> str:
                   + f" Target 2-thread scaling {TARGET_SCALING}x: "
                   + ("met." if not bad_scale else "missed by " + ", ".join(
                       f"{_title(r['game'])} {r['seats']} ({r['scaling']:.2f}x)" for r in bad_scale) + ".")]
-        planner = by.get(("now_boarding", "shipped"), {}).get(2)
-        if planner and "planner" in planner.get("policies", ["planner"]):
-            gpm = planner["games_per_min"]
-            lines[-1] += (f" Target {TARGET_PLANNER_PER_MIN:,} Now Boarding planner games a minute (the shipped "
-                          "4-player team, issue 10): " + ("met." if gpm >= TARGET_PLANNER_PER_MIN else
-                                                          f"missed ({gpm:,.0f}, {100 * (1 - gpm / TARGET_PLANNER_PER_MIN):.0f} % short)."))
+        for game, target in _speed_targets(list(dict.fromkeys(g for g, _s in by))):
+            shipped = by.get((game, "shipped"), {}).get(2)
+            if shipped and target.policy in shipped.get("policies", [target.policy]):
+                gpm, want = shipped["games_per_min"], target.games_per_min
+                lines[-1] += (f" Target {want:,} {_title(game)} {target.what}: "
+                              + ("met." if gpm >= want else f"missed ({gpm:,.0f}, {100 * (1 - gpm / want):.0f} % short)."))
     st = result.get("start", [])
     if st:
         lines += ["", f"| game | cold compile (`sim run --games {START_GAMES}`, empty cache) | warm start (cache filled) | load |",
@@ -256,7 +284,9 @@ def render_markdown(result: dict[str, Any]) -> str:
     c = result.get("c_yardstick")
     if c and "skipped" not in c:
         verdict = "within" if c["ratio"] <= TARGET_C_RATIO else "outside"
-        lines += ["", f"C yardstick (`sim/bench_c/`): `{c['function']}` on {c['states']:,} turn-start states: "
+        path = _yardstick_path(c.get("game") or yardstick_game())  # a result of before the "game" key
+        where = f" (`{path}`)" if path else ""
+        lines += ["", f"C yardstick{where}: `{c['function']}` on {c['states']:,} turn-start states: "
                   f"numba {c['numba_ns']:.0f} ns per call, plain C (`gcc -O2`) {c['c_ns']:.0f} ns per call: "
                   f"{c['ratio']:.2f}x, {verdict} the {TARGET_C_RATIO}x target (load {c['load']:.1f})."]
     elif c:

@@ -9,12 +9,12 @@ Proportions carry Wilson 95 % intervals, means normal 95 % intervals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import polars as pl
 
+from sim.games.base import MetricDef  # noqa: F401  (re-exported: the catalogue entries' type)
 from sim.records import closest_names  # noqa: F401  (re-exported: the CLI and tests import it from here)
 from sim.stats import mean_interval, wilson
 
@@ -241,29 +241,6 @@ of a whole (among games, turns or choices), mean (normal interval), quantile (no
 difference (of two rates, in points), p_value."""
 
 
-@dataclass(frozen=True)
-class MetricDef:
-    """One entry of a game's metric catalogue (what a metric of ``summary.json`` means).
-
-    ``name`` the record's ``metric``; ``definition`` plain words (what is counted, among which
-    games); ``unit`` what the value is in ("% of games", "player turns", "complaints per game");
-    ``kind`` the records' ``kind`` (:data:`RECORD_KINDS`); ``by`` the groupings its records can
-    have (each a tuple of ``by`` keys, sorted; ``()`` = all games); ``codes`` decoded values of
-    a ``by`` key (``{"SC": "clear sky: no restriction", ...}``)."""
-
-    name: str
-    definition: str
-    unit: str
-    kind: str
-    by: tuple[tuple[str, ...], ...] = ((),)
-    codes: Mapping[str, str] = field(default_factory=dict)
-
-    def as_json(self) -> dict[str, Any]:
-        """The entry as written into ``summary.json``'s ``catalogue`` section."""
-        return {"definition": self.definition, "unit": self.unit, "kind": self.kind,
-                "by": [list(b) for b in self.by], **({"codes": dict(self.codes)} if self.codes else {})}
-
-
 def common_catalogue(mode: str, length_unit: str = "player turns", cards: bool = True) -> dict[str, MetricDef]:
     """The catalogue of the common metrics (:func:`common_metrics`) of a game of ``mode``;
     ``length_unit`` is what the ``turns`` column counts in that game ("player turns", "rounds");
@@ -308,43 +285,29 @@ def common_catalogue(mode: str, length_unit: str = "player turns", cards: bool =
     return {m.name: m for m in out}
 
 
-def _game_metrics_module(gdef):
-    import importlib
-
-    return importlib.import_module(f"{gdef.package}.metrics")
-
-
 def report_info(gdef) -> dict[str, Any]:
-    """What the report needs to say about a game, from its ``metrics.py`` constants (defaults
-    in brackets): ``length_unit`` (LENGTH_UNIT, "player turns"), ``seat_note`` (SEAT_NOTE: how
-    seats take turns), ``calibration`` (CALIBRATION_NOTE, ""), ``failure_metrics``
-    (FAILURE_METRICS: metric names whose largest records are a cooperative game's main failure
-    modes, ()), ``rounds_metric`` (ROUNDS_METRIC: a metric of rounds per game beside turns),
-    ``seat_axis`` (SEAT_AXIS: the x label of per-seat plots)."""
-    try:
-        mod = _game_metrics_module(gdef)
-    except (ImportError, AttributeError, TypeError):
-        mod = None
+    """What the report needs to say about a game, from its :class:`sim.games.base.GameDef`
+    fields (the defaults suit a competitive game in seat order): ``length_unit``,
+    ``seat_note`` (how seats take turns), ``calibration``, ``failure_metrics`` (metric names
+    whose largest records are a cooperative game's main failure modes), ``rounds_metric`` (a
+    metric of rounds per game beside turns), ``seat_axis`` (the x label of per-seat plots)."""
     return {
-        "length_unit": getattr(mod, "LENGTH_UNIT", "player turns"),
-        "seat_note": getattr(mod, "SEAT_NOTE", "Seats are numbered from 0 in turn order; seat 0 plays first."),
-        "calibration": getattr(mod, "CALIBRATION_NOTE", ""),
-        "failure_metrics": tuple(getattr(mod, "FAILURE_METRICS", ())),
-        "rounds_metric": getattr(mod, "ROUNDS_METRIC", None),
-        "seat_axis": getattr(mod, "SEAT_AXIS", "seat in turn order (seat 0 plays first)"),
+        "length_unit": gdef.length_unit,
+        "seat_note": gdef.seat_note,
+        "calibration": gdef.calibration_note,
+        "failure_metrics": tuple(gdef.failure_metrics),
+        "rounds_metric": gdef.rounds_metric,
+        "seat_axis": gdef.seat_axis,
     }
 
 
 def catalogue(gdef) -> dict[str, MetricDef]:
     """The metric catalogue of game ``gdef``: the common metrics of its mode (defined here)
-    merged with the game's ``metrics.CATALOGUE`` (a tuple of :class:`MetricDef`). A game entry
-    with the name of a common metric adds its ``by`` groupings (Yukon's ``win_rate`` by
-    ``start_pos``) and replaces the definition when it gives one. Nothing is played; only the
-    game's pure-Python metrics module is imported."""
-    info = report_info(gdef)
-    out = common_catalogue(gdef.mode, info["length_unit"], has_cards(gdef))
-    mod = _game_metrics_module(gdef)
-    for m in getattr(mod, "CATALOGUE", ()):
+    merged with the game's ``GameDef.catalogue`` (a tuple of :class:`MetricDef`). A game entry
+    with the name of a common metric adds its ``by`` groupings (a game's ``win_rate`` by start
+    position) and replaces the definition when it gives one. Nothing is imported or played."""
+    out = common_catalogue(gdef.mode, gdef.length_unit, has_cards(gdef))
+    for m in gdef.catalogue:
         if m.name in out:
             base = out[m.name]
             by = base.by + tuple(b for b in m.by if b not in base.by)

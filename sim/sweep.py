@@ -56,14 +56,6 @@ SWEEP_FILES = {"sweep.md", "sweep.html", "sweep.json", "sweep.parquet"}
 HEADLINE_COMMON = ("win_rate", "first_player_advantage", "loss_rate", "stall_rate", "turns_mean", "turns_p50")
 """Common metrics shown per point (every ``by`` group of each: win rate by seat and by
 policy ...), in this order; a metric a game does not report is skipped."""
-HEADLINE_GAME = {
-    "clear_for_takeoff": ("flr_suffered_mean", "dly_suffered_mean", "takeoffs_blocked_mean", "reshuffles_mean"),
-    "now_boarding": ("complaints_mean", "lost_early_rate", "upgrades_mean"),
-    "flying_carpet": ("rounds_mean", "winner_tokens_left_mean"),
-    "yukon_airways": ("margin_mean", "tie_rate", "shared_win_rate"),
-}
-"""A few descriptive numbers of each game shown per point, after the common ones and before the
-rest of the game's gated ``HEADLINE`` (:func:`sim.check.paired.headline_patterns`)."""
 MAX_GROUPS = 8
 """Most ``by`` groups of one headline metric shown (the first ones, in record order)."""
 
@@ -198,17 +190,17 @@ def play_sweep(plan: SweepPlan, threads: int | None = None, on_progress: Callabl
 
 def headline_records(game: str, records: Sequence[dict]) -> list[tuple[str, str]]:
     """The headline series of a summary: ``(metric, canonical by JSON)`` in display order
-    (:data:`HEADLINE_COMMON`, then :data:`HEADLINE_GAME` of ``game``; at most
-    :data:`MAX_GROUPS` groups of one metric)."""
-    from sim.check.paired import game_module, matches
+    (:data:`HEADLINE_COMMON`, then the game's ``GameDef.sweep_headline``, then the rest of its
+    gated ``GameDef.headline``; at most :data:`MAX_GROUPS` groups of one metric)."""
+    from sim.check.paired import matches, registered_game
     from sim.records import metric_key
 
+    gdef = registered_game(game)
     out: list[tuple[str, str]] = []
-    for name in HEADLINE_COMMON + HEADLINE_GAME.get(game, ()):
+    for name in HEADLINE_COMMON + (tuple(gdef.sweep_headline) if gdef is not None else ()):
         keys = [metric_key(r) for r in records if r.get("metric") == name]
         out.extend(list(dict.fromkeys(keys))[:MAX_GROUPS])
-    mod = game_module(game)
-    for pattern in getattr(mod, "HEADLINE", ()) if mod is not None else ():
+    for pattern in gdef.headline if gdef is not None else ():
         keys = [metric_key(r) for r in records if matches(pattern, r)]
         out.extend([k for k in dict.fromkeys(keys) if k not in out][:MAX_GROUPS])
     return out

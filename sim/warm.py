@@ -1,5 +1,6 @@
 """Compile (or load from the on-disk cache) every registered game's kernels: one tiny run
-per game with every built-in policy, and one invariant-checked playout. `make test` runs
+per game with every built-in policy, and one invariant-checked playout (what it plays is
+derived from each game's GameDef: its policies, seat range and mode). `make test` runs
 this first so parallel test workers find the cache filled instead of compiling twice.
 
 numba compiles on one core, so the games compile in separate processes, as many at once as
@@ -43,12 +44,16 @@ def warm_game(name: str) -> float:
     return time.perf_counter() - t0
 
 
-SLOWEST_FIRST = ("now_boarding", "yukon_airways", "flying_carpet", "clear_for_takeoff")
-"""Compile order: the longest compiles start first so the processes finish together."""
+def compile_order(names: list[str]) -> list[str]:
+    """``names`` with the longest compiles first (``GameDef.compile_seconds``, registry order
+    among equals), so the processes finish together."""
+    from sim.games import get_game
+
+    return sorted(names, key=lambda n: -get_game(n).compile_seconds)
 
 
 def warm(jobs: int | None = None) -> None:
-    names = sorted(available(), key=lambda n: SLOWEST_FIRST.index(n) if n in SLOWEST_FIRST else -1)
+    names = compile_order(available())
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     t0 = time.perf_counter()
     if jobs == 1:

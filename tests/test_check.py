@@ -43,7 +43,7 @@ from sim.check import (
     tolerance_for,
 )
 from sim.errors import ConfigError
-from sim.games.base import GameDef, PolicyDef
+from sim.games.base import HOOKS, GameDef, PolicyDef
 from sim.stats import (
     games_for_change,
     holm,
@@ -217,11 +217,19 @@ class FakeSection(BaseModel):
     complaints_allowed: int = 3
 
 
+def _not_in_this_double(hook):
+    def fail(*a, **k):
+        raise AssertionError(f"the fake game has no {hook}")
+    return fail
+
+
 FAKE_GAME = GameDef(
     name="fakegame", title="Fake game", rulebook="", version="1", mode="competitive", min_seats=2, max_seats=6,
     section=FakeSection, policies=(PolicyDef("random", 0, "random"), PolicyDef("greedy", 1, "greedy")),
-    columns=(), package="", overrides={"compile_spec": lambda cfg: None, "metrics": lambda df, cfg: [],
-                                       "plots": lambda df, records, folder: []},
+    columns=(), package="", headline=("loss_rate", "complaints_mean"),  # the game's own key numbers: gated
+    overrides={**{h: _not_in_this_double(h) for h in HOOKS}, "compile": lambda cfg: None,
+               "metrics": lambda df, cfg: [], "plots": lambda df, records, folder: [],
+               "per_game": lambda df, cfg: {}},  # no game outcomes beside the common ones
 )
 
 
@@ -253,9 +261,6 @@ def fake_game(monkeypatch):
     mod = types.ModuleType("_fake_sim_game")
     mod.GAME = FAKE_GAME
     monkeypatch.setitem(sys.modules, "_fake_sim_game", mod)
-    metrics_mod = types.ModuleType("_fake_sim_game.metrics")
-    metrics_mod.HEADLINE = ("loss_rate", "complaints_mean")  # the game's own key numbers: gated
-    monkeypatch.setitem(sys.modules, "_fake_sim_game.metrics", metrics_mod)
     monkeypatch.setitem(sim.games.GAMES, "fakegame", "_fake_sim_game")
     api = types.ModuleType("sim.api")
     api.run_config = fake_run_config
@@ -1426,3 +1431,18 @@ def test_detectable_at_the_most_games_scales_the_comparison_se():
     row = compare_records(summ(wa), {**summ(wb[:2000]), "seed": 2})[0]
     assert row.test == "two-proportion z"
     assert detectable_at(row, 8000, 0.05, 0.8) == pytest.approx(min_detectable_change(wa.mean(), 8000, 8000))
+
+
+def test_a_game_declares_the_records_that_repeat_another_metric():
+    """``rank_share[rank=1]`` repeats ``win_rate`` in every game; a game's own repeats come from
+    its ``GameDef.duplicates`` (Yukon's outcome shares by seat and of stalls), not from a
+    metric name in sim/check."""
+    from sim.check.paired import duplicate_patterns, is_duplicate
+
+    yukon = duplicate_patterns("yukon_airways")
+    assert is_duplicate({"metric": "rank_share", "by": {"seat": 0, "rank": 1}})
+    assert is_duplicate({"metric": "outcome_share", "by": {"outcome": "seat 2"}}, yukon)
+    assert is_duplicate({"metric": "outcome_share", "by": {"outcome": "stall"}}, yukon)
+    assert not is_duplicate({"metric": "outcome_share", "by": {"outcome": "shared"}}, yukon)
+    assert not is_duplicate({"metric": "outcome_share", "by": {"outcome": "seat 2"}})
+    assert duplicate_patterns("clear_for_takeoff") == () == duplicate_patterns("not_a_game")

@@ -14,14 +14,17 @@ from pathlib import Path
 
 import pytest
 
+import sim.games
 from sim.games import GAMES, available, get_game
-from sim.games.base import LOOKAHEAD_W, GameStateBase
+from sim.games.base import HOOKS, LOOKAHEAD_W, GameDef, GameStateBase, SpeedTarget, missing_hooks
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE_FILES = ("__init__.py", "RULES.md", "data.py", "config.py", "layout.py", "spec.py", "rules.py",
-                 "policies.py", "play.py", "hooks.py", "trace.py", "state.py", "metrics.py")
+PACKAGE_FILES = ("__init__.py", "RULES.md", "data.py", "config.py", "layout.py", "catalogue.py", "spec.py",
+                 "rules.py", "policies.py", "play.py", "hooks.py", "trace.py", "state.py", "metrics.py")
 TEST_FILES = ("conftest.py", "test_config.py", "test_setup.py", "test_playouts.py")
-NUMBA_FREE = ("__init__", "data", "config", "layout")
+NUMBA_FREE = ("__init__", "data", "config", "layout", "catalogue")
+REQUIRED_POLICIES = ("random", "greedy", "heuristic", "rollout")
+"""The built-in policies docs/adding-a-game.md requires of every game (``rollout`` a look-ahead one)."""
 
 
 def test_every_registered_game_is_present():
@@ -48,8 +51,9 @@ def test_game_has_config_golden_baseline_and_rules(name):
     assert (ROOT / "reports" / "baselines" / f"{name}.json").is_file(), "a committed baseline"
     assert (ROOT / "sim" / "games" / name / gdef.rules_doc).is_file()
     assert (ROOT.parent / "shared" / "seeds" / gdef.rulebook).is_file() or not (ROOT.parent / "shared").is_dir()
-    for fn in ("compile", "play_batch", "trace", "check_playout", "metrics", "plots"):
-        assert callable(getattr(gdef, fn)), fn
+    assert missing_hooks(gdef) == []
+    for hook in HOOKS:
+        assert callable(getattr(gdef, hook)), hook
     assert issubclass(gdef.GameState, GameStateBase)
 
 
@@ -75,6 +79,93 @@ def test_the_engine_plays_the_game_through_its_hooks(name):
     for path in sorted((ROOT / "sim" / "games" / name).glob("*.py")):
         defined = {n.name for n in ast.parse(path.read_text()).body if isinstance(n, ast.FunctionDef)}
         assert not defined & own, f"{path.name} defines {sorted(defined & own)}: the engine's loop plays the game"
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_game_has_the_required_policies(name):
+    """random, greedy, heuristic and the look-ahead rollout (docs/adding-a-game.md, §2 and
+    "A look-ahead policy"), whatever else the game offers."""
+    gdef = get_game(name)
+    have = {p.name: p for p in gdef.policies}
+    missing = [p for p in REQUIRED_POLICIES if p not in have]
+    assert not missing, f"{name} lacks the policies {missing}"
+    assert have["rollout"].lookahead and not have["heuristic"].lookahead
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_report_fields_name_catalogued_metrics(name):
+    """Every metric a GameDef field names (headline patterns, sweep headline, failure and
+    rounds metrics, duplicates) is in the game's catalogue (common metrics of its mode included); a
+    catalogue entry has a kind (or adds groupings to a common metric)."""
+    from sim.metrics import RECORD_KINDS, catalogue
+
+    gdef = get_game(name)
+    cat = catalogue(gdef)
+    named = [p.partition("[")[0] for p in gdef.headline] + list(gdef.sweep_headline) + list(gdef.failure_metrics)
+    named += [gdef.rounds_metric] if gdef.rounds_metric else []
+    named += [p.partition("[")[0] for p in gdef.duplicates]
+    assert not [m for m in named if m not in cat], f"{name}: not catalogued"
+    assert all(m.kind in RECORD_KINDS for m in cat.values())
+    assert gdef.length_unit and gdef.seat_note and gdef.seat_axis and gdef.compile_seconds > 0
+    assert gdef.speed_target is None or (isinstance(gdef.speed_target, SpeedTarget)
+                                         and gdef.policy(gdef.speed_target.policy))
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_declared_yardstick_offers_available_and_measure(name):
+    gdef = get_game(name)
+    if gdef.yardstick is None:
+        pytest.skip("no C yardstick")
+    mod = gdef.yardstick_module()
+    assert callable(mod.available) and callable(mod.measure)
+
+
+def test_a_game_missing_a_hook_is_refused_when_it_registers(monkeypatch, tmp_path):
+    """The registry checks the hooks of HOOKS when a game registers, statically (nothing
+    imported), and names the game and every missing hook."""
+    import dataclasses
+    import types
+
+    real = get_game("flying_carpet")
+    pkg = tmp_path / "_half_game"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for module in {m for m, _f in HOOKS.values()}:
+        defs = "".join(f"def {f}(*a):\n    pass\n" for h, (m, f) in HOOKS.items() if m == module and h != "per_game")
+        (pkg / f"{module}.py").write_text(defs or "X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    half = dataclasses.replace(real, name="half", package="_half_game")
+    assert missing_hooks(half) == ["per_game: _half_game.metrics defines no per_game"]
+    assert missing_hooks(dataclasses.replace(half, overrides={"per_game": lambda df, cfg: {}})) == []
+    assert missing_hooks(dataclasses.replace(half, yardstick="yardstick")) == [
+        "per_game: _half_game.metrics defines no per_game", "yardstick.available: _half_game.yardstick does not exist",
+        "yardstick.measure: _half_game.yardstick does not exist"]
+    mod = types.ModuleType("_half_game_def")
+    mod.GAME = half
+    monkeypatch.setitem(sys.modules, "_half_game_def", mod)
+    monkeypatch.setitem(sim.games.GAMES, "half", "_half_game_def")
+    with pytest.raises(ValueError, match=r"game 'half' does not meet the contract .*per_game: _half_game.metrics "
+                                         r"defines no per_game"):
+        get_game("half")
+
+
+def test_warm_compiles_the_slowest_games_first():
+    """sim.warm's order comes from ``GameDef.compile_seconds``, not from a list of games."""
+    from sim.warm import compile_order
+
+    order = compile_order(list(GAMES))
+    secs = [get_game(n).compile_seconds for n in order]
+    assert sorted(order) == sorted(GAMES) and secs == sorted(secs, reverse=True)
+
+
+def test_game_def_fields_default_to_a_game_in_seat_order():
+    """A GameDef that declares none of the report fields reads as a competitive game played
+    in seat order with no game metrics (what the report, check and sweep then show)."""
+    g = GameDef(name="x", title="X", rulebook="", version="1", mode="competitive", min_seats=2, max_seats=4,
+                section=object, policies=(), columns=())
+    assert (g.catalogue, g.headline, g.sweep_headline, g.failure_metrics, g.rounds_metric) == ((), (), (), (), None)
+    assert g.length_unit == "player turns" and g.seat_note.startswith("Seats are numbered from 0")
+    assert g.yardstick is None and g.speed_target is None
 
 
 def test_every_shipped_config_has_a_golden_and_a_baseline():
@@ -142,8 +233,9 @@ def test_listing_commands_import_no_numba():
 
 
 def _module_graph(root: Path) -> dict[str, set[str]]:
-    """Static import graph of the package under ``root`` (imports at any depth, TYPE_CHECKING
-    blocks aside); ``from pkg import sub`` is an edge to ``pkg`` and to ``pkg.sub``."""
+    """Static import graph of the package under ``root``: imports at any depth, those under
+    ``if TYPE_CHECKING:`` too (a type-only import is still a dependency, and a cycle through
+    one is a design cycle); ``from pkg import sub`` is an edge to ``pkg`` and to ``pkg.sub``."""
     mods = {}
     for f in root.rglob("*.py"):
         parts = list(f.relative_to(root.parent).with_suffix("").parts)
@@ -162,14 +254,8 @@ def _module_graph(root: Path) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for m, f in mods.items():
         tree = ast.parse(f.read_text())
-        skip = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
-                skip.update(id(n) for sub in node.body for n in ast.walk(sub))
         base = m.split(".") if f.name == "__init__.py" else m.split(".")[:-1]
         for node in ast.walk(tree):
-            if id(node) in skip:
-                continue
             targets = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
@@ -224,6 +310,17 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "p": {"p.x"}, "p.x": {"p"}}) == [["a", "b", "c"]]
+
+
+def test_module_graph_counts_type_checking_imports(tmp_path):
+    """A cycle closed only by an ``if TYPE_CHECKING:`` import is found (``sim.games.base`` ->
+    ``sim.compile`` -> ``sim.config`` -> ``sim.games`` -> ``sim.games.base`` was one)."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import A\n")
+    assert _cycles(_module_graph(pkg)) == [["pkg.a", "pkg.b"]]
 
 
 def test_no_import_cycle_under_sim():

@@ -257,3 +257,20 @@ def test_reference_names_a_point():
     r = runner.invoke(app, ["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=7,8", "--reference", "p09",
                             "--games", "10", "--quiet"])
     assert r.exit_code == 2 and "--reference" in r.output and "no point" in r.output
+
+
+def test_headline_series_come_from_the_game_def():
+    """A point's headline series: the common ones, then the game's ``GameDef.sweep_headline``,
+    then the rest of its gated ``GameDef.headline`` (no list of games in sim/sweep.py)."""
+    from sim.games import get_game
+    from sim.sweep import HEADLINE_COMMON, headline_records
+
+    gdef = get_game("clear_for_takeoff")
+    names = list(HEADLINE_COMMON) + list(gdef.sweep_headline) + ["cut_off_rate"]
+    recs = [{"metric": m, "by": {}, "value": 0.0} for m in reversed(names)]
+    recs.append({"metric": "weather_share", "by": {"weather": "SC"}, "value": 0.1})
+    got = [m for m, _by in headline_records("clear_for_takeoff", recs)]
+    # the headline's weather_share[weather] and cut_off_rate, in its order; reshuffles_mean is shown already
+    assert gdef.headline == ("weather_share[weather]", "cut_off_rate", "reshuffles_mean")
+    assert got == names[:-1] + ["weather_share", "cut_off_rate"]
+    assert [m for m, _by in headline_records("not_a_game", recs)] == list(HEADLINE_COMMON)

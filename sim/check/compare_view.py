@@ -10,10 +10,10 @@ Groups (in this order; a group with no row is left out):
 * **skill** ("policy win rates"): win rate by policy and the gap between the best and the worst
   policy (computed, not tested);
 * **length** ("game length"): turns (mean, quantiles), the game's rounds metric
-  (``ROUNDS_METRIC``), stall rate, reshuffles, starved draws;
+  (``GameDef.rounds_metric``), stall rate, reshuffles, starved draws;
 * **failures** ("team result and failures", cooperative games): the team's win and loss rate
-  and the game's ``FAILURE_METRICS`` (its ``metrics.py``);
-* **game** ("game metrics"): every other metric (the game's ``HEADLINE`` first).
+  and the game's ``GameDef.failure_metrics``;
+* **game** ("game metrics"): every other metric (the game's ``GameDef.headline`` first).
 
 A group's answer names its significant changes (Holm across every tested metric of the
 comparison, as the table's p (Holm)), else the strongest one seen ("largest": smallest
@@ -97,13 +97,14 @@ class CompareView:
 
 
 def _game_info(game: str | None) -> tuple[tuple, str | None, tuple]:
-    """(FAILURE_METRICS, ROUNDS_METRIC, HEADLINE) of registered game ``game`` (empty for an
-    unknown game)."""
-    from sim.check.paired import game_module
+    """(failure_metrics, rounds_metric, headline) of registered game ``game``'s GameDef (empty
+    for an unknown game)."""
+    from sim.check.paired import registered_game
 
-    mod = game_module(game) if game else None
-    return (tuple(getattr(mod, "FAILURE_METRICS", ()) or ()), getattr(mod, "ROUNDS_METRIC", None),
-            tuple(getattr(mod, "HEADLINE", ()) or ()))
+    gdef = registered_game(game)
+    if gdef is None:
+        return (), None, ()
+    return tuple(gdef.failure_metrics), gdef.rounds_metric, tuple(gdef.headline)
 
 
 def group_of(r: MetricRow, failure: tuple = (), rounds_metric: str | None = None) -> str:
@@ -252,7 +253,7 @@ def build_view(rep: Any, a_summary: dict | None = None, b_summary: dict | None =
                changes: list[tuple[str, str, str]] | None = None, changes_note: str = "",
                show_all: bool = False) -> CompareView:
     """The :class:`CompareView` of comparison ``rep`` (a CompareReport); ``a_summary`` /
-    ``b_summary`` give the game (its FAILURE_METRICS, ROUNDS_METRIC, HEADLINE) and the metric
+    ``b_summary`` give the game (its failure_metrics, rounds_metric, headline) and the metric
     catalogue; ``changes`` the changed config keys (:func:`sim.check.configdiff.diff_lines`),
     None when unknown (``changes_note`` says why). ``show_all`` marks every row shown."""
     a_summary, b_summary = a_summary or {}, b_summary or {}

@@ -3,16 +3,15 @@ game by game (paired), and the headline set itself.
 
 **Headline metrics** (what ``sim check`` gates on): :data:`COMMON_HEADLINE` (seat and policy
 win rates, the team win rate, first-player advantage, stall rate, game length) plus the game's
-own ``HEADLINE`` tuple declared in ``sim/games/<game>/metrics.py`` beside its ``metrics``
-function. A pattern is ``"name"`` (records of that name with no ``by``), ``"name[k]"``
+own ``GameDef.headline`` (declared in ``sim/games/<game>/catalogue.py``). A pattern is ``"name"`` (records of that name with no ``by``), ``"name[k]"``
 (records grouped by exactly the key ``k``) or ``"name[*]"`` (every record of that name).
 
 **Per-game outcomes.** Every headline metric is a ratio of per-game sums, ``r = sum(num_g) /
 sum(den_g)``: a per-game yes/no or value has ``den_g = 1`` (win_rate by seat, stall_rate,
 turns_mean), a rate per seat appearance or a share of turns has a varying ``den_g``
 (win_rate by policy, weather_share). :func:`per_game` gives ``label -> (num, den)`` (float64
-arrays over the run's games) for the common headline metrics, plus the game's own
-``per_game(df, cfg)`` in its metrics module for its ``HEADLINE``.
+arrays over the run's games) for the common headline metrics, plus the game's ``per_game``
+hook (``GameDef.per_game``, ``metrics.per_game(df, cfg)``) for its ``headline``.
 
 **Baselines store them** (the choice of issue 11: compact, no replay of old code needed):
 ``sim baseline`` writes ``"per_game": {"games": N, "encoding": "zlib+base64", "records":
@@ -25,7 +24,7 @@ the turns of every weather share). A baseline without the key is compared unpair
 from __future__ import annotations
 
 import base64
-import importlib
+import re
 import zlib
 from typing import Any
 
@@ -35,40 +34,48 @@ COMMON_HEADLINE = ("win_rate[seat]", "win_rate[policy]", "win_rate", "first_play
                    "turns_mean")
 """Headline patterns every game has (those its mode produces)."""
 
-DUPLICATES = {("rank_share", "rank", 1): "win_rate", ("outcome_share", "outcome", "stall"): "stall_rate"}
-"""(metric, by key, value) -> the metric it repeats: left out of the check and compare tables."""
+DUPLICATES = {("rank_share", "rank", 1): "win_rate"}
+"""(metric, by key, value) -> the common metric it repeats: left out of the check and compare
+tables (a game adds its own with ``GameDef.duplicates``)."""
 
 
-def is_duplicate(rec: dict) -> bool:
-    """True when a record repeats another metric (``rank_share[rank=1]`` is ``win_rate`` by
-    seat; Yukon's ``outcome_share[outcome=seat i]`` too, ``outcome=stall`` is ``stall_rate``)."""
+def is_duplicate(rec: dict, game_duplicates: tuple[str, ...] = ()) -> bool:
+    """True when a record repeats another metric: ``rank_share[rank=1]`` is ``win_rate`` by
+    seat, and whatever the game's ``GameDef.duplicates`` patterns (``game_duplicates``: the
+    record's label, ``*`` matching any text) name."""
     by = rec.get("by") or {}
     for (m, k, v), _ in DUPLICATES.items():
         if rec.get("metric") == m and by.get(k) == v:
             return True
-    return rec.get("metric") == "outcome_share" and str(by.get("outcome", "")).startswith("seat ")
+    if not game_duplicates:
+        return False
+    label = _label(str(rec.get("metric")), by)
+    return any(re.fullmatch(re.escape(p).replace(r"\*", ".*"), label) for p in game_duplicates)
 
 
-def game_module(game: str):
-    """The metrics module of registered game ``game`` (``sim.games.<game>.metrics``: the
-    registry's package + ``.metrics``); None when it cannot be imported."""
-    from sim.games import GAMES
+def duplicate_patterns(game: str | None) -> tuple[str, ...]:
+    """The ``GameDef.duplicates`` of registered game ``game`` (empty for any other name)."""
+    gdef = registered_game(game)
+    return tuple(gdef.duplicates) if gdef is not None else ()
 
-    try:
-        return importlib.import_module(f"{GAMES[game]}.metrics")
-    except (ImportError, KeyError):
+
+def registered_game(game: str | None):
+    """The :class:`sim.games.base.GameDef` of registered game ``game``; None for a name that is
+    not registered (hand-made summaries, tests)."""
+    from sim.games import GAMES, get_game
+
+    if not game or game not in GAMES:
         return None
+    return get_game(game)
 
 
 def headline_patterns(game: str) -> tuple[str, ...]:
-    """The common headline patterns plus the game's ``HEADLINE``; ``("*",)`` (every metric is
-    headline) for a game that is not registered (hand-made summaries, tests)."""
-    from sim.games import GAMES
-
-    if game not in GAMES:
+    """The common headline patterns plus the game's ``GameDef.headline``; ``("*",)`` (every
+    metric is headline) for a game that is not registered (hand-made summaries, tests)."""
+    gdef = registered_game(game)
+    if gdef is None:
         return ("*",)
-    mod = game_module(game)
-    return COMMON_HEADLINE + tuple(getattr(mod, "HEADLINE", ()) if mod else ())
+    return COMMON_HEADLINE + tuple(gdef.headline)
 
 
 def matches(pattern: str, rec: dict) -> bool:
@@ -120,9 +127,9 @@ def per_game(df, cfg, mode: str, game: str) -> dict[str, tuple[np.ndarray, np.nd
         out["win_rate"] = (df["team_win"].to_numpy().astype(float), one)
     out["stall_rate"] = (df["stalled"].to_numpy().astype(float), one)
     out["turns_mean"] = (df["turns"].to_numpy().astype(float), one)
-    mod = game_module(game)
-    if mod is not None and hasattr(mod, "per_game"):
-        out.update({k: (np.asarray(a, float), np.asarray(b, float)) for k, (a, b) in mod.per_game(df, cfg).items()})
+    gdef = registered_game(game)
+    if gdef is not None:
+        out.update({k: (np.asarray(a, float), np.asarray(b, float)) for k, (a, b) in gdef.per_game(df, cfg).items()})
     return out
 
 

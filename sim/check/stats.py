@@ -326,9 +326,9 @@ def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8, p
     ``headline``: patterns marking headline rows (default: the game's). ``family``: "tested"
     (Holm over every tested row) or "headline" (Holm over the tested headline rows only; the
     other rows keep their raw p and are information). Records repeating another metric
-    (:func:`sim.check.paired.is_duplicate`) are left out.
+    (:func:`sim.check.paired.is_duplicate`, with the game's ``GameDef.duplicates``) are left out.
     """
-    from sim.check.paired import headline_patterns, is_duplicate, is_headline
+    from sim.check.paired import duplicate_patterns, headline_patterns, is_duplicate, is_headline
 
     if headline is None:
         headline = headline_patterns(str(a.get("game") or b.get("game")))
@@ -369,7 +369,8 @@ def compare_records(a: dict, b: dict, alpha: float = 0.05, power: float = 0.8, p
         _test_row(row, ra, rb, a, b, pairs, alpha)
         if note:
             row.note = f"{note}; {row.note}" if row.note else note
-    rows = [r for r in rows if not is_duplicate({"metric": r.metric, "by": r.by})]
+    dups = duplicate_patterns(str(a.get("game") or b.get("game")))
+    rows = [r for r in rows if not is_duplicate({"metric": r.metric, "by": r.by}, dups)]
     for r in rows:
         r.headline = is_headline({"metric": r.metric, "by": r.by}, headline)
     tested = [r for r in rows if r.tested and (family == "tested" or r.headline)]

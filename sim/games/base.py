@@ -2,14 +2,27 @@
 and reports never special-case a game. The recipe for adding one is ``docs/adding-a-game.md``.
 
 A game lives in ``sim/games/<name>/`` with one fixed file list (``__init__.py``, ``RULES.md``,
-``data.py``, ``config.py``, ``layout.py``, ``spec.py``, ``rules.py``, ``policies.py``,
-``play.py``, ``trace.py``, ``state.py``, ``metrics.py``). Its ``__init__.py`` holds only
-``GAME = GameDef(...)``; the kernels are loaded by module and function *name* when first used
-(:class:`GameDef` properties), so ``sim --help``, ``sim games`` and ``sim policies`` never
-import numba, and every game names the same concept the same way:
+``data.py``, ``config.py``, ``layout.py``, ``catalogue.py``, ``spec.py``, ``rules.py``,
+``policies.py``, ``play.py``, ``hooks.py``, ``trace.py``, ``state.py``, ``metrics.py``).
+The turn loop is the engine's (:mod:`sim.games.loop`): ``hooks.py`` binds it to the game's
+hooks, and the kernel contract's ``play_batch`` and ``check_playout`` are the bound loop's. Its ``__init__.py``
+holds only ``GAME = GameDef(...)``. **Everything the framework reads of a game is a**
+:class:`GameDef` **field or one of the hooks of** :data:`HOOKS`; no framework module reads a
+game module's attribute by any other name, and none names a game.
+
+*Fields* are plain values, set in the ``GameDef(...)`` call from the game's light modules
+(``config``, ``layout``, ``catalogue``: no numba, no polars, so ``sim --help``, ``sim games``
+and ``sim policies`` stay fast).
+
+*Hooks* are the functions of the numba / polars side. They are loaded by module and function
+name when first used (:meth:`GameDef.hook`, behind the properties below), so importing a game
+imports neither numba nor polars; the registry (:func:`sim.games.get_game`) checks with
+:func:`missing_hooks`, without importing anything, that every hook is defined when the game
+registers, and refuses the game naming the missing hook. Every game names the same concept
+the same way:
 
 =====================  =========================================================================
-``GameDef`` attribute  loaded from ``sim.games.<name>.``
+``GameDef`` attribute  hook, loaded from ``sim.games.<name>.``
 =====================  =========================================================================
 ``compile``            ``spec.compile_spec(cfg) -> spec`` (tuple of numpy arrays; raises ConfigError)
 ``play_batch``         ``hooks.play_batch`` (the numba kernel below, the engine's loop bound to the
@@ -19,6 +32,8 @@ import numba, and every game names the same concept the same way:
 ``tally_spec``         ``metrics.tally_spec(cfg) -> list[Hist | Moments]`` (what to tally, sim.tally)
 ``metrics``            ``metrics.metrics(tally, cfg) -> list[dict]`` (records from the Tally only)
 ``plots``              ``metrics.plots(tally, records, folder) -> list[(title, file name)]``
+``per_game``           ``metrics.per_game(df, cfg) -> {label: (num, den)}`` (the ``headline``
+                       metrics per game, for paired checks: :mod:`sim.check.paired`)
 ``GameState``          ``state.GameState`` (a :class:`GameStateBase`)
 =====================  =========================================================================
 
@@ -48,7 +63,10 @@ Every game draws from its own streams seeded by ``sim.rng.seed_streams(rng, seed
 Common result columns (the generic metrics read them):
 
 * all games: ``turns`` (player turns, or rounds for simultaneous games), ``stalled``
-  (1 when the turn cap ended the game), ``reshuffles``, ``starved_draws``;
+  (1 when the turn cap ended the game);
+* a game with a deck declares both card columns (``sim.metrics.CARD_COLUMNS``):
+  ``reshuffles`` and ``starved_draws`` (a game without one declares neither, and its report has
+  no reshuffle metrics or plot);
 * ``mode == "competitive"``: ``winner`` (seat, -1 when none) and ``rank`` per seat
   (1 = first to finish, 0 = not ranked because the game stalled);
 * ``mode == "cooperative"``: ``team_win`` (0/1).
@@ -57,12 +75,35 @@ Common result columns (the generic metrics read them):
 from __future__ import annotations
 
 import abc
+import ast
 import importlib
+import importlib.util
+import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, Literal, Mapping, Protocol, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    from sim.compile import CompiledRun
+
+class Run(Protocol):
+    """A compiled run as a game's hooks see it (``sim.compile.CompiledRun`` is one):
+    declared here so that the contract imports nothing of the framework (``sim.compile``
+    imports this module)."""
+
+    cfg: Any
+    game: GameDef
+    spec: Any
+    entry_policy: Any
+    entry_weights: Any
+    perms: Any
+    labels: list[str]
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def n_seats(self) -> int: ...
+
+    def seat_labels(self, game_index: int) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -188,13 +229,99 @@ class TraceResult:
 
 
 @dataclass(frozen=True)
+class MetricDef:
+    """One entry of a game's metric catalogue (what a metric of ``summary.json`` means).
+
+    ``name`` the record's ``metric``; ``definition`` plain words (what is counted, among which
+    games); ``unit`` what the value is in ("% of games", "player turns", "complaints per game");
+    ``kind`` the records' ``kind`` (``sim.metrics.RECORD_KINDS``); ``by`` the groupings its
+    records can have (each a tuple of ``by`` keys, sorted; ``()`` = all games); ``codes`` decoded
+    values of a ``by`` key (``{"SC": "clear sky: no restriction", ...}``)."""
+
+    name: str
+    definition: str
+    unit: str
+    kind: str
+    by: tuple[tuple[str, ...], ...] = ((),)
+    codes: Mapping[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """The entry as written into ``summary.json``'s ``catalogue`` section."""
+        return {"definition": self.definition, "unit": self.unit, "kind": self.kind,
+                "by": [list(b) for b in self.by], **({"codes": dict(self.codes)} if self.codes else {})}
+
+
+@dataclass(frozen=True)
+class SpeedTarget:
+    """A speed target of one game beyond the common one (``sim.bench``): ``games_per_min`` on
+    2 threads of the game's default config as shipped, when its seats play ``policy``; ``what``
+    completes the README sentence ``Target <n> <title> <what>: met.``"""
+
+    games_per_min: int
+    policy: str
+    what: str
+
+
+HOOKS: dict[str, tuple[str, str]] = {
+    "compile": ("spec", "compile_spec"),
+    "play_batch": ("hooks", "play_batch"),
+    "trace": ("trace", "trace"),
+    "check_playout": ("hooks", "check_playout"),
+    "tally_spec": ("metrics", "tally_spec"),
+    "metrics": ("metrics", "metrics"),
+    "plots": ("metrics", "plots"),
+    "per_game": ("metrics", "per_game"),
+    "GameState": ("state", "GameState"),
+}
+"""Every hook of the contract: ``GameDef`` attribute -> (module of the game package, name in
+it). The module docstring says what each one is; :func:`missing_hooks` checks them."""
+
+YARDSTICK_FUNCTIONS = ("available", "measure")
+"""What the module a game names as its ``yardstick`` defines (see :class:`GameDef`)."""
+
+
+@dataclass(frozen=True)
 class GameDef:
-    """Everything the framework needs from one game (see the module docstring for the
-    functions it loads by name from ``package``).
+    """Everything the framework needs from one game: the fields below, and the hooks of
+    :data:`HOOKS`, loaded from ``package`` (see the module docstring).
 
     ``version`` is the rules version: bump it whenever a rule, a default or a policy changes
     what a seeded game plays; it is written into baselines, goldens and the manifest.
-    ``overrides`` replaces loaded functions by name (test doubles only).
+    ``overrides`` replaces hooks by attribute or function name (test doubles only).
+
+    What the reports, checks and compares say about the game (a game declares them in its
+    ``catalogue.py``; the defaults suit a competitive game played in seat order):
+
+    * ``catalogue``: a :class:`MetricDef` for every record the game's ``metrics`` emits (an
+      entry with a common metric's name adds its ``by`` groupings, or replaces it);
+    * ``headline``: the game's own gated numbers, patterns ``"name"``, ``"name[key]"``,
+      ``"name[*]"`` (``sim check`` gates on them beside the common ones; ``per_game`` gives
+      them per game; ``sim compare`` shows them first among the game's metrics);
+    * ``sweep_headline``: a few descriptive metric names ``sim sweep`` shows per point, after
+      the common ones and before the rest of ``headline``;
+    * ``length_unit``: what the ``turns`` column counts ("player turns", "rounds");
+    * ``seat_note`` / ``seat_axis``: who plays first, the report's sentence and the x label of
+      its per-seat plots;
+    * ``calibration_note``: how far to trust the absolute numbers (component assumptions ...);
+    * ``failure_metrics``: metrics whose largest records are a cooperative game's main
+      failure modes (the report's verdict, ``sim compare``'s "Result and failures" group);
+    * ``rounds_metric``: a metric of rounds per game beside ``turns`` (``sim compare``'s
+      "Length" group), or None;
+    * ``duplicates``: records that repeat another metric, left out of the check and compare
+      tables: patterns over their labels (``sim.records.metric_label``: ``name[key=value]``;
+      ``*`` matches any text, every other character itself), e.g. a game's
+      ``outcome_share[outcome=seat *]`` that is its ``win_rate`` by seat.
+
+    Tooling (none changes a result):
+
+    * ``compile_seconds``: rough cold compile time of the game's kernels on the reference
+      machine (the README's bench table); ``sim.warm`` compiles the slowest games first;
+    * ``speed_target``: a :class:`SpeedTarget` the bench reports on, or None;
+    * ``yardstick``: None, or the module of the game package (``"yardstick"``) holding the C
+      yardstick of ``make bench``: a plain C port of one hot rule function, with
+      ``available() -> bool`` (a C compiler is there) and ``measure() -> dict`` (``{"function",
+      "states", "numba_ns", "c_ns", "ratio"}``); the bench times the first registered game
+      that declares one.
     """
 
     name: str
@@ -210,58 +337,88 @@ class GameDef:
     package: str = ""
     n_weights: int = 8
     rules_doc: str = "RULES.md"
+    catalogue: tuple[MetricDef, ...] = ()
+    headline: tuple[str, ...] = ()
+    sweep_headline: tuple[str, ...] = ()
+    length_unit: str = "player turns"
+    seat_note: str = "Seats are numbered from 0 in turn order; seat 0 plays first."
+    seat_axis: str = "seat in turn order (seat 0 plays first)"
+    calibration_note: str = ""
+    failure_metrics: tuple[str, ...] = ()
+    rounds_metric: str | None = None
+    duplicates: tuple[str, ...] = ()
+    compile_seconds: float = 0.0
+    speed_target: SpeedTarget | None = None
+    yardstick: str | None = None
     overrides: Mapping[str, Any] = field(default_factory=dict)
 
-    def _load(self, module: str, attr: str) -> Any:
-        if attr in self.overrides:
-            return self.overrides[attr]
+    def hook(self, name: str) -> Any:
+        """Hook ``name`` of :data:`HOOKS` (``"play_batch"``, ``"GameState"`` ...), imported
+        on first use; an ``overrides`` entry under the attribute or the function name wins."""
+        module, attr = HOOKS[name]
+        for key in (name, attr):
+            if key in self.overrides:
+                return self.overrides[key]
         return getattr(importlib.import_module(f"{self.package}.{module}"), attr)
 
     @property
     def compile(self) -> Callable[[Any], Any]:
         """``spec.compile_spec(cfg) -> spec``; raises :class:`sim.errors.ConfigError`."""
-        return self._load("spec", "compile_spec")
+        return self.hook("compile")
 
     @property
     def play_batch(self) -> Callable[..., None]:
         """``hooks.play_batch``: the numba kernel of the module docstring (the engine's loop)."""
-        return self._load("hooks", "play_batch")
+        return self.hook("play_batch")
 
     @property
     def trace(self) -> Callable[..., TraceResult]:
         """``trace.trace(run, game_index) -> TraceResult`` (``sim replay``)."""
-        return self._load("trace", "trace")
+        return self.hook("trace")
 
     @property
     def check_playout(self) -> Callable[..., int]:
-        """``trace.check_playout(run, game_index) -> int``: game ``game_index`` played exactly
+        """``hooks.check_playout(run, game_index) -> int``: game ``game_index`` played exactly
         as ``play_batch`` plays it, with the invariants checked after every step; 0, or the
         code of the first violated invariant (``layout.V_*``)."""
-        return self._load("hooks", "check_playout")
+        return self.hook("check_playout")
 
     @property
     def tally_spec(self) -> Callable[[Any], list]:
         """``metrics.tally_spec(cfg) -> list[Hist | Moments]``: the joint histograms and moment
         sums (:mod:`sim.tally`) the game's ``metrics`` and ``plots`` read; folded chunk by
         chunk, so a run of any size is summarised in flat memory."""
-        return self._load("metrics", "tally_spec")
+        return self.hook("tally_spec")
 
     @property
     def metrics(self) -> Callable[..., list[dict]]:
         """``metrics.metrics(tally, cfg) -> list[dict]``: game-specific records, computed from
         the :class:`sim.tally.Tally` only (a games frame is tallied first)."""
-        return self._load("metrics", "metrics")
+        return self.hook("metrics")
 
     @property
     def plots(self) -> Callable[..., list[tuple[str, str]]]:
         """``metrics.plots(tally, records, folder) -> [(title, file name)]``: from the tally
         and the records only."""
-        return self._load("metrics", "plots")
+        return self.hook("plots")
+
+    @property
+    def per_game(self) -> Callable[..., dict]:
+        """``metrics.per_game(df, cfg) -> {label: (num, den)}``: per-game float arrays [games]
+        of the ``headline`` metrics (labels as ``sim.records.metric_label`` writes them), for
+        paired checks (:mod:`sim.check.paired`)."""
+        return self.hook("per_game")
 
     @property
     def GameState(self) -> type[GameStateBase]:  # noqa: N802  (a class)
         """``state.GameState``, the scenario API over one position."""
-        return self._load("state", "GameState")
+        return self.hook("GameState")
+
+    def yardstick_module(self) -> Any:
+        """The game's C yardstick module (``available()``, ``measure()``), or None."""
+        if self.yardstick is None:
+            return None
+        return importlib.import_module(f"{self.package}.{self.yardstick}")
 
     def policy(self, name: str) -> PolicyDef:
         """The policy called ``name``; raises KeyError."""
@@ -273,6 +430,63 @@ class GameDef:
     def column_names(self, n_seats: int) -> list[str]:
         """Result matrix column names for ``n_seats`` seats, in matrix order."""
         return expand_columns(self.columns, n_seats)
+
+
+def _defines(path: Path, name: str) -> bool:
+    """True when the module at ``path`` binds ``name`` at its top level (a function, class,
+    assignment or import), read statically: nothing is imported, nothing compiled. A line
+    ``def name(``, ``class name`` or ``name =`` at the margin answers at once; otherwise the
+    module is parsed (``ast``), which also finds imported and unpacked names."""
+    text = path.read_text(encoding="utf-8")
+    if re.search(rf"^(?:(?:async\s+)?def\s+{name}\s*\(|class\s+{name}\b|{name}\s*(?::[^=\n]*)?=(?!=))", text, re.M):
+        return True
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any((a.asname or a.name).split(".")[0] == name for a in node.names):
+                return True
+    return False
+
+
+def missing_hooks(gdef: GameDef) -> list[str]:
+    """What ``gdef`` lacks of the contract, one line each naming the hook and where it was
+    looked for (empty when complete): every hook of :data:`HOOKS` not in ``overrides`` must be
+    defined at the top level of its module in ``gdef.package``, and the ``yardstick`` module,
+    when declared, must define :data:`YARDSTICK_FUNCTIONS`. Read statically (``ast``): nothing
+    is imported, so the registry checks a game when it registers without loading numba."""
+    wanted: list[tuple[str, str, str]] = [(hook, mod, attr) for hook, (mod, attr) in HOOKS.items()
+                                          if hook not in gdef.overrides and attr not in gdef.overrides]
+    if gdef.yardstick is not None:
+        wanted += [(f"yardstick.{fn}", gdef.yardstick, fn) for fn in YARDSTICK_FUNCTIONS]
+    if not wanted:
+        return []
+    spec = importlib.util.find_spec(gdef.package) if gdef.package else None
+    if spec is None or not spec.submodule_search_locations:
+        return [f"{hook}: no package {gdef.package!r} to load it from" for hook, _m, _a in wanted]
+    folder = Path(list(spec.submodule_search_locations)[0])
+    out: list[str] = []
+    for hook, mod, attr in wanted:
+        f = folder / f"{mod}.py"
+        if not f.is_file():
+            f = folder / mod / "__init__.py"
+        if not f.is_file():
+            out.append(f"{hook}: {gdef.package}.{mod} does not exist")
+        elif not _defines(f, attr):
+            out.append(f"{hook}: {gdef.package}.{mod} defines no {attr}")
+    return out
+
+
+def check_hooks(gdef: GameDef) -> None:
+    """Raise ValueError naming the game and every hook :func:`missing_hooks` finds missing."""
+    missing = missing_hooks(gdef)
+    if missing:
+        raise ValueError(f"game {gdef.name!r} does not meet the contract (sim/games/base.py HOOKS): "
+                         + "; ".join(missing))
 
 
 @dataclass(frozen=True)
@@ -299,7 +513,7 @@ class GameStateBase(abc.ABC):
     """
 
     @classmethod
-    def from_run(cls, run: CompiledRun, game_index: int = 0, rig: Rig | None = None) -> GameStateBase:
+    def from_run(cls, run: Run, game_index: int = 0, rig: Rig | None = None) -> GameStateBase:
         """The position at the start of game ``game_index`` of ``run`` (set up exactly as
         ``play_batch`` sets it up, chance optionally rigged): :meth:`_start` on a new object.
         Raises ValueError for a rig the game cannot honour."""
@@ -307,7 +521,7 @@ class GameStateBase(abc.ABC):
         gs._start(run, game_index, rig)
         return gs
 
-    def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
+    def _start(self, run: Run, game_index: int, rig: Rig | None) -> None:
         """Set this object up as game ``game_index`` of ``run`` (what the default
         :meth:`from_run` and a game's own convenience constructor call; documents what
         ``rig.deck`` rigs). A game implements this or overrides :meth:`from_run`."""

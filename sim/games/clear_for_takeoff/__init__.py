@@ -3,12 +3,20 @@ fleets from the hangar through stands, taxiways and two runways into the air.
 
 Rulebook: ``shared/seeds/000_513cea2297b34943.txt``; rules as implemented and every
 decision on an ambiguity: ``RULES.md`` beside this file. The kernels are loaded by name
-(``sim.games.base.GameDef``): importing this package does not import numba.
+(``sim.games.base.HOOKS``): importing this package imports neither numba nor polars.
 """
 
 from __future__ import annotations
 
 from sim.games.base import GameDef
+from sim.games.clear_for_takeoff.catalogue import (
+    CALIBRATION_NOTE,
+    CATALOGUE,
+    HEADLINE,
+    LENGTH_UNIT,
+    SEAT_NOTE,
+    SWEEP_HEADLINE,
+)
 from sim.games.clear_for_takeoff.config import Section
 from sim.games.clear_for_takeoff.layout import COLUMNS, N_WEIGHTS, POLICIES
 
@@ -25,4 +33,12 @@ GAME = GameDef(
     columns=COLUMNS,
     package=__name__,
     n_weights=N_WEIGHTS,
+    catalogue=CATALOGUE,
+    headline=HEADLINE,
+    sweep_headline=SWEEP_HEADLINE,
+    length_unit=LENGTH_UNIT,
+    seat_note=SEAT_NOTE,
+    calibration_note=CALIBRATION_NOTE,
+    compile_seconds=52,
+    yardstick="yardstick",
 )

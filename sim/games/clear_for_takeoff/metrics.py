@@ -34,7 +34,7 @@ import polars as pl
 
 from sim.games.clear_for_takeoff.data import WEATHER_CARDS
 from sim.games.clear_for_takeoff.layout import WEATHER_KEYS
-from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
+from sim.metrics import ci_hi, ci_lo, proportion
 
 WEATHER_LABELS = dict(zip(WEATHER_KEYS, WEATHER_CARDS))
 """Column key -> card code (``sc`` -> ``SC``, ``31l`` -> ``31L`` ...)."""
@@ -52,67 +52,14 @@ _SEAT_COLUMNS = {
     "takeoffs_blocked_mean": ("blocked",),
 }
 """Per-seat metric -> the result columns of seat s whose sum is its value per game."""
-LENGTH_UNIT = "player turns"
-"""What the ``turns`` column counts (layout COLUMNS): one airline's turn, not a round."""
-SEAT_NOTE = ("Seats are numbered from 0 in turn order; seat 0 plays first and play goes clockwise "
-             "(RULES.md D1); a finished airline leaves the turn order (D12).")
-CALIBRATION_NOTE = ("Deck counts and fleets are assumptions from the research note, not the printed game "
-                    "(RULES.md, Component data): read the numbers as a comparison of variants on the same "
-                    "seeds, not as the published game's balance.")
-WEATHER_CODES = {
-    "SC": "clear sky: no restriction",
-    "FG": "fog: no takeoff, both D sequences hold",
-    "31L": "runway 31L closed: no takeoff on it, its sequence holds",
-    "31R": "runway 31R closed: no takeoff on it, its sequence holds",
-    "SN": "snow: no wide-body takeoff; one extra movement card to place or advance",
-    "XW": "crosswind: no medium takeoff",
-    "ICE": "ice: no takeoff without de-icing (Anti-Ice cards)",
-}
-"""Weather card codes (RULES.md "Weather at takeoff")."""
-_S, _P = ("seat",), ("policy",)
-CATALOGUE = (
-    MetricDef("weather_share", "share of all player turns begun under each weather card (a game, not a "
-              "turn, is the unit of the interval)", "% of turns", "share", by=(("weather",),), codes=WEATHER_CODES),
-    MetricDef("flr_suffered_mean", "aircraft sent back to the hangar by FLR (failure) per game: played on "
-              "the seat by an opponent plus drawn face up by the seat itself", "aircraft per game", "mean",
-              by=(_S, _P)),
-    MetricDef("dly_suffered_mean", "aircraft set back by DLY (delay) per game: played on the seat plus drawn "
-              "face up by it", "aircraft per game", "mean", by=(_S, _P)),
-    MetricDef("flr_played_on_mean", "FLR cards an opponent played on the seat per game", "cards per game",
-              "mean", by=(_S, _P)),
-    MetricDef("flr_drawn_mean", "FLR cards the seat drew face up in an exchange (hitting its own most "
-              "prepared aircraft) per game", "cards per game", "mean", by=(_S, _P)),
-    MetricDef("dly_played_on_mean", "DLY cards an opponent played on the seat per game", "cards per game",
-              "mean", by=(_S, _P)),
-    MetricDef("dly_drawn_mean", "DLY cards the seat drew face up in an exchange per game", "cards per game",
-              "mean", by=(_S, _P)),
-    MetricDef("flr_played_mean", "FLR cards the seat played on opponents per game", "cards per game", "mean",
-              by=(_S, _P)),
-    MetricDef("dly_played_mean", "DLY cards the seat played on opponents per game", "cards per game", "mean",
-              by=(_S, _P)),
-    MetricDef("takeoffs_blocked_mean", "takeoff attempts stopped by the weather per game (all seats "
-              "together, or one seat)", "attempts per game", "mean", by=((), _S)),
-    MetricDef("exchanges_mean", "turns per game the seat spent exchanging cards", "turns per game", "mean",
-              by=(_S,)),
-    MetricDef("cut_off_rate", "share of games the turn cap stopped after the winner finished, before the "
-              "finishing order was complete (counted as won)", "% of games", "proportion"),
-    MetricDef("winner_turn_mean", "player turns until the first airline had every aircraft airborne "
-              "(decided games)", "player turns", "mean"),
-)
-"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
 
 _POLICY_VALUES = ("flr_played_mean", "dly_played_mean", "flr_played_on_mean", "dly_played_on_mean",
                   "flr_drawn_mean", "dly_drawn_mean", "flr_suffered_mean", "dly_suffered_mean")
 """The per-seat metrics also reported by policy."""
 
 
-HEADLINE = ("weather_share[weather]", "cut_off_rate", "reshuffles_mean")
-"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
-headline (win rates, first-player advantage, stall rate, length)."""
-
-
 def per_game(df, cfg) -> dict:
-    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons:
+    """Per-game (num, den) arrays [games] of ``catalogue.HEADLINE`` for paired comparisons:
     weather_share = turns under the weather / turns; cut_off and reshuffles per game."""
     turns = df["turns"].to_numpy().astype(float)
     one = np.ones(df.height)

@@ -4,12 +4,21 @@ the start platform (lower left) to an exact landing on the finish platform (lowe
 
 Rulebook: ``shared/seeds/002_bafcc528e3332754.txt``; rules as implemented and every
 decision on an ambiguity: ``RULES.md`` beside this file. The kernels are loaded by name
-(``sim.games.base.GameDef``): importing this package does not import numba.
+(``sim.games.base.HOOKS``): importing this package imports neither numba nor polars.
 """
 
 from __future__ import annotations
 
 from sim.games.base import GameDef
+from sim.games.flying_carpet.catalogue import (
+    CALIBRATION_NOTE,
+    CATALOGUE,
+    HEADLINE,
+    LENGTH_UNIT,
+    ROUNDS_METRIC,
+    SEAT_NOTE,
+    SWEEP_HEADLINE,
+)
 from sim.games.flying_carpet.config import Section
 from sim.games.flying_carpet.layout import COLUMNS, N_WEIGHTS, POLICIES
 
@@ -26,4 +35,12 @@ GAME = GameDef(
     columns=COLUMNS,
     package=__name__,
     n_weights=N_WEIGHTS,
+    catalogue=CATALOGUE,
+    headline=HEADLINE,
+    sweep_headline=SWEEP_HEADLINE,
+    length_unit=LENGTH_UNIT,
+    seat_note=SEAT_NOTE,
+    calibration_note=CALIBRATION_NOTE,
+    rounds_metric=ROUNDS_METRIC,
+    compile_seconds=74,
 )

@@ -24,66 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.games.flying_carpet.data import FINISH_NEAR
-from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
-
-LENGTH_UNIT = "player turns"
-"""What the ``turns`` column counts: every turn begun, skipped and extra turns included
-(RULES.md "Turn order inside a turn"); ``rounds_mean`` counts rounds."""
-ROUNDS_METRIC = "rounds_mean"
-SEAT_NOTE = "Seats are numbered from 0 in turn order; seat 0 plays first in every round."
-CALIBRATION_NOTE = ("Wind cards, scenery pieces and the die faces are ASSUMPTIONS from the research note "
-                    "(RULES.md, NOTE A1-A17); the measured effect of each option is tabled in RULES.md "
-                    "(\"Measured effect of each option\", rules version 1).")
-DIE_CODES = {"1": "skip the next turn", "2": "move the clouds", "3": "another turn at once",
-             "4": "two steering tokens from the supply", "5": "swap places with a carpet",
-             "6": "hop to a free space at most four away"}
-"""Special die faces (RULES.md "The special die")."""
-_S, _P = ("seat",), ("policy",)
-CATALOGUE = (
-    MetricDef("rounds_mean", "rounds begun per race", "rounds", "mean"),
-    MetricDef("blown_off_mean", "times per race the carpet was blown beyond the edge of the board (back to "
-              "the start)", "times per race", "mean", by=(_S, _P)),
-    MetricDef("skipped_mean", "turns per race the seat skipped (blocked, or the die said so)", "turns per race",
-              "mean", by=(_S,)),
-    MetricDef("blocks_given_mean", "carpets the seat blocked by landing on them, per race", "per race", "mean",
-              by=(_S,)),
-    MetricDef("blocks_suffered_mean", "times per race the seat was blocked by a carpet landing on it",
-              "per race", "mean", by=(_S,)),
-    MetricDef("forced_given_mean", "intermediate landings the seat forced on others, per race", "per race",
-              "mean", by=(_S,)),
-    MetricDef("forced_suffered_mean", "intermediate landings forced on the seat, per race", "per race", "mean",
-              by=(_S,)),
-    MetricDef("tokens_left_mean", "steering tokens the seat still held at the end of the race", "tokens",
-              "mean", by=(_S,)),
-    MetricDef("star_landings_mean", "moves per race that ended on a free star (the die was rolled)",
-              "per race", "mean", by=(_S,)),
-    MetricDef("wasted_mean", "turns per race that ended no nearer the finish than they began (blown off "
-              "included)", "turns per race", "mean", by=(_S, _P)),
-    MetricDef("winner_tokens_left_mean", "steering tokens the winner still held at the finish (decided races)",
-              "tokens", "mean"),
-    MetricDef("winner_wait_turns_mean", f"turns the winner began within {FINISH_NEAR} spaces of the finish "
-              "without landing exactly (decided races)", "turns", "mean"),
-    MetricDef("exact_wait_win_share", f"share of decided races in which a loser had waited within "
-              f"{FINISH_NEAR} spaces of the finish for the exact landing", "% of decided races", "proportion"),
-    MetricDef("win_rate_after_face", "win rate of the seats of a race that rolled this die face at least once",
-              "% of seat-races", "proportion", by=(("face",),), codes=DIE_CODES),
-    MetricDef("win_rate_no_roll", "win rate of the seats of a race that never rolled the die",
-              "% of seat-races", "proportion"),
-)
-"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
+from sim.metrics import ci_hi, ci_lo, proportion
 
 SEAT_MEANS = ("blown_off", "skipped", "blocks_given", "blocks_suffered", "forced_given", "forced_suffered",
               "tokens_left", "star_landings", "wasted")
 
 
-HEADLINE = ("rounds_mean",)
-"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
-headline (win rates, first-player advantage, stall rate, length)."""
-
-
 def per_game(df, cfg) -> dict:
-    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons."""
+    """Per-game (num, den) arrays [games] of ``catalogue.HEADLINE`` for paired comparisons."""
     return {"rounds_mean": (df["rounds"].to_numpy().astype(float), np.ones(df.height))}
 
 

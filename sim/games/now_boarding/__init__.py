@@ -5,7 +5,16 @@ The team plays one policy; see RULES.md for the rules as implemented and every d
 
 from __future__ import annotations
 
-from sim.games.base import GameDef
+from sim.games.base import GameDef, SpeedTarget
+from sim.games.now_boarding.catalogue import (
+    CALIBRATION_NOTE,
+    CATALOGUE,
+    FAILURE_METRICS,
+    HEADLINE,
+    LENGTH_UNIT,
+    SEAT_NOTE,
+    SWEEP_HEADLINE,
+)
 from sim.games.now_boarding.config import Section
 from sim.games.now_boarding.layout import COLUMNS, N_WEIGHTS, POLICIES
 
@@ -22,4 +31,13 @@ GAME = GameDef(
     columns=COLUMNS,
     package=__name__,
     n_weights=N_WEIGHTS,
+    catalogue=CATALOGUE,
+    headline=HEADLINE,
+    sweep_headline=SWEEP_HEADLINE,
+    length_unit=LENGTH_UNIT,
+    seat_note=SEAT_NOTE,
+    calibration_note=CALIBRATION_NOTE,
+    failure_metrics=FAILURE_METRICS,
+    compile_seconds=187,
+    speed_target=SpeedTarget(200_000, "planner", "planner games a minute (the shipped 4-player team, issue 10)"),
 )

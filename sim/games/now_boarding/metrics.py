@@ -23,85 +23,7 @@ import numpy as np
 
 from sim.games.now_boarding.data import AIRPORTS, ROUTES_23, ROUTES_45, STAGES, UPGRADE_KINDS
 from sim.games.now_boarding.layout import COLUMNS
-from sim.metrics import MetricDef, ci_hi, ci_lo, proportion
-
-LENGTH_UNIT = "rounds"
-"""What the ``turns`` column counts in Now Boarding: rounds (flight phase + maintenance), final round
-included; every plane acts in every round."""
-SEAT_NOTE = ("Seats are the team's planes (one player each). The order the planes act in is drawn at "
-             "random every round (RULES.md \"Flight phase\"), so no seat plays first.")
-CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\"): the shipped team, the planner of rules version 7 "
-                    "(progress mode with plane orders, relays inside the round and a planning horizon by part of "
-                    "the game), wins 52.5 % [51.8, 53.2] of 2-player games, 35.8 % with 3, 31.5 % [30.9, 32.2] "
-                    "with 4 (20,000 games each, the shipped configs) and 25.1 % with 5 (version 6: 21.1 % with 4, "
-                    "version 5: 17.9 %, version 4: 2.5 %); greedy wins 1.9 % with 2 and about 0 % with 3-5. With 4 "
-                    "players about 71 passengers arrive and the planner delivers about 60; most lost games end at "
-                    "the final count (about 6.5 passengers left, where a win allows 5). Its purchases can be "
-                    "bettered: a look-ahead team that chooses each purchase by simulating the next two rounds "
-                    "(policy rollout) wins 43.0 % [40.0, 46.1] of 4-player games where the planner wins 32.6 % on "
-                    "the same 1,000 deals (2 players: 61.7 % against 50.3 %); the planner with weights = { "
-                    "endsearch = 1 } (each purchase after the last draw chosen by simulating the rest of the "
-                    "game) wins 39.4 % against 32.1 % at about 2.5 times the time. Scripted teams may "
-                    "coordinate worse than a good human table: read win rates as relative (variant A against B on "
-                    "the same seeds) more than as the game's difficulty.")
-FAILURE_METRICS = ("loss_stage_share", "complaints_by_cause_mean")
-"""Records whose largest values are the team's main failure modes (the report's verdict)."""
-STAGE_CODES = {"morning": "first stage (morning pile)", "afternoon": "second stage", "evening": "third stage",
-               "final": "the final round and the end count (1 complaint per 2 undelivered passengers)"}
-CAUSE_CODES = {"anger": "a waiting passenger reached the 4th anger cube and left",
-               "leftover": "end count: 1 complaint per 2 passengers still waiting or aboard",
-               "vip": "a VIP not taken by the end of its stage"}
-AIRPORT_CODES = {"ATL": "Atlanta", "DEN": "Denver", "DFW": "Dallas/Fort Worth", "JFK": "New York JFK",
-                 "LAX": "Los Angeles", "MIA": "Miami", "ORD": "Chicago O'Hare", "SEA": "Seattle",
-                 "SFO": "San Francisco"}
-UPGRADE_CODES = {"seat": "permanent seat", "speed": "permanent speed", "route": "route (colour) upgrade",
-                 "temp_seat": "temporary seat token", "temp_speed": "temporary speed token"}
-_G = "per game (whole team)"
-CATALOGUE = (
-    MetricDef("complaints_mean", "cards in the complaint pile at the end of the game (end count included); the "
-              "team loses at 3", "complaints per game", "mean"),
-    MetricDef("complaints_p50", "median complaints at the end of the game", "complaints", "quantile"),
-    MetricDef("complaints_p95", "95th percentile of complaints at the end of the game", "complaints", "quantile"),
-    MetricDef("complaints_share", "share of games ending with this many complaints", "% of games", "share",
-              by=(("complaints",),)),
-    MetricDef("lost_early_rate", "share of games lost during play (3 complaints before the end count)",
-              "% of games", "proportion"),
-    MetricDef("loss_stage_share", "share of lost games lost in each stage", "% of lost games", "share",
-              by=(("stage",),), codes=STAGE_CODES),
-    MetricDef("loss_round_mean", "round in which a lost game was lost (lost games)", "rounds", "mean"),
-    MetricDef("loss_round_share", "share of lost games lost in each round", "% of lost games", "share",
-              by=(("round",),)),
-    MetricDef("complaints_by_cause_mean", "complaints per game by cause", "complaints per game", "mean",
-              by=(("cause",),), codes=CAUSE_CODES),
-    MetricDef("complaints_by_airport_mean", "anger complaints per game by the passengers' origin airport "
-              "(airports on the board side in use)", "complaints per game", "mean", by=(("airport",),),
-              codes=AIRPORT_CODES),
-    MetricDef("delivered_mean", "passengers delivered to their destination", f"passengers {_G}", "mean"),
-    MetricDef("left_over_mean", "passengers still waiting or aboard when the game ended", f"passengers {_G}",
-              "mean"),
-    MetricDef("fares_mean", "$ earned by all planes", f"$ {_G}", "mean"),
-    MetricDef("spent_mean", "$ paid for upgrades (overpayment included)", f"$ {_G}", "mean"),
-    MetricDef("wasted_mean", "$ overpaid and lost (no change is given), after free temporary tokens",
-              f"$ {_G}", "mean"),
-    MetricDef("upgrades_mean", "upgrades bought per game by kind", f"upgrades {_G}", "mean", by=(("kind",),),
-              codes=UPGRADE_CODES),
-    MetricDef("upgrades_by_round_mean", "upgrades bought in the maintenance of each round, averaged over ALL "
-              "games (a game already over counts 0; the plot averages over the games still running)",
-              f"upgrades {_G}", "mean", by=(("round",),)),
-    MetricDef("upgrades_by_stage_mean", "permanent upgrades bought per game by kind and by the stage of the "
-              "maintenance", f"upgrades {_G}", "mean", by=(("kind", "stage"),), codes={**UPGRADE_CODES, **STAGE_CODES}),
-    MetricDef("rounds_per_stage_mean", "rounds played in each stage (0 for a stage never reached)",
-              "rounds per game", "mean", by=(("stage",),), codes=STAGE_CODES),
-    MetricDef("stage_reached_rate", "share of games that played at least one round of the stage", "% of games",
-              "proportion", by=(("stage",),), codes=STAGE_CODES),
-    MetricDef("plane_fares_mean", "$ earned by this seat's plane per game", "$ per game", "mean",
-              by=(("seat",),)),
-    MetricDef("plane_delivered_mean", "passengers delivered by this seat's plane per game",
-              "passengers per game", "mean", by=(("seat",),)),
-    MetricDef("vips_taken_mean", "VIP cards attached to passengers per game (VIP variant only)", "VIPs per game",
-              "mean"),
-)
-"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
+from sim.metrics import ci_hi, ci_lo, proportion
 
 STAGE_NAMES = STAGES
 CAUSES = (("anger", "complaints_anger"), ("leftover", "complaints_leftover"), ("vip", "complaints_vip"))
@@ -118,13 +40,8 @@ def _on_board(n_seats: int) -> set[str]:
     return {a for r in (ROUTES_45 if n_seats >= 4 else ROUTES_23) for a in r[:2]}
 
 
-HEADLINE = ("complaints_mean", "delivered_mean", "lost_early_rate")
-"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
-headline (team win rate, stall rate, length)."""
-
-
 def per_game(df, cfg) -> dict:
-    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons."""
+    """Per-game (num, den) arrays [games] of ``catalogue.HEADLINE`` for paired comparisons."""
     one = np.ones(df.height)
     return {"complaints_mean": (df["complaints"].to_numpy().astype(float), one),
             "delivered_mean": (df["delivered"].to_numpy().astype(float), one),

@@ -25,76 +25,16 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.games.yukon_airways.catalogue import FIRST_PLAYER_DOC
 from sim.games.yukon_airways.data import DIALS, START_MONEY, SWITCHES
-from sim.metrics import MetricDef, ci_hi, ci_lo, first_player_record, proportion
-
-LENGTH_UNIT = "player turns"
-"""What the ``turns`` column counts: boarding turns, flight turns and maintenance discards of all
-players; a game is six rounds (days)."""
-SEAT_NOTE = ("Seats are numbered from 0; the start player is drawn at random and the turn order changes "
-             "every day (lowest dock first), so seat 0 is not the first player: see win_rate by start_pos "
-             "for the initial turn order.")
-SEAT_AXIS = "seat (start player drawn at random each game)"
-FIRST_PLAYER_DOC = ("The start player's win rate (first in the first day's turn order; the start player is "
-                    "drawn at random, so this is not seat 0) minus the fair share 1/seats, in percentage points.")
-"""What Yukon's ``first_player_advantage`` measures (the report prints it under the table)."""
-CALIBRATION_NOTE = ("The components are ASSUMPTIONS until real data is typed in (RULES.md, Policies): there the "
-                    "starting improvements are unequal (seat 0, bonus fuel, wins 40 % in the default 4-player "
-                    "mix; seat 2, hand limit, 15 %) and on the advanced side the start money by turn order "
-                    "over-compensates (start player 17.0 %, fourth player with $4 32.9 %).")
-SOURCE_CODES = {"value": "highest location value of each round", "dice": "$1 per die on tickets",
-                "far": "dice flown to far destinations (Old Crow, Inuvik)", "bonus": "symbol bonuses",
-                "orders": "order cards", "christmas": "the Christmas dial", "switch": "the marker_money switch",
-                "visited": "the visited-locations table", "spent": "money paid for die moves and dock 6"}
-DOCK_CODES = {"1": "no ability", "2": "draw a ticket", "3": "dice of two different colours",
-              "4": "one free die move and +1 fuel", "5": "+2 fuel", "6": "pay $1 for one improvement"}
-"""Dock abilities (RULES.md Phase 1 b)."""
-_PS = "per seat and game"
-CATALOGUE = (
-    MetricDef("first_player_advantage", FIRST_PLAYER_DOC, "percentage points", "difference"),
-    MetricDef("win_rate", "share of games a seat won (by seat); by policy: wins per game and seat the policy "
-              "sat in; by start_pos / start_money: the seat at that place of the first turn order (which "
-              "started with that money)", "", "", by=(("start_pos",), ("start_money",))),
-    MetricDef("tie_rate", "share of games where two or more seats ended with the most money (before the tie "
-              "rule)", "% of games", "proportion"),
-    MetricDef("shared_win_rate", "share of games whose first place is shared", "% of games", "proportion"),
-    MetricDef("outcome_share", "how games end: won by a seat, shared, or stalled (they add up to 100 %)",
-              "% of games", "share", by=(("outcome",),)),
-    MetricDef("margin_mean", "winner's money minus the best other seat's (decided games)", "$", "mean"),
-    MetricDef("margin_p50", "median winning margin (decided games)", "$", "quantile"),
-    MetricDef("margin_p95", "95th percentile of the winning margin (decided games)", "$", "quantile"),
-    MetricDef("money_mean", "money of the seat at the end", "$ per game", "mean", by=(("seat",),)),
-    MetricDef("money_source_mean", "money earned from each source (spent: paid out)", f"$ {_PS}", "mean",
-              by=(("source",),), codes=SOURCE_CODES),
-    MetricDef("improvements_mean", "improvements taken of each kind (dials and switches)", f"improvements {_PS}",
-              "mean", by=(("kind",),)),
-    MetricDef("dock_share", "share of all dock choices that chose this dock", "% of choices", "share",
-              by=(("dock",),), codes=DOCK_CODES),
-    MetricDef("dock_win_share", "share of this dock's choices made by the game's eventual winner",
-              "% of choices", "share", by=(("dock",),)),
-    MetricDef("flights_per_round_mean", "flights per seat and day", "flights per seat and day", "mean"),
-    MetricDef("short_flight_share", "share of flights with ticket cards burnt as fuel", "% of flights", "share"),
-    MetricDef("burnt_mean", "ticket cards burnt as fuel", f"cards {_PS}", "mean"),
-    MetricDef("unflown_mean", "dice still aboard after a day's last flight, summed over the days", f"dice {_PS}",
-              "mean"),
-    MetricDef("visited_mean", "distinct locations on the seat's cockpit map at the end", f"locations {_PS}",
-              "mean"),
-    MetricDef("emptied_mean", "locations without a coloured marker at the end", "locations per game", "mean"),
-)
-"""The game's metrics (the common ones are in sim.metrics.common_catalogue; ``win_rate`` gains the
-groupings by start position and start money)."""
+from sim.metrics import ci_hi, ci_lo, first_player_record, proportion
 
 SOURCES = ("value", "dice", "far", "bonus", "orders", "christmas", "switch", "visited")
 IMPS = tuple(DIALS) + SWITCHES
 
 
-HEADLINE = ("tie_rate", "shared_win_rate", "win_rate[start_pos]")
-"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
-headline (win rates, first-player advantage, stall rate, length)."""
-
-
 def per_game(df, cfg) -> dict:
-    """Per-game (num, den) arrays [games] of :data:`HEADLINE` for paired comparisons."""
+    """Per-game (num, den) arrays [games] of ``catalogue.HEADLINE`` for paired comparisons."""
     one = np.ones(df.height)
     winner = df["winner"].to_numpy()
     out = {"tie_rate": (df["tied"].to_numpy().astype(float), one),

@@ -1,9 +1,10 @@
-"""The C yardstick of ``make bench``: Clear for Takeoff's hottest rule function,
-``rules.legal_plays`` (the legal plays of the seat to move, called once per turn and by every
-look-ahead simulation step), ported line for line to plain C (``cft_legal_plays.c``), built
-with ``gcc -O2`` into a temporary shared library, and timed against the numba kernel on the
-same states: positions at the start of every turn of real default-config games. The two must
-give the same plays for every state (:func:`compare` raises otherwise).
+"""The C yardstick of ``make bench`` (this game's ``GameDef.yardstick``): Clear for Takeoff's
+hottest rule function, ``rules.legal_plays`` (the legal plays of the seat to move, called once
+per turn and by every look-ahead simulation step), ported line for line to plain C
+(``legal_plays.c``), built with ``gcc -O2`` into a temporary shared library, and timed against
+the numba kernel on the same states: positions at the start of every turn of real
+default-config games. The two must give the same plays for every state (:func:`compare` raises
+otherwise).
 
 Needs ``gcc`` on the path (:func:`available`); the bench writes a note instead of the line when
 it is missing.
@@ -21,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE / "cft_legal_plays.c"
+SOURCE = HERE / "legal_plays.c"
 GCC = "gcc"
 CFLAGS = ["-O2", "-shared", "-fPIC"]
 
@@ -36,7 +37,7 @@ def layout_header() -> str:
     (offsets, card ids, action kinds ...), so the C port reads the same layout."""
     import sim.games.clear_for_takeoff.layout as L
 
-    lines = ["/* written by sim/bench_c from sim/games/clear_for_takeoff/layout.py */"]
+    lines = ["/* written by sim/games/clear_for_takeoff/yardstick from sim/games/clear_for_takeoff/layout.py */"]
     for name, v in sorted(vars(L).items()):
         if name.isupper() and isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             lines.append(f"#define {name} ((int64_t){int(v)})")
@@ -44,10 +45,10 @@ def layout_header() -> str:
 
 
 def build(folder: Path) -> ctypes.CDLL:
-    """Compile ``cft_legal_plays.c`` with ``gcc -O2`` into ``folder`` and load it.
+    """Compile ``legal_plays.c`` with ``gcc -O2`` into ``folder`` and load it.
     Raises ``subprocess.CalledProcessError`` when the compiler fails."""
     (folder / "layout.h").write_text(layout_header())
-    so = folder / "cft_legal_plays.so"
+    so = folder / "legal_plays.so"
     subprocess.run([GCC, *CFLAGS, "-I", str(folder), "-o", str(so), str(SOURCE)], check=True,
                    capture_output=True, text=True)
     lib = ctypes.CDLL(str(so))
@@ -66,7 +67,7 @@ def sample_states(games: int = 40):
     from sim.compile import load_run
     from sim.games.clear_for_takeoff.hooks import run_traced
 
-    run = load_run(HERE.parents[1] / "configs" / "clear_for_takeoff.toml")
+    run = load_run(HERE.parents[3] / "configs" / "clear_for_takeoff.toml")
     rows = []
     for g in range(games):
         _, _, snaps, _ = run_traced(run, g)

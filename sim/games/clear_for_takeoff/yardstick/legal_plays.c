@@ -1,7 +1,7 @@
 /* Plain C port of Clear for Takeoff's hottest rule function, rules.legal_plays (with the
  * helpers it calls: occ, stand_ab, _pay, move_cost, snow_extra_card, step_payment, d_back,
  * runway_frozen, can_join, dly_target_ok, _add), line for line, as the yardstick of
- * `make bench` (sim/bench_c/__init__.py). The layout constants (P_*, H_*, K_*, card ids)
+ * `make bench` (sim/games/clear_for_takeoff/yardstick/__init__.py). The layout constants (P_*, H_*, K_*, card ids)
  * come from layout.h, which the bench writes from sim/games/clear_for_takeoff/layout.py.
  * Build: gcc -O2 -shared -fPIC; called through ctypes. */
 #include <stdint.h>
