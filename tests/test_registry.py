@@ -19,7 +19,7 @@ from sim.games.base import LOOKAHEAD_W, GameStateBase
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_FILES = ("__init__.py", "RULES.md", "data.py", "config.py", "layout.py", "spec.py", "rules.py",
-                 "policies.py", "play.py", "trace.py", "state.py", "metrics.py")
+                 "policies.py", "play.py", "hooks.py", "trace.py", "state.py", "metrics.py")
 TEST_FILES = ("conftest.py", "test_config.py", "test_setup.py", "test_playouts.py")
 NUMBA_FREE = ("__init__", "data", "config", "layout")
 
@@ -47,7 +47,9 @@ def test_game_has_config_golden_baseline_and_rules(name):
     assert (ROOT / "tests" / "playthroughs" / f"{name}.txt").is_file(), "a golden playthrough"
     assert (ROOT / "reports" / "baselines" / f"{name}.json").is_file(), "a committed baseline"
     assert (ROOT / "sim" / "games" / name / gdef.rules_doc).is_file()
-    assert (ROOT.parent / "shared" / "seeds" / gdef.rulebook).is_file() or not (ROOT.parent / "shared").is_dir()
+    # the rulebook: a seed file of the shared folder, or (a game of our own, the template) a file in the package
+    assert ((ROOT.parent / "shared" / "seeds" / gdef.rulebook).is_file() or not (ROOT.parent / "shared").is_dir()
+            or (ROOT / "sim" / "games" / name / gdef.rulebook).is_file())
     for fn in ("compile", "play_batch", "trace", "check_playout", "metrics", "plots"):
         assert callable(getattr(gdef, fn)), fn
     assert issubclass(gdef.GameState, GameStateBase)

@@ -3,7 +3,8 @@ and reports never special-case a game. The recipe for adding one is ``docs/addin
 
 A game lives in ``sim/games/<name>/`` with one fixed file list (``__init__.py``, ``RULES.md``,
 ``data.py``, ``config.py``, ``layout.py``, ``spec.py``, ``rules.py``, ``policies.py``,
-``play.py``, ``trace.py``, ``state.py``, ``metrics.py``). Its ``__init__.py`` holds only
+``play.py``, ``hooks.py``, ``trace.py``, ``state.py``, ``metrics.py``; ``sim/games/dice_race`` is
+the template a new game copies). Its ``__init__.py`` holds only
 ``GAME = GameDef(...)``; the kernels are loaded by module and function *name* when first used
 (:class:`GameDef` properties), so ``sim --help``, ``sim games`` and ``sim policies`` never
 import numba, and every game names the same concept the same way:
