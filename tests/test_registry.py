@@ -207,3 +207,58 @@ def test_cycle_finder_finds_a_cycle():
 def test_no_import_cycle_under_sim():
     cycles = _cycles(_module_graph(ROOT / "sim"))
     assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+# ---- what docs/adding-a-game.md calls required, checked for every registered game -------------
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_offers_random_greedy_heuristic_and_rollout(name):
+    """docs/adding-a-game.md, policies.py: `random`, a rule-of-thumb `greedy`, a weighted
+    `heuristic` (its weights in data.py) and the look-ahead `rollout` (a PolicyDef with a
+    `base`) are the policies every game offers (a game may add more)."""
+    gdef = get_game(name)
+    names = {p.name for p in gdef.policies}
+    assert {"random", "greedy", "heuristic", "rollout"} <= names, names
+    assert gdef.policy("heuristic").weights, "the heuristic has weights"
+    assert gdef.policy("rollout").lookahead and {"rollouts", "depth"} <= set(gdef.policy("rollout").weights)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_metrics_module_declares_what_the_framework_reads(name):
+    """docs/adding-a-game.md, metrics.py: tally_spec / metrics / plots, a non-empty CATALOGUE of
+    MetricDef, LENGTH_UNIT, and HEADLINE patterns that each name a catalogued metric, with
+    per_game for them (sim check's paired comparisons)."""
+    import importlib
+
+    from sim.metrics import MetricDef, catalogue
+
+    gdef = get_game(name)
+    mod = importlib.import_module(f"{gdef.package}.metrics")
+    for fn in ("tally_spec", "metrics", "plots"):
+        assert callable(getattr(mod, fn, None)), fn
+    assert mod.CATALOGUE and all(isinstance(m, MetricDef) for m in mod.CATALOGUE)
+    assert isinstance(mod.LENGTH_UNIT, str) and mod.LENGTH_UNIT
+    cat = catalogue(gdef)
+    missing = [h for h in mod.HEADLINE if h.partition("[")[0] not in cat]
+    assert not missing, f"{name}: HEADLINE names metrics outside the catalogue: {missing}"
+    assert not mod.HEADLINE or callable(getattr(mod, "per_game", None)), "HEADLINE needs per_game"
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_rules_md_has_a_policies_section(name):
+    """docs/adding-a-game.md, RULES.md: a "Policies" section says what each policy does (and
+    how well it plays)."""
+    import re
+
+    text = (ROOT / "sim" / "games" / name / "RULES.md").read_text()
+    assert re.search(r"^#+ Policies", text, re.M), f"sim/games/{name}/RULES.md has no Policies section"
+
+
+def test_sim_games_lists_every_registered_game():
+    """`sim games` lists every registered game (the template too): `make schema` writes the
+    schema of exactly those."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    out = CliRunner().invoke(app, ["games"]).output
+    assert [ln.split()[0] for ln in out.splitlines() if ln.strip()] == list(GAMES)
