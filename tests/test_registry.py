@@ -50,7 +50,9 @@ def test_game_has_config_golden_baseline_and_rules(name):
     assert (ROOT / "tests" / "playthroughs" / f"{name}.txt").is_file(), "a golden playthrough"
     assert (ROOT / "reports" / "baselines" / f"{name}.json").is_file(), "a committed baseline"
     assert (ROOT / "sim" / "games" / name / gdef.rules_doc).is_file()
-    assert (ROOT.parent / "shared" / "seeds" / gdef.rulebook).is_file() or not (ROOT.parent / "shared").is_dir()
+    # the rulebook: a seed file of the shared folder, or (a game of our own, the template) a file in the package
+    assert ((ROOT.parent / "shared" / "seeds" / gdef.rulebook).is_file() or not (ROOT.parent / "shared").is_dir()
+            or (ROOT / "sim" / "games" / name / gdef.rulebook).is_file())
     assert missing_hooks(gdef) == []
     for hook in HOOKS:
         assert callable(getattr(gdef, hook)), hook
@@ -326,3 +328,25 @@ def test_module_graph_counts_type_checking_imports(tmp_path):
 def test_no_import_cycle_under_sim():
     cycles = _cycles(_module_graph(ROOT / "sim"))
     assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+# ---- what docs/adding-a-game.md calls required, checked for every registered game -------------
+@pytest.mark.parametrize("name", list(GAMES))
+def test_rules_md_has_a_policies_section(name):
+    """docs/adding-a-game.md, RULES.md: a "Policies" section says what each policy does (and
+    how well it plays)."""
+    import re
+
+    text = (ROOT / "sim" / "games" / name / "RULES.md").read_text()
+    assert re.search(r"^#+ Policies", text, re.M), f"sim/games/{name}/RULES.md has no Policies section"
+
+
+def test_sim_games_lists_every_registered_game():
+    """`sim games` lists every registered game (the template too): `make schema` writes the
+    schema of exactly those."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    out = CliRunner().invoke(app, ["games"]).output
+    assert [ln.split()[0] for ln in out.splitlines() if ln.strip()] == list(GAMES)

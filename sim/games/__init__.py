@@ -14,6 +14,7 @@ GAMES: dict[str, str] = {
     "now_boarding": "sim.games.now_boarding",
     "flying_carpet": "sim.games.flying_carpet",
     "yukon_airways": "sim.games.yukon_airways",
+    "dice_race": "sim.games.dice_race",
 }
 
 

@@ -3,10 +3,11 @@ and reports never special-case a game. The recipe for adding one is ``docs/addin
 
 A game lives in ``sim/games/<name>/`` with one fixed file list (``__init__.py``, ``RULES.md``,
 ``data.py``, ``config.py``, ``layout.py``, ``catalogue.py``, ``spec.py``, ``rules.py``,
-``policies.py``, ``play.py``, ``hooks.py``, ``trace.py``, ``state.py``, ``metrics.py``).
+``policies.py``, ``play.py``, ``hooks.py``, ``trace.py``, ``state.py``, ``metrics.py``;
+``sim/games/dice_race`` is the template a new game copies).
 The turn loop is the engine's (:mod:`sim.games.loop`): ``hooks.py`` binds it to the game's
-hooks, and the kernel contract's ``play_batch`` and ``check_playout`` are the bound loop's. Its ``__init__.py``
-holds only ``GAME = GameDef(...)``. **Everything the framework reads of a game is a**
+hooks, and the kernel contract's ``play_batch`` and ``check_playout`` are the bound loop's.
+Its ``__init__.py`` holds only ``GAME = GameDef(...)``. **Everything the framework reads of a game is a**
 :class:`GameDef` **field or one of the hooks of** :data:`HOOKS`; no framework module reads a
 game module's attribute by any other name, and none names a game.
 
