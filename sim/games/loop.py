@@ -40,7 +40,7 @@ hook                  meaning
 ``turn_cap(spec)``    the turn cap (``engine.capped``)
 ``stall(state, spec, ev, evn)``  the cap stops the game (a stall)
 ``snap_key(state)``   index of the snapshot row the state at this turn's start is written to
-``begin_turn(state, spec, pids, W, rng, work, ev, evn)``  the turn's fixed head
+``begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)``  the turn's fixed head
 ``turn_done(state, work)``  True when the current turn has no decision left
 ``actor(state, spec)``      the seat whose policy makes the next decision
 ``legal_actions(state, spec, work)``  n, the legal actions written to ``work`` (a game whose
@@ -52,7 +52,7 @@ hook                  meaning
                       (a search inside a simulation would recurse)
 ``choose_lookahead(state, spec, w, work, n, rng)``  the look-ahead seat's choice
 ``apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn)``  carry the choice out
-``end_turn(state, spec, pids, W, rng, work, ev, evn)``  the turn's fixed tail
+``end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)``  the turn's fixed tail
 ``check(state, spec)``      0, or the first violated invariant code
 ``finish(state, spec, ev, evn)``  after the last turn (also after a stall)
 ``write_row(state, spec, row)``   the result row
@@ -159,7 +159,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
-        begin_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+        begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
         if not SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)
         while not turn_done(state, work):  # noqa: F821
@@ -176,7 +176,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
                 code = check(state, spec)  # noqa: F821
                 if code != 0:
                     return code
-        end_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+        end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
         if check_on:
             code = check(state, spec)  # noqa: F821
             if code != 0:
@@ -201,7 +201,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
             n = legal_actions(state, spec, work)  # noqa: F821
             c = choose_sim(state, spec, pids[s], W[s], work, n, rng)  # noqa: F821
             apply(state, spec, pids[s], W[s], work, c, rng, rig_dice, ev, evn)  # noqa: F821
-        end_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+        end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
         t += 1
         if over(state) or sim_over(state):  # noqa: F821
             break
@@ -210,7 +210,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
-        begin_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+        begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
     if over(state):  # noqa: F821
         finish(state, spec, ev, evn)  # noqa: F821
     return t
@@ -230,7 +230,7 @@ def rest_of_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
         else:
             c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
         apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
-    end_turn(state, spec, pids, W, rng, work, ev, evn)  # noqa: F821
+    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
 
 
 @_template()

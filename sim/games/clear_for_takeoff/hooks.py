@@ -3,7 +3,7 @@ engine's words. The engine owns the loop; this module binds it (``KERNELS``) and
 kernel contract's ``play_batch``, ``run_traced`` and ``check_playout``.
 
 A turn (RB Turn sequence) is one decision of the seat to move: a play, an exchange or a pass
-(``policies.select``, or ``play.rollout_choice`` for a look-ahead seat), then the turn's
+(``policies.select``, or ``hooks.rollout_choice`` for a look-ahead seat), then the turn's
 fixed tail (``play.end_turn``: the face-down draw, the independent movement, the finish
 check). ``work`` = (acts int32[max_actions, ACT_W], disc int32[NCT], need int32[NCT], tw
 int64[2]: tw[0] 1 once the seat has acted this turn, tw[1] the cards its exchange came up
@@ -126,7 +126,7 @@ def snap_key(state):
 
 
 @inline_kernel
-def begin_turn(state, spec, pids, W, rng, work, ev, evn):
+def begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     turn_head(state, spec[0])
     emit(ev, evn, state[H_TURN], state[H_CUR], E_TURN, 0, 0, 0, 0, 0)
     work[3][0] = 0
@@ -168,7 +168,7 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
 
 
 @inline_kernel
-def end_turn(state, spec, pids, W, rng, work, ev, evn):
+def end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     s = state[H_CUR]
     turn_tail(state, spec[0], spec[2], plain_policy(pids[s], W[s]), work[3][1], RUNWAY_POLICY, True, rng, ev, evn)
 

@@ -1,4 +1,4 @@
-"""Clear for Takeoff's turn pieces and its look-ahead policy: the turn's fixed head and tail
+"""Clear for Takeoff's turn pieces: the turn's fixed head and tail
 (``begin_turn``, ``end_turn``, shared with ``state.GameState``), a choice carried out
 (``apply_choice``), the cap's stop and the result row. The engine's loop
 (:mod:`sim.games.loop`) plays them in order; ``hooks.py`` says how.

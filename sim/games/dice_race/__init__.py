@@ -2,13 +2,21 @@
 new game copies (docs/adding-a-game.md walks through it file by file).
 
 Rulebook: ``RULES.md`` beside this file (our own game, so RULES.md is its rulebook). The
-kernels are loaded by name (``sim.games.base.GameDef``): importing this package does not
-import numba.
+kernels are loaded by name (``sim.games.base.HOOKS``): importing this package imports neither
+numba nor polars.
 """
 
 from __future__ import annotations
 
 from sim.games.base import GameDef
+from sim.games.dice_race.catalogue import (
+    CALIBRATION_NOTE,
+    CATALOGUE,
+    HEADLINE,
+    LENGTH_UNIT,
+    SEAT_NOTE,
+    SWEEP_HEADLINE,
+)
 from sim.games.dice_race.config import Section
 from sim.games.dice_race.layout import COLUMNS, N_WEIGHTS, POLICIES
 
@@ -25,4 +33,11 @@ GAME = GameDef(
     columns=COLUMNS,
     package=__name__,
     n_weights=N_WEIGHTS,
+    catalogue=CATALOGUE,
+    headline=HEADLINE,
+    sweep_headline=SWEEP_HEADLINE,
+    length_unit=LENGTH_UNIT,
+    seat_note=SEAT_NOTE,
+    calibration_note=CALIBRATION_NOTE,
+    compile_seconds=30,
 )

@@ -3,11 +3,10 @@ The engine owns the loop; this module binds it (``KERNELS``) and exports the ker
 contract's ``play_batch``, ``run_traced`` and ``check_playout``.
 
 A turn (RULES.md 2-5) is one decision of the seat to move, which has already rolled: the
-allowed moves (``rules.legal_moves``), the choice (``policies.select``, or
-``play.rollout_choice`` for a look-ahead seat) and ``rules.apply_move``, followed at once by
-``rules.end_turn`` (the next seat rolls). The roll sits in ``apply`` because only ``start``
-and ``apply`` receive the scenario's scripted dice (``rig_dice``); ``begin_turn`` and
-``end_turn`` do not, so the ``end_turn`` hook has nothing left to do.
+allowed moves (``rules.legal_moves``), the choice (``policies.select``, or ``rollout_choice``
+below for a look-ahead seat) and ``rules.apply_move``; the turn's tail is ``rules.end_turn``
+(the finish check, the next seat, and its roll, with the scenario's scripted dice
+``rig_dice`` when a test gives them).
 
 ``work`` = (acts int32[MAX_ACTS, ACT_W] the allowed moves, tw int64[1]: 1 once the seat moved).
 """
@@ -25,17 +24,29 @@ from sim.games.dice_race.layout import (
     H_TURN,
     MAX_ACTS,
     P_CAP,
+    P_S,
     P_SIZE,
+    POL_RANDOM,
     POL_ROLLOUT,
 )
 from sim.games.dice_race.play import (
-    rollout_choice,
+    sim_score,
     write_row,  # noqa: F401  (an engine hook)
 )
-from sim.games.dice_race.policies import select
+from sim.games.dice_race.policies import move_score, select
 from sim.games.dice_race.rules import apply_move, check_invariants, legal_moves, mark_stall, setup
 from sim.games.dice_race.rules import end_turn as pass_turn
-from sim.games.engine import emit, inline_kernel, kernel
+from sim.games.engine import (
+    EV_W,
+    W_LA_BASE,
+    W_LA_DEPTH,
+    W_LA_ROLLOUTS,
+    emit,
+    inline_kernel,
+    kernel,
+    lookahead_streams,
+    ranked_candidates,
+)
 from sim.games.loop import bind
 
 POL_LOOKAHEAD = POL_ROLLOUT
@@ -94,7 +105,7 @@ def snap_key(state):
 
 
 @inline_kernel
-def begin_turn(state, spec, pids, W, rng, work, ev, evn):
+def begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_CUR], E_TURN, state[H_DIE], state[H_DIE + 1], 0, 0, 0)
     work[1][0] = 0
 
@@ -119,6 +130,9 @@ def choose(state, spec, pid, w, work, n, rng):
     return select(state, spec, pid, w, work[0], n, rng)
 
 
+choose_sim = choose
+
+
 @inline_kernel
 def choose_lookahead(state, spec, w, work, n, rng):
     return rollout_choice(state, spec, w, work[0], n, rng)
@@ -127,13 +141,12 @@ def choose_lookahead(state, spec, w, work, n, rng):
 @inline_kernel
 def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
     apply_move(state, spec, work[0][choice], ev, evn)
-    pass_turn(state, spec, rng, rig_dice, ev, evn)
     work[1][0] = 1
 
 
 @inline_kernel
-def end_turn(state, spec, pids, W, rng, work, ev, evn):
-    pass  # the turn's tail (rules.end_turn) ran in ``apply``: it rolls, and needs rig_dice
+def end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
+    pass_turn(state, spec, rng, rig_dice, ev, evn)
 
 
 @inline_kernel
@@ -144,6 +157,16 @@ def check(state, spec):
 @inline_kernel
 def finish(state, spec, ev, evn):
     pass
+
+
+@inline_kernel
+def sim_over(state):
+    return False
+
+
+@inline_kernel
+def sim_clock(state, t):
+    return t
 
 
 def trace_rows(spec) -> tuple[int, int]:
@@ -162,3 +185,63 @@ KERNELS = bind("dice_race", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
 check_playout = KERNELS.check_playout
+simulate = KERNELS.simulate
+
+
+# ---- the look-ahead policy's decision (RULES.md "Policies", ``rollout``) ---------------------
+# Its simulations are the engine's ``simulate`` over the hooks above, so it is defined after the
+# binding; ``choose_lookahead`` calls it (numba resolves the name when it compiles).
+@kernel
+def rollout_choice(state, spec, w, acts, n, rng):
+    """Index (into ``acts[:n]``) of the move a ``rollout`` seat makes (RULES.md "Policies").
+
+    ``w`` the seat's weight row: the base policy's weights, then (``engine.W_LA_*``) the base
+    id, ``rollouts`` and ``depth``. Candidates: the base policy's own choice (``select``),
+    then the other moves by the base's ``move_score`` (a random base: by order). For each of
+    ``rollouts`` simulations ``engine.lookahead_streams`` seeds it from this seat's POLICY
+    stream (the game's CHANCE stream is never drawn from); every candidate is tried on a copy
+    of the position with those same streams (the same simulated dice: a paired comparison),
+    applied, and played on by the engine's ``simulate`` (every seat on the base policy,
+    ``depth`` further player turns, 0 = to the end). Dice Race hides nothing, so there is no re-deal
+    (a game with hidden pieces re-deals them first: ``rules.redeal`` in the other games).
+    The highest mean ``sim_score`` wins; ties go to the earlier candidate."""
+    if n <= 1:
+        return 0
+    base = np.int64(w[W_LA_BASE])
+    R = np.int64(w[W_LA_ROLLOUTS])
+    depth = np.int64(w[W_LA_DEPTH])
+    me = state[H_CUR]
+    b = select(state, spec, base, w, acts, n, rng)
+    sc = np.zeros(n)
+    if base != POL_RANDOM:
+        for i in range(n):
+            sc[i] = move_score(state, spec, w, acts, i)
+    cand = ranked_candidates(sc, b, n)
+    # scratch of every simulation, allocated once per decision
+    sstate = np.empty_like(state)
+    sub = np.zeros(2, np.uint64)
+    srng = np.zeros(2, np.uint64)
+    sacts = np.empty((MAX_ACTS, ACT_W), np.int32)
+    rig_dice = np.zeros(1, np.int32)
+    ev = np.zeros((0, EV_W), np.int32)
+    evn = np.zeros(1, np.int64)
+    K = cand.shape[0]
+    total = np.zeros(K)
+    stw = np.zeros(1, np.int64)
+    sw = (sacts, stw)
+    S = spec[0][P_S]
+    pids = np.full(S, base, np.int64)
+    Wb = np.empty((S, w.shape[0]), np.float64)
+    for o in range(S):
+        Wb[o, :] = w
+    sdepth = depth + 1 if depth > 0 else 0  # simulate counts the deciding seat's own turn
+    for _r in range(R):
+        lookahead_streams(rng, sub)
+        for k in range(K):
+            sstate[:] = state
+            srng[:] = sub
+            apply_move(sstate, spec, acts[cand[k]], ev, evn)
+            stw[0] = 1  # the candidate was the turn's decision: simulate goes on with its tail
+            simulate(sstate, spec, pids, Wb, srng, rig_dice, sw, ev, evn, sdepth)
+            total[k] += sim_score(sstate, spec, me)
+    return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)

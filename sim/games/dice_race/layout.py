@@ -120,8 +120,6 @@ COLUMNS = (
     Column("turns", "player turns played"),
     Column("stalled", "1 when the turn cap ended the race with no winner; seat wins and stalls partition "
            "the games"),
-    Column("reshuffles", "always 0: Dice Race has no deck (a column every game must declare, sim.metrics)"),
-    Column("starved_draws", "always 0: Dice Race has no deck (a column every game must declare, sim.metrics)"),
     Column("winner", "seat of the first token to finish, -1 if none"),
     Column("rank", "1 = winner, then by position (tokens level share a rank); 0 = the race stalled",
            per_seat=True),
@@ -134,8 +132,6 @@ COLUMNS = (
 _O = column_offsets(COLUMNS)
 O_TURNS = _O["turns"]
 O_STALLED = _O["stalled"]
-O_RESHUFFLES = _O["reshuffles"]
-O_STARVED = _O["starved_draws"]
 O_WINNER = _O["winner"]
 O_RANK = _O["rank"]
 O_POSITION = _O["position"]

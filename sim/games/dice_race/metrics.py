@@ -10,8 +10,9 @@ length), and their plot.
   (decided games): how close the races are.
 * plot: bumps made and suffered per seat.
 
-``HEADLINE`` (what ``sim check`` gates beside the common numbers) and ``per_game`` (the same
-numbers game by game, for paired comparisons) name ``bumps_mean`` and ``runner_up_gap_mean``.
+``catalogue.HEADLINE`` (what ``sim check`` gates beside the common numbers) and ``per_game``
+(the same numbers game by game, for paired comparisons) name ``bumps_mean`` and
+``runner_up_gap_mean``; the catalogue and the report's notes are in ``catalogue.py``.
 """
 
 from __future__ import annotations
@@ -21,29 +22,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.metrics import MetricDef, ci_hi, ci_lo
+from sim.metrics import ci_hi, ci_lo
 from sim.records import metric_label
-
-LENGTH_UNIT = "player turns"
-"""What the ``turns`` column counts (layout COLUMNS)."""
-SEAT_NOTE = "Seats are numbered from 0 in turn order; seat 0 rolls first (RULES.md 1)."
-CALIBRATION_NOTE = ("Dice Race is the project's own teaching game (the template a new game copies): its numbers "
-                    "describe its RULES.md, not a published game.")
-_S, _P = ("seat",), ("policy",)
-CATALOGUE = (
-    MetricDef("bumps_mean", "opponents sent back by landing on them, per game (all seats together, one seat, "
-              "or per seat the policy sat in)", "bumps per game", "mean", by=((), _S, _P)),
-    MetricDef("bumped_mean", "times the seat's token was sent back per game", "bumps per game", "mean", by=(_S,)),
-    MetricDef("passes_mean", "turns per game the seat had no allowed move (exact finish only)", "turns per game",
-              "mean", by=(_S,)),
-    MetricDef("runner_up_gap_mean", "spaces the best non-winning token was short of the finish when the race "
-              "was won (decided games)", "spaces", "mean"),
-)
-"""The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
-
-HEADLINE = ("bumps_mean", "runner_up_gap_mean")
-"""The game's own gated numbers (``sim check``, :mod:`sim.check.paired`), beside the common
-headline (win rates, first-player advantage, stall rate, length)."""
 
 
 def _runner_up(S: int) -> pl.Expr:

@@ -138,7 +138,7 @@ class GameState(GameStateBase):
 
     def choose(self) -> tuple[int, ...]:
         """The move the seat to move's policy (this run's seat) makes here, chosen as the
-        engine's loop chooses it (``policies.select``, or ``play.rollout_choice`` for a
+        engine's loop chooses it (``policies.select``, or ``hooks.rollout_choice`` for a
         look-ahead seat), drawing from this game's own POLICY stream as the loop does (so a
         game driven by ``choose`` / ``apply`` / ``end_turn`` is the batch's game). Not applied.
         Raises ValueError when the seat has moved or the race is over."""

@@ -172,7 +172,7 @@ HEURISTIC_WEIGHT_DOCS: dict[str, str] = {
 }
 """What each weight of ``HEURISTIC_WEIGHTS`` does (printed by ``sim policies``)."""
 
-# ---- the rollout policy's budget (play.rollout_choice; RULES.md "Policies") --------------------
+# ---- the rollout policy's budget (hooks.rollout_choice; RULES.md "Policies") --------------------
 ROLLOUT_WEIGHTS: dict[str, float] = {
     "rollouts": 8,
     "depth": 0,

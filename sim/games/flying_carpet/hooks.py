@@ -152,7 +152,7 @@ def snap_key(state):
 
 
 @inline_kernel
-def begin_turn(state, spec, pids, W_, rng, work, ev, evn):
+def begin_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
     p = spec[0]
     tw = work[4]
     s = state[H_CUR]
@@ -222,7 +222,7 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
 
 
 @inline_kernel
-def end_turn(state, spec, pids, W_, rng, work, ev, evn):
+def end_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
     p = spec[0]
     tw = work[4]
     dist = work[3]

@@ -229,7 +229,7 @@ POLICIES = (
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
               "rows is played out `rollouts` times (to the end, or `depth` turns) by the base policy in every "
               "seat, after re-dealing the face-down stack and the opponents' hands; the best mean of win + "
-              "0.5 x share of opponents behind wins (play.rollout_choice)",
+              "0.5 x share of opponents behind wins (hooks.rollout_choice)",
               dict(ROLLOUT_WEIGHTS), base="heuristic", weight_docs=ROLLOUT_WEIGHT_DOCS),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES

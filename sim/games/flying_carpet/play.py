@@ -1,6 +1,7 @@
-"""Flying Carpet's look-ahead policy (``rollout_choice`` and its simulation), the inlined
-decision pieces the engine's loop plays and the result row. The engine's loop
-(:mod:`sim.games.loop`) plays a race; ``hooks.py`` says how.
+"""Flying Carpet's inlined decision pieces the engine's loop plays, the look-ahead's score of a
+simulated race (``sim_score``) and the result row. The engine's loop (:mod:`sim.games.loop`)
+plays a race and the look-ahead's simulations; ``hooks.py`` says how, and holds the look-ahead
+decision (``rollout_choice``).
 """
 
 from __future__ import annotations

@@ -124,7 +124,7 @@ def snap_key(state):
 
 
 @inline_kernel
-def begin_turn(state, spec, pids, W, rng, work, ev, evn):
+def begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     begin_round(state, spec[0], rng, work[0], ev, evn)
     work[1][0] = D_FLIGHT
     work[1][1] = 0
@@ -200,7 +200,7 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
 
 
 @inline_kernel
-def end_turn(state, spec, pids, W, rng, work, ev, evn):
+def end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     pass
 
 

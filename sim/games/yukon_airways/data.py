@@ -219,7 +219,7 @@ ROLLOUT_WEIGHTS: dict[str, float] = {
     "depth": 0,
     "candidates": 4,
 }
-"""Budget defaults of ``rollout`` (play.rollout_choice), chosen for a usable cost (RULES.md
+"""Budget defaults of ``rollout`` (hooks.rollout_choice), chosen for a usable cost (RULES.md
 "Policies" gives the measured strength and cost)."""
 
 ROLLOUT_WEIGHT_DOCS: dict[str, str] = {

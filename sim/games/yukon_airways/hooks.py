@@ -5,7 +5,7 @@ contract's ``play_batch``, ``run_traced`` and ``check_playout``.
 The rules advance as a sequence of steps (``H_STEP``), each one decision of the seat in
 ``H_ACTOR`` (RB day structure: placement, flights, tickets, the day's end ...); an engine
 turn is one such step: ``rules.legal_actions``, the choice (``policies.select``, or
-``play.rollout_choice`` for a look-ahead seat; no choice when there is one action) and
+``hooks.rollout_choice`` for a look-ahead seat; no choice when there is one action) and
 ``rules.apply_action``. A step no seat decides (``H_ACTOR`` -1) is taken by seat 0's policy,
 which has nothing to choose. The turn cap counts player turns (``H_TURN``); snapshots are
 taken once a round (``H_ROUND``, a day).
@@ -122,7 +122,7 @@ def snap_key(state):
 
 
 @inline_kernel
-def begin_turn(state, spec, pids, W, rng, work, ev, evn):
+def begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     work[2][0] = 0
 
 
@@ -168,7 +168,7 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
 
 
 @inline_kernel
-def end_turn(state, spec, pids, W, rng, work, ev, evn):
+def end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     pass
 
 

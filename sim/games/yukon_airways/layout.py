@@ -292,7 +292,7 @@ POLICIES = (
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
               "actions is played out `rollouts` times (to the end, or `depth` days) by the base policy in every "
               "seat, after re-dealing the ticket draw pile and the opponents' secret tickets; the best mean of "
-              "win + 0.5 x share of opponents with less money wins (play.rollout_choice)",
+              "win + 0.5 x share of opponents with less money wins (hooks.rollout_choice)",
               dict(ROLLOUT_WEIGHTS), base="heuristic", weight_docs=ROLLOUT_WEIGHT_DOCS),
 )
 assert tuple(pd.name for pd in POLICIES) == POLICY_NAMES

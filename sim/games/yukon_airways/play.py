@@ -1,6 +1,7 @@
-"""Yukon Airways' look-ahead policy (``rollout_choice`` and its simulation), the inlined
-decision pieces the engine's loop plays and the result row. The engine's loop
-(:mod:`sim.games.loop`) plays a game; ``hooks.py`` says how.
+"""Yukon Airways' inlined decision pieces the engine's loop plays, the look-ahead's score of a
+simulated game (``sim_score``) and the result row. The engine's loop (:mod:`sim.games.loop`)
+plays a game and the look-ahead's simulations; ``hooks.py`` says how, and holds the look-ahead
+decision (``rollout_choice``).
 """
 
 from __future__ import annotations

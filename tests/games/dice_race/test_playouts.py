@@ -37,13 +37,14 @@ def test_outcomes_partition_the_games(frame):
 
 
 def test_bumps_made_equal_bumps_suffered(frame):
-    """RULES.md 4: every bump has a maker and a victim; no deck, so no reshuffles."""
+    """RULES.md 4: every bump has a maker and a victim. No deck: no card columns
+    (``sim.metrics.CARD_COLUMNS``), so no reshuffle metrics either."""
     run, df = frame
     S = run.n_seats
     made = sum(df[f"bumps_s{s}"].to_numpy() for s in range(S))
     took = sum(df[f"bumped_s{s}"].to_numpy() for s in range(S))
     assert (made == took).all() and made.sum() > 0
-    assert df["reshuffles"].sum() == 0 and df["starved_draws"].sum() == 0
+    assert "reshuffles" not in df.columns and "starved_draws" not in df.columns
     assert sum(df[f"passes_s{s}"].sum() for s in range(S)) == 0  # no passes without exact_finish
 
 

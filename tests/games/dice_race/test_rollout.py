@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.api import replay
 from sim.compile import load_run
-from sim.games.dice_race.play import rollout_choice
+from sim.games.dice_race.hooks import rollout_choice
 from sim.games.dice_race.state import GameState
 from sim.rng import CHANCE, POLICY
 from tests.games.dice_race.conftest import race
