@@ -7,7 +7,7 @@ Actions are the tuples ``(kind, steps)`` of ``layout.py`` (``K_DIE1``, ``K_DIE2`
 
 Example::
 
-    gs = GameState.scenario(seats=2, rig=Rig(dice=[3, 5]))   # seat 0 rolls 3 and 5
+    gs = GameState(seats=2, rig=Rig(dice=[3, 5]))   # seat 0 rolls 3 and 5
     gs.legal_actions()        # -> [(0, 3), (1, 5), (2, 8)]
     gs.move("sum")            # token 0 to space 8; then end_turn(): seat 1 rolls
 """
@@ -22,8 +22,8 @@ import sim.games.dice_race.layout as L
 import sim.games.dice_race.rules as R
 from sim.compile import CompiledRun, run_from_dict
 from sim.games.base import GameStateBase, Rig
-from sim.games.dice_race.hooks import KERNELS
-from sim.games.dice_race.play import rollout_choice, write_row
+from sim.games.dice_race.hooks import KERNELS, rollout_choice
+from sim.games.dice_race.play import write_row
 from sim.games.dice_race.policies import select
 from sim.games.engine import event_buffer, make_rig, seat_policies
 from sim.rng import CHANCE, randint, seed_streams
@@ -36,14 +36,15 @@ DEALT_TURNS = 12
 class GameState(GameStateBase):
     """One Dice Race position plus its compiled run (see the module docstring)."""
 
-    @classmethod
-    def scenario(cls, seats: int = 2, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
-                 policies: Sequence[str] | None = None, **section: Any) -> GameState:
-        """A race of ``seats`` tokens (``policies``, default greedy) with ``section`` overriding
-        ``[dice_race]`` keys. Raises ConfigError for a bad section."""
+    def __init__(self, seats: int = 2, seed: int = 0, game_index: int = 0, rig: Rig | None = None,
+                 policies: Sequence[str] | None = None, **section: Any):
+        """Game ``game_index`` of a race of ``seats`` tokens (``policies``, default greedy) on
+        ``seed``, with ``section`` overriding ``[dice_race]`` keys (the constructor convention of
+        every game; ``from_run`` starts from a compiled run). Raises ConfigError for a bad
+        section, ValueError for a rig the game cannot honour."""
         raw = {"game": "dice_race", "seats": list(policies or ["greedy"] * seats), "seed": seed,
                "dice_race": section}
-        return cls.from_run(run_from_dict(raw, "<scenario>"), game_index, rig)
+        self._start(run_from_dict(raw, "<scenario>"), game_index, rig)
 
     def _start(self, run: CompiledRun, game_index: int, rig: Rig | None) -> None:
         """The position at the start of game ``game_index`` of ``run``, set up as

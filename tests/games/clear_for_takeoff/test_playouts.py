@@ -12,10 +12,9 @@ import sim.games.clear_for_takeoff.layout as L
 import sim.games.clear_for_takeoff.rules as R
 from sim.api import run_config
 from sim.compile import compile_run, load_run, run_from_dict
-from sim.games.clear_for_takeoff.hooks import run_traced
+from sim.games.clear_for_takeoff.hooks import check_playout, run_traced
 from sim.games.clear_for_takeoff.policies import select
 from sim.games.clear_for_takeoff.state import GameState
-from sim.games.clear_for_takeoff.trace import check_playout
 
 ROOT = Path(__file__).resolve().parents[3]
 
