@@ -63,7 +63,9 @@ hook                  meaning
 ====================  ===============================================================================
 
 and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
-``choose_lookahead``), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
+``choose_lookahead``), ``LEAF_STEP`` (True when ``legal_actions``, ``choose``, ``choose_sim``
+and ``apply`` allocate nothing: a plain seat's decision is then compiled without reference
+counting, ``engine.leaf_kernel``, the turn loop's fast path), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
 capped game's last position is in the replay; else after ``begin_turn``) and
 ``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn).
 Python-side hooks of :class:`Kernels`: ``trace_rows(spec) -> (event rows, snapshot rows)`` and
@@ -110,15 +112,17 @@ HOOKS = (
     "apply", "end_turn", "check", "finish", "write_row", "sim_over", "sim_clock",
 )
 """The numba hooks every game binds (see the module docstring)."""
-CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION")
+CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP")
 """The compile-time constants every game binds."""
 
-_TEMPLATES: list[tuple[str, Callable, dict]] = []
+_TEMPLATES: list[tuple[str, Callable, dict, bool]] = []
 
 
-def _template(**flags: Any) -> Callable[[Callable], Callable]:
+def _template(leaf_step: bool = False, **flags: Any) -> Callable[[Callable], Callable]:
+    """Register a template with its numba flags; ``leaf_step``: compiled without reference
+    counting (``engine.leaf_kernel``'s flags) for a game whose ``LEAF_STEP`` is True."""
     def reg(f: Callable) -> Callable:
-        _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}))
+        _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}, leaf_step))
         return f
 
     return reg
@@ -134,6 +138,34 @@ def _snap(state, snaps, last):
         snaps[k, :] = state
         return k
     return last
+
+
+@_template(leaf_step=True)
+def _step(state, spec, pid, w, work, rng, rig_dice, ev, evn):
+    """One decision of a seat playing the plain policy ``pid`` (weights ``w``):
+    ``legal_actions``, ``choose``, ``apply``, compiled into one function (the hooks are inlined
+    here, and the spec and work tuples are passed once a decision). With ``LEAF_STEP`` (every
+    hook it calls allocates nothing) it counts no references: the turn loop's fast path."""
+    n = legal_actions(state, spec, work)  # noqa: F821
+    c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+    apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+
+
+@_template(leaf_step=True)
+def _sim_step(state, spec, pid, w, work, rng, rig_dice, ev, evn):
+    """``_step`` inside a look-ahead simulation (``choose_sim``); the same compiled function as
+    ``_step`` when a game's ``choose_sim`` is its ``choose``."""
+    n = legal_actions(state, spec, work)  # noqa: F821
+    c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
+    apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+
+
+@_template()
+def _step_lookahead(state, spec, w, work, rng, rig_dice, ev, evn):
+    """One decision of the look-ahead seat (``choose_lookahead``: it allocates)."""
+    n = legal_actions(state, spec, work)  # noqa: F821
+    c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
+    apply(state, spec, POL_LOOKAHEAD, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
 @_template()
@@ -165,13 +197,10 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
         while not turn_done(state, work):  # noqa: F821
             s = actor(state, spec)  # noqa: F821
             pid = pids[s]
-            w = W[s]
-            n = legal_actions(state, spec, work)  # noqa: F821
             if pid == POL_LOOKAHEAD:  # noqa: F821
-                c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
+                _step_lookahead(state, spec, W[s], work, rng, rig_dice, ev, evn)
             else:
-                c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
-            apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+                _step(state, spec, pid, W[s], work, rng, rig_dice, ev, evn)
             if CHECK_EACH_ACTION and check_on:  # noqa: F821
                 code = check(state, spec)  # noqa: F821
                 if code != 0:
@@ -198,9 +227,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
     while True:
         while not turn_done(state, work):  # noqa: F821
             s = actor(state, spec)  # noqa: F821
-            n = legal_actions(state, spec, work)  # noqa: F821
-            c = choose_sim(state, spec, pids[s], W[s], work, n, rng)  # noqa: F821
-            apply(state, spec, pids[s], W[s], work, c, rng, rig_dice, ev, evn)  # noqa: F821
+            _sim_step(state, spec, pids[s], W[s], work, rng, rig_dice, ev, evn)
         end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
         t += 1
         if over(state) or sim_over(state):  # noqa: F821
@@ -223,13 +250,10 @@ def rest_of_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     while not turn_done(state, work):  # noqa: F821
         s = actor(state, spec)  # noqa: F821
         pid = pids[s]
-        w = W[s]
-        n = legal_actions(state, spec, work)  # noqa: F821
         if pid == POL_LOOKAHEAD:  # noqa: F821
-            c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
+            _step_lookahead(state, spec, W[s], work, rng, rig_dice, ev, evn)
         else:
-            c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
-        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+            _step(state, spec, pid, W[s], work, rng, rig_dice, ev, evn)
     end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
 
 
@@ -373,7 +397,12 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
     ns = dict(globals())
     ns.update({h: hooks[h] for h in HOOKS + CONSTANTS})
     built: dict[str, Any] = {}
-    for name, f, flags in _TEMPLATES:
+    for name, f, flags, leaf_step in _TEMPLATES:
+        if name == "_sim_step" and hooks["choose_sim"] is hooks["choose"]:
+            ns[name] = built[name] = built["_step"]  # the same function: compile it once
+            continue
+        if leaf_step and hooks["LEAF_STEP"]:
+            flags = {**flags, "_nrt": False}
         fn = types.FunctionType(f.__code__, ns, f"{game}__{name}", f.__defaults__, f.__closure__)
         fn.__qualname__ = f"{game}__{name}"
         fn.__module__ = __name__

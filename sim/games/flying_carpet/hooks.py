@@ -89,6 +89,7 @@ from sim.games.flying_carpet.rules import end_turn as turn_tail
 from sim.games.loop import bind
 
 POL_LOOKAHEAD = POL_ROLLOUT
+LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
 SNAP_BEFORE_CAP = True  # a capped race's last position is in the replay
 CHECK_EACH_ACTION = True
 

@@ -63,6 +63,7 @@ from sim.games.now_boarding.rules import after_last_draw, begin_round, check_inv
 from sim.games.now_boarding.rules import stall as _stall
 
 POL_LOOKAHEAD = POL_ROLLOUT
+LEAF_STEP = False  # the planner's end search (choose) and the flight phase (apply) allocate
 SNAP_BEFORE_CAP = False
 CHECK_EACH_ACTION = True
 D_FLIGHT = 0

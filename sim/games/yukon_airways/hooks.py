@@ -63,6 +63,7 @@ from sim.games.yukon_airways.policies import CTX, action_score, fill_context, se
 from sim.games.yukon_airways.rules import apply_action, check_invariants, redeal, setup
 
 POL_LOOKAHEAD = POL_ROLLOUT
+LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
 SNAP_BEFORE_CAP = False
 CHECK_EACH_ACTION = False  # a turn is one action: checked after every turn
 
