@@ -240,8 +240,9 @@ def replay(
     longest: Annotated[bool, typer.Option("--longest", help="replay the longest game (most turns) of the run")] = False,
     stalled: Annotated[bool, typer.Option("--stalled", help="replay a stalled game of the run (the first)")] = False,
     where: Annotated[Optional[str], typer.Option(
-        "--where", metavar="EXPR", help="replay the first game (the longest with --longest) matching a SQL "
-        "expression over the games.parquet columns, e.g. 'flr_played_on_s1 > 10 AND winner = 3'")] = None,
+        "--where", metavar="EXPR", help="replay the first game (the longest with --longest) matching a "
+        "boolean expression over the games.parquet columns (comparisons, AND, OR, NOT, IN (list), + - * / %; "
+        "no functions), e.g. 'flr_played_on_s1 > 10 AND winner = 3'")] = None,
     run_dir: Annotated[Optional[Path], typer.Option(
         "--run", help="report folder to pick from (default reports/<config name> when it is a run of this config; "
         "else the config's games are played now)")] = None,
@@ -283,6 +284,13 @@ def replay(
         fail(str(e))
     pick = None
     if picking:
+        if where is not None:  # refused before anything is played
+            from sim.replay_pick import parse_where, play_columns
+
+            try:
+                parse_where(where, found.df.columns if found is not None else play_columns(run_))
+            except ConfigError as e:
+                fail(str(e))
         if found is None:
             from sim.api import run_config
             from sim.cli_progress import progress_bar
