@@ -415,13 +415,21 @@ def schema(
     from sim.errors import OutputError
     from sim.outputs import check_target
 
-    def is_schema(p: Path) -> bool:  # replace only a schema file this command wrote
-        try:
-            import json
+    def is_schema(p: Path) -> bool:  # replace only a schema file this command wrote: its exact shape
+        import json
+        import re
 
-            return "sim config" in json.loads(p.read_text()).get("title", "")
-        except (OSError, ValueError, AttributeError):
+        try:
+            d = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
             return False
+        if not isinstance(d, dict) or p.is_symlink() or set(d) != set(obj):
+            return False
+        m = re.fullmatch(r"sim config: .* \((\w+)\)", str(d.get("title", "")))
+        props = d.get("properties")
+        return (m is not None and d.get("$schema") == obj["$schema"] and isinstance(props, dict)
+                and isinstance(props.get("game"), dict) and props["game"].get("const") == m.group(1)
+                and m.group(1) in GAMES)
 
     try:
         check_target(out)

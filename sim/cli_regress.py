@@ -57,6 +57,12 @@ def _fail_input(err: Exception) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _flagged(flag: str, given, err: Exception) -> str:
+    """``err`` prefixed with the flag that named the path (``--out: ...``) when the flag was
+    given, else as it is (the default path)."""
+    return f"{flag}: {err}" if given is not None else str(err)
+
+
 @dataclass(frozen=True)
 class Play:
     """The common play flags of a command (``--threads``, ``--quiet``, ``--backend``,
@@ -142,8 +148,10 @@ def baseline(
         if dest.exists() and not owned(dest):
             raise OutputError(str(dest), "exists and is not a sim baseline; remove it or choose another --out")
         _check_metrics(run, checks)
-    except (ConfigError, OutputError) as e:
+    except ConfigError as e:
         raise _fail_input(e) from None
+    except OutputError as e:
+        raise _fail_input(_flagged("--out", out, e)) from None
     result = _run(run, play)
     data = make_baseline(result.summary, result.manifest)
     data["config"] = effective_config(run.cfg)
@@ -153,8 +161,10 @@ def baseline(
     try:
         check_records(data["metrics"], dest)  # a baseline `sim check` would refuse: do not write it
         path = write_json(data, dest, owned)
-    except (ConfigError, OutputError) as e:
+    except ConfigError as e:
         raise _fail_input(e) from None
+    except OutputError as e:
+        raise _fail_input(_flagged("--out", out, e)) from None
     con = _console()
     con.print(f"baseline written: {path} ({len(data['metrics'])} metrics, {data['games']} games, "
               f"seed {data['seed']}, config {data['config_hash']}, sim {data['package_version']}, "
@@ -463,8 +473,10 @@ def compare(
                 runs[key] = compile_run(x.with_overrides(games=n, seed=seed_))
         if out is not None:
             check_folder_target(out, is_compare_folder, "compare")
-    except (ConfigError, OutputError) as e:
+    except ConfigError as e:
         raise _fail_input(e) from None
+    except OutputError as e:
+        raise _fail_input(_flagged("--out", out, e)) from None
     except (OverflowError, MemoryError, ValueError) as e:  # a game set-up numpy cannot hold
         raise _fail_input(f"the game cannot be set up from these values ({type(e).__name__})") from None
 
@@ -516,7 +528,7 @@ def compare(
             html = render_html(render_markdown(view, names, img_prefix="plots/"), title, tmp)
             (tmp / "compare.html").write_text(html, encoding="utf-8")
     except OutputError as e:
-        raise _fail_input(e) from None
+        raise _fail_input(_flagged("--out", out, e)) from None
     render(view, con)
     con.print(f"written: {Path(folder) / 'compare.html'} (and compare.md, compare.json"
               + (f", {len(plots)} plot(s))" if plots else ")"), highlight=False, markup=False)

@@ -52,6 +52,8 @@ from sim.overrides import MAX_POINTS, Override, parse_param, parse_sets
 
 SWEEP_FORMAT = "sim-sweep/1"
 SWEEP_FILES = {"sweep.md", "sweep.html", "sweep.json", "sweep.parquet"}
+POINT_FILES = {"summary.json", "manifest.json", "config.toml"}
+"""Files of a sweep point's folder ``points/p<NN>/``."""
 
 HEADLINE_COMMON = ("win_rate", "first_player_advantage", "loss_rate", "stall_rate", "turns_mean", "turns_p50")
 """Common metrics shown per point (every ``by`` group of each: win rate by seat and by
@@ -605,25 +607,24 @@ def sweep_table(plan: SweepPlan, reference: int = 0, width: int = 120):
 
 def is_sweep_folder(folder: Path) -> bool:
     """True when ``folder`` is a sweep sim wrote: ``sweep.json`` of :data:`SWEEP_FORMAT` and
-    nothing but :data:`SWEEP_FILES`, ``plots/`` and ``points/``."""
+    nothing but :data:`SWEEP_FILES`, ``plots/`` with the plots sweep.md shows and ``points/``
+    with ``p<NN>/`` folders of :data:`POINT_FILES`."""
     try:
         data = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return False
     if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-sweep/")):
         return False
-    try:
-        for e in folder.iterdir():
-            if e.is_symlink():
-                return False
-            if e.is_file() and e.name in SWEEP_FILES:
-                continue
-            if e.is_dir() and e.name in ("plots", "points"):
-                continue
+    from sim.outputs import only_own
+
+    def points(folder: Path) -> bool:
+        try:
+            return all(re.fullmatch(r"p\d+", e.name) and not e.is_symlink() and e.is_dir() and only_own(e, POINT_FILES, "")
+                       for e in folder.iterdir())
+        except OSError:
             return False
-    except OSError:
-        return False
-    return True
+
+    return only_own(folder, SWEEP_FILES, "sweep.md", plots="plots", dirs={"points": points})
 
 
 def default_folder(plan: SweepPlan) -> Path:
