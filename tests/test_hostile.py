@@ -726,3 +726,34 @@ def test_ctrl_c_stops_a_dask_run_cleanly(tmp_path):
         time.sleep(0.5)
     assert left == "", left
 
+
+@pytest.mark.parametrize("where", ["row_plan", "prepare", "stream", "summary"])
+def test_an_interrupt_anywhere_in_a_run_leaves_no_rows_folder(tmp_path, monkeypatch, where):
+    """Issue 33: SIGTERM / SIGINT (raised as an exception by sim.cli.main) left sim-rows-*
+    folders when it came between the folder's creation and the play, or after the play."""
+    import tempfile
+
+    import sim.api as api
+    import sim.backends as backends
+    from sim.compile import load_run
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    run = load_run(write(tmp_path, CFT), games=40)
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    if where == "stream":
+        monkeypatch.setattr(backends, "get_stream", lambda name: boom)
+    elif where == "summary":
+        monkeypatch.setattr(api, "summarize", boom)
+    else:
+        monkeypatch.setattr(api, where, boom)
+    with pytest.raises(KeyboardInterrupt):
+        api.run_config(run, threads=1, compile_s=0.0)
+    import gc
+
+    gc.collect()
+    assert list(tmp.iterdir()) == []
