@@ -288,7 +288,7 @@ def replay(
             from sim.replay_pick import parse_where, play_columns
 
             try:
-                parse_where(where, found.df.columns if found is not None else play_columns(run_))
+                parse_where(where, found.df.columns if found is not None else play_columns(cfg))
             except ConfigError as e:
                 fail(str(e))
         if found is None:

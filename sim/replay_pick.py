@@ -100,6 +100,10 @@ def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
             raise ConfigError(str(folder), "", f"--run: {why}")
         return None, f"{folder}/ {why}"
     df = read_games(folder)
+    missing = [c for c in play_columns(cfg) if c not in df.columns]
+    if missing:
+        raise ConfigError(str(folder / "games.parquet"), "", f"lacks the column(s) {', '.join(missing[:8])} of a run "
+                          "of this config (not written by `sim run` of it)")
     return Games(df, folder, games_phrase(folder, df.height)), ""
 
 
@@ -114,15 +118,20 @@ def games_phrase(folder: Path, rows: int) -> str:
     except (OSError, ValueError, AttributeError):
         info = {}
     if isinstance(info, dict) and info.get("sampled"):
-        return (f"{rows:,} sampled games in {folder}/ (a sample of the run's {int(info.get('games', 0)):,}: the games "
-                f"whose index is a multiple of {int(info.get('every', 0)):,}, every stalled game and the longest games)")
+        games, every = (info.get(k) for k in ("games", "every"))
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in (games, every)):
+            return f"{rows:,} sampled games in {folder}/ (its manifest's rows entry does not say of how many)"
+        return (f"{rows:,} sampled games in {folder}/ (a sample of the run's {games:,}: the games "
+                f"whose index is a multiple of {every:,}, every stalled game and the longest games)")
     return f"{rows:,} games in {folder}/"
 
 
-def play_columns(run: Any) -> list[str]:
-    """The games.parquet columns of ``run`` (:func:`sim.runner.games_frame`)."""
-    n = run.cfg.n_seats
-    return ["game_index", *(f"policy_s{s}" for s in range(n)), *run.game.column_names(n)]
+def play_columns(cfg: Any) -> list[str]:
+    """The games.parquet columns of a run of ``cfg`` (:func:`sim.runner.games_frame`)."""
+    from sim.games import get_game
+
+    n = cfg.n_seats
+    return ["game_index", *(f"policy_s{s}" for s in range(n)), *get_game(cfg.game).column_names(n)]
 
 
 def parse_where(where: str, columns: list[str]):

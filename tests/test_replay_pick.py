@@ -224,3 +224,31 @@ def test_replay_takes_the_game_index_as_an_argument_too():
     assert a.exit_code == 0 and a.output == b.output and "== summary of game 3 " in a.output
     r = runner.invoke(app, ["replay", str(CFT), "3", "--game", "4"])
     assert r.exit_code == 2 and "given twice" in r.output, r.output
+
+
+@pytest.mark.parametrize("damage", ["no turns", "no game_index", "every x", "games Infinity", "games 1e308"])
+def test_a_damaged_run_folder_is_one_message_not_a_traceback(tmp_path, monkeypatch, damage):
+    """Issue 33: `sim replay --run DIR` raised a traceback when games.parquet lacked a column
+    or the manifest's rows entry held a non-integer."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["run", str(CFT), "--games", "60", "--threads", "1", "--quiet", "--out", "rep"])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    if damage.startswith("no "):
+        df = pl.read_parquet(rep / "games.parquet")
+        df.drop(damage[3:]).write_parquet(rep / "games.parquet")
+    else:
+        man = json.loads((rep / "manifest.json").read_text())
+        key, value = damage.split()
+        man["rows"] = {"sampled": True, "every": 5, "games": 60, key: value}
+        (rep / "manifest.json").write_text(json.dumps(man).replace('"Infinity"', "Infinity").replace('"1e308"', "1e308"))
+    r = runner.invoke(app, ["replay", str(CFT), "--longest", "--run", "rep"])
+    if damage.startswith("no "):
+        assert r.exit_code == 2, r.output
+        assert r.output.strip() == (f"error: rep/games.parquet: lacks the column(s) {damage[3:]} of a run of this "
+                                    "config (not written by `sim run` of it)"), r.output
+    else:
+        assert r.exit_code == 0, r.output
+        assert "60 sampled games in rep/ (its manifest's rows entry does not say of how many)" in r.output
