@@ -95,3 +95,39 @@ def test_a_fallback_owned_by_another_user_is_never_used(tmp_path, tmpdir_):
     assert "another user (uid 65534)" in not_private(name, strict=True)
     got = private_fallback("abc")
     assert got.parent == tmpdir_ and got != name / "abc" and mode(got) == 0o700
+
+
+def test_import_sim_never_uses_a_planted_shared_cache(tmp_path):
+    """Issue 33 as reported: SIM_CACHE_DIR unwritable, the old predictable fallback
+    (<temp>/sim-numba/<hash>) and the new one (<temp>/sim-numba-<uid>) planted world-writable
+    with an index file: `import sim` points numba at neither."""
+    import subprocess
+    import sys
+
+    import sim
+
+    tmp = tmp_path / "tmp"
+    for planted in (tmp / "sim-numba" / sim.source_hash(), tmp / f"sim-numba-{os.geteuid()}" / sim.source_hash()):
+        planted.mkdir(parents=True)
+        (planted / "x.nbi").write_bytes(b"planted")
+        for f in (planted, planted.parent):
+            f.chmod(0o777)
+    (tmp_path / "afile").write_text("x")
+    env = {**os.environ, "SIM_CACHE_DIR": str(tmp_path / "afile" / "cache"), "TMPDIR": str(tmp)}
+    out = subprocess.run([sys.executable, "-c", "import os, sim; print(sim.NUMBA_CACHE_DIR); "
+                          "print(os.environ['NUMBA_CACHE_DIR'])"], env=env, capture_output=True, text=True,
+                         check=True)
+    chosen, numba_dir = out.stdout.split()
+    assert chosen == numba_dir and Path(chosen).parent == tmp and Path(chosen).name.startswith("sim-numba-")
+    assert mode(Path(chosen)) == 0o700 and list(Path(chosen).iterdir()) == []
+    assert out.stderr == ""
+
+
+def test_a_docstring_mentioning_numba_decorators_does_not_key_the_cache():
+    """Only a line that starts with a numba decorator puts a module outside sim/games/ in the
+    source hash (editing sim/__init__.py or a CLI module keeps the compiled kernels)."""
+    from sim import _DECORATOR
+
+    assert _DECORATOR.search(b"@njit(cache=True)\ndef f(): pass")
+    assert _DECORATOR.search(b"    @numba.njit\n") and _DECORATOR.search(b"@jit\n")
+    assert not _DECORATOR.search(b'"""any module with an ``@njit``/``@jit`` decorator"""')
