@@ -757,3 +757,22 @@ def test_an_interrupt_anywhere_in_a_run_leaves_no_rows_folder(tmp_path, monkeypa
 
     gc.collect()
     assert list(tmp.iterdir()) == []
+
+
+FC = 'game = "flying_carpet"\ngames = 40\nseats = ["greedy", "greedy", "greedy"]\n'
+YK = 'game = "yukon_airways"\ngames = 40\nseats = ["greedy", "greedy"]\n'
+
+
+@pytest.mark.parametrize("text, key, got", [
+    (FC + f"[flying_carpet.deck]\nV1 = {2**40}\n", "flying_carpet.deck.V1", 2**40),
+    (FC + f"[flying_carpet.deck]\nV2 = {2**62}\n", "flying_carpet.deck.V2", 2**62),
+    (FC + "[flying_carpet.deck]\nV3 = 100_000_000\n", "flying_carpet.deck.V3", 100_000_000),
+    (YK + f"[yukon_airways]\nvisited_table = [0, {2**31}, 1]\n", "yukon_airways.visited_table[1]", 2**31),
+    (YK + f"[yukon_airways]\nvisited_table = [0, -{2**31}, 1]\n", "yukon_airways.visited_table[1]", -2**31),
+], ids=["deck 2**40", "deck 2**62", "deck 1e8", "visited 2**31", "visited -2**31"])
+def test_a_number_the_game_cannot_hold_is_bounded_in_the_schema(work, text, key, got):
+    """Issue 33: these gave 'MemoryError', 'OverflowError: Python integer ... out of bounds' or
+    ran until killed; now the schema bounds them, naming the key (sim validate, before any play)."""
+    cfg = write(work, text)
+    line = refused(invoke("validate", cfg), f"key '{key}'", f"(got {got})")
+    assert "less than or equal to 1000" in line or "greater than or equal to -1000" in line, line
