@@ -776,3 +776,15 @@ def test_a_number_the_game_cannot_hold_is_bounded_in_the_schema(work, text, key,
     cfg = write(work, text)
     line = refused(invoke("validate", cfg), f"key '{key}'", f"(got {got})")
     assert "less than or equal to 1000" in line or "greater than or equal to -1000" in line, line
+
+
+def test_yukon_with_every_game_stalled_writes_its_report(work):
+    """Issue 33: Yukon with turn_cap = 1 (every game stalls) ended in a matplotlib traceback
+    (axis limits NaN) while drawing its plots; now the report is written and says so."""
+    cfg = write(work, YK + "turn_cap = 1\n")
+    res = invoke("run", cfg, "--games", "24", "--threads", "1", "--quiet", "--out", "rep")
+    assert res.exit_code == 0, res.output
+    summary = json.loads((work / "rep" / "summary.json").read_text())
+    stall = [r for r in summary["metrics"] if r["metric"] == "stall_rate" and not r.get("by")]
+    assert len(stall) == 1 and stall[0]["value"] == 1.0, stall
+    assert (work / "rep" / "report.html").is_file()
