@@ -318,17 +318,26 @@ def replay(
 @app.command(short_help="Check a config without playing it")
 def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics its [checks] names
-    against the game's metric catalogue) without playing or compiling anything."""
+    against the game's metric catalogue) without playing anything: what `sim run` reads, the
+    [checks] table as `sim check` / `sim baseline` read it and every point of the [sweep]
+    grid as `sim sweep` reads it."""
     run_ = load_config(config, sets)
     cfg = run_.cfg
+    from sim.cli_regress import load_for_run
     from sim.errors import ConfigError
+    from sim.sweep import plan_sweep
 
+    sweep_note = ""
     try:
         check_metric_names(run_)
+        load_for_run(config, None, sets)  # [checks] games, as sim check and sim baseline play it
+        if cfg.sweep is not None:  # the grid sim sweep plays without --param, every point
+            n = len(plan_sweep(config, None, sets=sets).points)
+            sweep_note = f", [sweep] {n} point{'s' if n != 1 else ''}"
     except ConfigError as e:
         fail(str(e))
     typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "
-               f"config hash {cfg.config_hash()})")
+               f"config hash {cfg.config_hash()}{sweep_note})")
 
 
 def check_metric_names(run_) -> None:

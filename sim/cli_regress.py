@@ -101,11 +101,13 @@ def _run(run: Any, play: Play):
                           workers=play.workers, compile_s=compile_s)
 
 
-def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):
+def load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):
     """Load ``config`` with its ``--set`` overrides ``sets`` and apply ``--games`` (or
-    ``[checks] games``) and ``overrides``.
+    ``[checks] games``) and ``overrides``: what ``sim baseline`` and ``sim check`` play (and
+    ``sim validate`` checks).
 
-    Returns (CompiledRun, checks). Raises ConfigError.
+    Returns (CompiledRun, checks). Raises ConfigError (a ``[checks] games`` too large for
+    this machine names ``checks.games``).
     """
     from sim.check import checks_of
     from sim.cli_common import compile_checked
@@ -113,7 +115,8 @@ def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None
 
     ovs = parse_sets(sets)
     checks = checks_of(load(config, ovs))
-    return compile_checked(config, sets=ovs, games=games or checks.games, **overrides), checks
+    origins = {"games": "checks.games"} if games is None and checks.games else None
+    return compile_checked(config, sets=ovs, origins=origins, games=games or checks.games, **overrides), checks
 
 
 def baseline(
@@ -143,7 +146,7 @@ def baseline(
     _check_flags(play)
     owned = is_sim_json("sim-baseline/")
     try:
-        run, checks = _load_for_run(config, games, sets, seed=seed)
+        run, checks = load_for_run(config, games, sets, seed=seed)
         dest = check_target(out if out is not None else default_baseline_path(run.cfg))
         if dest.exists() and not owned(dest):
             raise OutputError(str(dest), "exists and is not a sim baseline; remove it or choose another --out")
@@ -249,7 +252,7 @@ def check(
                 raise OutputError(f"{flag} {e.path}", e.reason) from None
         if json_out is not None and junit is not None and check_target(json_out) == check_target(junit):
             raise OutputError(str(junit), "--json and --junit name the same file")
-        run, checks = _load_for_run(config, games, sets, seed=seed)
+        run, checks = load_for_run(config, games, sets, seed=seed)
         cfg = run.cfg
         base = load_baseline(baseline or default_baseline_path(cfg))
         if base["game"] != cfg.game:
@@ -459,18 +462,21 @@ def compare(
             raise ConfigError(str(b), "game", f"{a} plays {xa.game!r}, {b} plays {xb.game!r}")
         # The side(s) to run take their seed and games count from the other side when it is a
         # report folder (so both share the deals), else from A: [checks] games, else games.
+        from_checks = False  # n is A's [checks] games: an error about it names checks.games
         if ka == "folder":
             seed_, n = xa.get("seed"), games or xa.get("games")
         elif kb == "folder":
             seed_, n = xb.get("seed"), games or xb.get("games")
         else:
             seed_, n = xa.seed, games or checks_of(xa).games or xa.games
+            from_checks = games is None and bool(checks_of(xa).games)
         if seed is not None:
             seed_ = seed
         runs = {}
         for key, kind, x in (("a", ka, xa), ("b", kb, xb)):
             if kind == "config":
-                runs[key] = compile_run(x.with_overrides(games=n, seed=seed_))
+                origins = {"games": "checks.games"} if key == "a" and from_checks else None
+                runs[key] = compile_run(x.with_overrides(origins, games=n, seed=seed_))
         if out is not None:
             check_folder_target(out, is_compare_folder, "compare")
     except ConfigError as e:
