@@ -254,9 +254,12 @@ def check(
             raise OutputError(str(junit), "--json and --junit name the same file")
         run, checks = load_for_run(config, games, sets, seed=seed)
         cfg = run.cfg
-        base = load_baseline(baseline or default_baseline_path(cfg))
+        try:
+            base = load_baseline(baseline or default_baseline_path(cfg))
+        except ConfigError as e:  # the message names the flag the file is given with
+            raise ConfigError(f"--baseline {e.file}", e.key, e.reason) from None
         if base["game"] != cfg.game:
-            raise ConfigError(base["_path"], "game",
+            raise ConfigError(f"--baseline {base['_path']}", "game",
                               f"baseline is for {excerpt(base['game'])}, {config} plays {cfg.game!r}")
         _check_metrics(run, checks)
     except (ConfigError, OutputError) as e:

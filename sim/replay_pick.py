@@ -90,7 +90,13 @@ def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
     or None and why not. Raises ConfigError when ``run_dir`` is given and is not a run of
     ``cfg``."""
     folder = run_dir if run_dir is not None else Path("reports") / cfg.run_name
-    if not folder.is_dir():
+    try:
+        is_dir = folder.is_dir()
+    except OSError as e:  # a name too long ...
+        if run_dir is not None:
+            raise ConfigError(str(folder), "", f"cannot read (--run): {e.strerror or e}") from None
+        is_dir = False
+    if not is_dir:
         if run_dir is not None:
             raise ConfigError(str(folder), "", "no such folder (--run)")
         return None, f"no run of this config at {folder}/"
