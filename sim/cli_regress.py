@@ -262,6 +262,7 @@ def check(
             raise ConfigError(f"--baseline {base['_path']}", "game",
                               f"baseline is for {excerpt(base['game'])}, {config} plays {cfg.game!r}")
         _check_metrics(run, checks)
+        _check_baseline_metrics(base, run)
     except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
     try:
@@ -282,6 +283,24 @@ def check(
         raise _fail_input(e) from None
     render_check(report, _console())
     raise typer.Exit(report.exit_code)
+
+
+def _check_baseline_metrics(base: dict, run: Any) -> None:
+    """Refuse (ConfigError naming ``--baseline``) a baseline holding records of metrics the
+    game's metric catalogue does not have (stale records, another game's): no run of this
+    config produces them, so they would otherwise pass unnoticed as baseline-only records."""
+    from sim.api import metric_names
+    from sim.config import excerpt
+    from sim.errors import ConfigError
+
+    names = metric_names(run)  # the game's metric catalogue, as _check_metrics consults it
+    bad = [i for i, r in enumerate(base["metrics"]) if r.get("metric") not in names]
+    if bad:
+        i = bad[0]
+        raise ConfigError(f"--baseline {base['_path']}", f"metrics[{i}].metric",
+                          f"{excerpt(base['metrics'][i].get('metric'))} is not a metric of {run.game.name} "
+                          f"({len(bad):,} such record{'s' if len(bad) != 1 else ''}); record the baseline "
+                          "again with `sim baseline CONFIG`")
 
 
 def _looks(max_games: int, looks: int) -> list[int]:

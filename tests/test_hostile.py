@@ -788,3 +788,30 @@ def test_yukon_with_every_game_stalled_writes_its_report(work):
     stall = [r for r in summary["metrics"] if r["metric"] == "stall_rate" and not r.get("by")]
     assert len(stall) == 1 and stall[0]["value"] == 1.0, stall
     assert (work / "rep" / "report.html").is_file()
+
+
+def test_a_baseline_with_records_this_config_does_not_produce_never_passes(tmp_path, monkeypatch):
+    """Issue 33: 20,000 stale records of metrics the game does not have are refused naming
+    --baseline (exit 2, before playing); a record of a known metric this very config does not
+    produce fails the check (exit 1) instead of passing as baseline-only information."""
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('game = "clear_for_takeoff"\ngames = 40\nseed = 1\nseats = ["greedy", "greedy"]\n')
+    assert runner.invoke(app, ["baseline", str(cfg), "--out", "b.json", "--quiet"]).exit_code == 0
+    base = json.loads((tmp_path / "b.json").read_text())
+    n = len(base["metrics"])
+    stale = [dict(base["metrics"][0], metric=f"stale_{i}") for i in range(20_000)]
+    (tmp_path / "stale.json").write_text(json.dumps(dict(base, metrics=base["metrics"] + stale)))
+    r = runner.invoke(app, ["check", str(cfg), "--baseline", "stale.json", "--quiet"])
+    assert r.exit_code == 2, r.output
+    assert r.output == (f"error: --baseline stale.json: key 'metrics[{n}].metric': 'stale_0' is not a metric of "
+                        "clear_for_takeoff (20,000 such records); record the baseline again with "
+                        "`sim baseline CONFIG`\n")
+    turn = next(x for x in base["metrics"] if x["metric"] == "winner_turn_mean")
+    (tmp_path / "extra.json").write_text(json.dumps(dict(base, metrics=[*base["metrics"], dict(turn, by={"seat": 1})])))
+    r = runner.invoke(app, ["check", str(cfg), "--baseline", "extra.json", "--quiet"])
+    assert r.exit_code == 1, r.output
+    assert "FAIL: regressions: winner_turn_mean[seat=1]" in r.output
+    r = runner.invoke(app, ["check", str(cfg), "--baseline", "b.json", "--quiet"])
+    assert r.exit_code == 0 and "PASS: identical to baseline" in r.output, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "c.toml", "extra.json", "stale.json"]
