@@ -11,25 +11,28 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
-import tempfile
 from pathlib import Path
 
 __version__ = "0.1.0"
 
 _PKG = Path(__file__).resolve().parent
+_DECORATOR = re.compile(rb"^[ \t]*@(numba\.)?n?jit\b", re.M)
+"""A line that decorates a function with numba's compiler (a mention in text does not count)."""
 
 
 def source_hash() -> str:
     """Hex SHA-256 (first 16 chars) over the source that compiled kernels can depend on:
-    every ``.py`` file under ``sim/games/``, ``sim/rng.py`` and any other module with an
-    ``@njit``/``@jit`` decorator (path and bytes). Edits to the CLI, reports or statistics
-    keep the compiled kernels; any edit that could change a kernel drops them."""
+    every ``.py`` file under ``sim/games/``, ``sim/rng.py`` and any other module with a line
+    that starts with a numba decorator (path and bytes). Edits to the CLI, reports or
+    statistics (and to this file) keep the compiled kernels; any edit that could change a
+    kernel drops them."""
     h = hashlib.sha256()
     for p in sorted(_PKG.rglob("*.py")):
         data = p.read_bytes()
         rel = p.relative_to(_PKG).as_posix()
-        if not (rel.startswith("games/") or rel == "rng.py" or b"@njit" in data or b"@jit" in data):
+        if not (rel.startswith("games/") or rel == "rng.py" or _DECORATOR.search(data)):
             continue
         h.update(rel.encode())
         h.update(data)
@@ -39,19 +42,14 @@ def source_hash() -> str:
 def _configure_numba_cache() -> str:
     """Set ``NUMBA_CACHE_DIR`` to ``$SIM_CACHE_DIR/numba/<source hash>``.
 
-    ``SIM_CACHE_DIR`` defaults to ``~/.cache/sim``; where that is not writable a folder in
-    the system temp dir is used. Returns the folder chosen.
+    ``SIM_CACHE_DIR`` defaults to ``~/.cache/sim``; where that is not writable, or not this
+    user's alone (numba unpickles what it finds there), a folder private to the user in the
+    system temp dir is used (:mod:`sim.cachedir`). Returns the folder chosen.
     """
+    from sim.cachedir import choose
+
     base = Path(os.environ.get("SIM_CACHE_DIR", Path.home() / ".cache" / "sim"))
-    folder = base / "numba" / source_hash()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".w"
-        probe.write_text("")
-        probe.unlink()
-    except OSError:
-        folder = Path(tempfile.gettempdir()) / "sim-numba" / source_hash()
-        folder.mkdir(parents=True, exist_ok=True)
+    folder = choose(base, source_hash())
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
     if "numba" in sys.modules:  # numba read its config already: tell it too
         from numba.core import config as _nc

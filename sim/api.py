@@ -280,21 +280,25 @@ def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callab
 
     if compile_s is None:  # a caller that compiled first (the CLI's notice) passes its time
         compile_s = prepare(run)
-    folder = Path(tempfile.mkdtemp(prefix="sim-rows-")) if write_rows else None
-    plan = row_plan(run, rows, folder, keep_frame)
-    stream = get_stream(backend)
-    parallel, nthreads = _parallelism(backend, threads, workers)
-    prepare(run)  # so the play time (and games/s) excludes compilation
-    t0 = time.perf_counter()
-    try:
+    folder = None
+    try:  # from the folder's creation until GameRows owns it: any exit removes it
+        folder = Path(tempfile.mkdtemp(prefix="sim-rows-")) if write_rows else None
+        plan = row_plan(run, rows, folder, keep_frame)
+        stream = get_stream(backend)
+        parallel, nthreads = _parallelism(backend, threads, workers)
+        prepare(run)  # so the play time (and games/s) excludes compilation
+        t0 = time.perf_counter()
         got = stream(run, parallel, on_progress, plan=plan, chunk=chunk)
+        wall = time.perf_counter() - t0
+        game_rows = None if folder is None else GameRows(
+            folder, got.parts, got.longest, got.rows + (0 if got.longest is None else got.longest.height),
+            run.cfg.games, plan.every)  # removes the folder when it goes (also at exit)
     except BaseException:  # interrupted (Ctrl-C, SIGTERM) or failed: leave no part files behind
         if folder is not None:
             import shutil
 
             shutil.rmtree(folder, ignore_errors=True)
         raise
-    wall = time.perf_counter() - t0
     df = None
     if plan.keep_frame:
         import polars as pl
@@ -304,10 +308,7 @@ def run_config(run: CompiledRun, threads: int | None = None, on_progress: Callab
     man = manifest(run, wall, nthreads, backend, None if backend == "local" else workers)
     man["compile_s"] = round(compile_s, 3)
     man["play_s"] = round(got.play_s, 4)
-    game_rows = None
-    if folder is not None:
-        game_rows = GameRows(folder, got.parts, got.longest, got.rows + (0 if got.longest is None else
-                                                                         got.longest.height), run.cfg.games, plan.every)
+    if game_rows is not None:
         man["rows"] = game_rows.note()
     return RunOutput(run, df, summarize(run, got.tally), man, got.tally, game_rows)
 

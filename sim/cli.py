@@ -240,8 +240,9 @@ def replay(
     longest: Annotated[bool, typer.Option("--longest", help="replay the longest game (most turns) of the run")] = False,
     stalled: Annotated[bool, typer.Option("--stalled", help="replay a stalled game of the run (the first)")] = False,
     where: Annotated[Optional[str], typer.Option(
-        "--where", metavar="EXPR", help="replay the first game (the longest with --longest) matching a SQL "
-        "expression over the games.parquet columns, e.g. 'flr_played_on_s1 > 10 AND winner = 3'")] = None,
+        "--where", metavar="EXPR", help="replay the first game (the longest with --longest) matching a "
+        "boolean expression over the games.parquet columns (comparisons, AND, OR, NOT, IN (list), + - * / %; "
+        "no functions), e.g. 'flr_played_on_s1 > 10 AND winner = 3'")] = None,
     run_dir: Annotated[Optional[Path], typer.Option(
         "--run", help="report folder to pick from (default reports/<config name> when it is a run of this config; "
         "else the config's games are played now)")] = None,
@@ -283,6 +284,13 @@ def replay(
         fail(str(e))
     pick = None
     if picking:
+        if where is not None:  # refused before anything is played
+            from sim.replay_pick import parse_where, play_columns
+
+            try:
+                parse_where(where, found.df.columns if found is not None else play_columns(cfg))
+            except ConfigError as e:
+                fail(str(e))
         if found is None:
             from sim.api import run_config
             from sim.cli_progress import progress_bar
@@ -310,17 +318,26 @@ def replay(
 @app.command(short_help="Check a config without playing it")
 def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics its [checks] names
-    against the game's metric catalogue) without playing or compiling anything."""
+    against the game's metric catalogue) without playing anything: what `sim run` reads, the
+    [checks] table as `sim check` / `sim baseline` read it and every point of the [sweep]
+    grid as `sim sweep` reads it."""
     run_ = load_config(config, sets)
     cfg = run_.cfg
+    from sim.cli_regress import load_for_run
     from sim.errors import ConfigError
+    from sim.sweep import plan_sweep
 
+    sweep_note = ""
     try:
         check_metric_names(run_)
+        load_for_run(config, None, sets)  # [checks] games, as sim check and sim baseline play it
+        if cfg.sweep is not None:  # the grid sim sweep plays without --param, every point
+            n = len(plan_sweep(config, None, sets=sets).points)
+            sweep_note = f", [sweep] {n} point{'s' if n != 1 else ''}"
     except ConfigError as e:
         fail(str(e))
     typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "
-               f"config hash {cfg.config_hash()})")
+               f"config hash {cfg.config_hash()}{sweep_note})")
 
 
 def check_metric_names(run_) -> None:
@@ -407,13 +424,21 @@ def schema(
     from sim.errors import OutputError
     from sim.outputs import check_target
 
-    def is_schema(p: Path) -> bool:  # replace only a schema file this command wrote
-        try:
-            import json
+    def is_schema(p: Path) -> bool:  # replace only a schema file this command wrote: its exact shape
+        import json
+        import re
 
-            return "sim config" in json.loads(p.read_text()).get("title", "")
-        except (OSError, ValueError, AttributeError):
+        try:
+            d = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
             return False
+        if not isinstance(d, dict) or p.is_symlink() or set(d) != set(obj):
+            return False
+        m = re.fullmatch(r"sim config: .* \((\w+)\)", str(d.get("title", "")))
+        props = d.get("properties")
+        return (m is not None and d.get("$schema") == obj["$schema"] and isinstance(props, dict)
+                and isinstance(props.get("game"), dict) and props["game"].get("const") == m.group(1)
+                and m.group(1) in GAMES)
 
     try:
         check_target(out)

@@ -45,11 +45,12 @@ def one_line(msg: str) -> str:
     return "".join(c if c.isprintable() else " " for c in str(msg))
 
 
-def compile_checked(path: Path, sets=None, **overrides):
+def compile_checked(path: Path, sets=None, origins: dict[str, str] | None = None, **overrides):
     """:func:`sim.compile.load_run` with ``--set`` overrides ``sets`` (``"KEY=VALUE"``
     strings or :class:`sim.overrides.Override`; None = none) written into the file before
     validation and then ``overrides`` (``games=``, ``seed=`` ...; None values ignored);
-    an error about a key a flag set names the flag. A game's set-up that fails on a number it
+    an error about a key a flag set names the flag, one about an override read from a config
+    key (``origins``: ``{"games": "checks.games"}``) names that key. A game's set-up that fails on a number it
     cannot hold (OverflowError, MemoryError, ValueError from numpy) is raised as ConfigError."""
     from sim.compile import compile_run
     from sim.config import cut
@@ -59,7 +60,7 @@ def compile_checked(path: Path, sets=None, **overrides):
     ovs = [s for s in sets or () if isinstance(s, Override)] + parse_sets(
         [s for s in sets or () if not isinstance(s, Override)])
     try:
-        return compile_run(load(path, ovs).with_overrides(**overrides))
+        return compile_run(load(path, ovs).with_overrides(origins, **overrides))
     except ConfigError as e:
         raise tag(e, ovs) from None
     except (OverflowError, MemoryError, ValueError) as e:

@@ -57,6 +57,12 @@ def _fail_input(err: Exception) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _flagged(flag: str, given, err: Exception) -> str:
+    """``err`` prefixed with the flag that named the path (``--out: ...``) when the flag was
+    given, else as it is (the default path)."""
+    return f"{flag}: {err}" if given is not None else str(err)
+
+
 @dataclass(frozen=True)
 class Play:
     """The common play flags of a command (``--threads``, ``--quiet``, ``--backend``,
@@ -95,11 +101,13 @@ def _run(run: Any, play: Play):
                           workers=play.workers, compile_s=compile_s)
 
 
-def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):
+def load_for_run(config: Path, games: int | None, sets: list[str] | None = None, **overrides: Any):
     """Load ``config`` with its ``--set`` overrides ``sets`` and apply ``--games`` (or
-    ``[checks] games``) and ``overrides``.
+    ``[checks] games``) and ``overrides``: what ``sim baseline`` and ``sim check`` play (and
+    ``sim validate`` checks).
 
-    Returns (CompiledRun, checks). Raises ConfigError.
+    Returns (CompiledRun, checks). Raises ConfigError (a ``[checks] games`` too large for
+    this machine names ``checks.games``).
     """
     from sim.check import checks_of
     from sim.cli_common import compile_checked
@@ -107,7 +115,8 @@ def _load_for_run(config: Path, games: int | None, sets: list[str] | None = None
 
     ovs = parse_sets(sets)
     checks = checks_of(load(config, ovs))
-    return compile_checked(config, sets=ovs, games=games or checks.games, **overrides), checks
+    origins = {"games": "checks.games"} if games is None and checks.games else None
+    return compile_checked(config, sets=ovs, origins=origins, games=games or checks.games, **overrides), checks
 
 
 def baseline(
@@ -137,13 +146,15 @@ def baseline(
     _check_flags(play)
     owned = is_sim_json("sim-baseline/")
     try:
-        run, checks = _load_for_run(config, games, sets, seed=seed)
+        run, checks = load_for_run(config, games, sets, seed=seed)
         dest = check_target(out if out is not None else default_baseline_path(run.cfg))
         if dest.exists() and not owned(dest):
             raise OutputError(str(dest), "exists and is not a sim baseline; remove it or choose another --out")
         _check_metrics(run, checks)
-    except (ConfigError, OutputError) as e:
+    except ConfigError as e:
         raise _fail_input(e) from None
+    except OutputError as e:
+        raise _fail_input(_flagged("--out", out, e)) from None
     result = _run(run, play)
     data = make_baseline(result.summary, result.manifest)
     data["config"] = effective_config(run.cfg)
@@ -153,8 +164,10 @@ def baseline(
     try:
         check_records(data["metrics"], dest)  # a baseline `sim check` would refuse: do not write it
         path = write_json(data, dest, owned)
-    except (ConfigError, OutputError) as e:
+    except ConfigError as e:
         raise _fail_input(e) from None
+    except OutputError as e:
+        raise _fail_input(_flagged("--out", out, e)) from None
     con = _console()
     con.print(f"baseline written: {path} ({len(data['metrics'])} metrics, {data['games']} games, "
               f"seed {data['seed']}, config {data['config_hash']}, sim {data['package_version']}, "
@@ -239,13 +252,17 @@ def check(
                 raise OutputError(f"{flag} {e.path}", e.reason) from None
         if json_out is not None and junit is not None and check_target(json_out) == check_target(junit):
             raise OutputError(str(junit), "--json and --junit name the same file")
-        run, checks = _load_for_run(config, games, sets, seed=seed)
+        run, checks = load_for_run(config, games, sets, seed=seed)
         cfg = run.cfg
-        base = load_baseline(baseline or default_baseline_path(cfg))
+        try:
+            base = load_baseline(baseline or default_baseline_path(cfg))
+        except ConfigError as e:  # the message names the flag the file is given with
+            raise ConfigError(f"--baseline {e.file}", e.key, e.reason) from None
         if base["game"] != cfg.game:
-            raise ConfigError(base["_path"], "game",
+            raise ConfigError(f"--baseline {base['_path']}", "game",
                               f"baseline is for {excerpt(base['game'])}, {config} plays {cfg.game!r}")
         _check_metrics(run, checks)
+        _check_baseline_metrics(base, run)
     except (ConfigError, OutputError) as e:
         raise _fail_input(e) from None
     try:
@@ -266,6 +283,24 @@ def check(
         raise _fail_input(e) from None
     render_check(report, _console())
     raise typer.Exit(report.exit_code)
+
+
+def _check_baseline_metrics(base: dict, run: Any) -> None:
+    """Refuse (ConfigError naming ``--baseline``) a baseline holding records of metrics the
+    game's metric catalogue does not have (stale records, another game's): no run of this
+    config produces them, so they would otherwise pass unnoticed as baseline-only records."""
+    from sim.api import metric_names
+    from sim.config import excerpt
+    from sim.errors import ConfigError
+
+    names = metric_names(run)  # the game's metric catalogue, as _check_metrics consults it
+    bad = [i for i, r in enumerate(base["metrics"]) if r.get("metric") not in names]
+    if bad:
+        i = bad[0]
+        raise ConfigError(f"--baseline {base['_path']}", f"metrics[{i}].metric",
+                          f"{excerpt(base['metrics'][i].get('metric'))} is not a metric of {run.game.name} "
+                          f"({len(bad):,} such record{'s' if len(bad) != 1 else ''}); record the baseline "
+                          "again with `sim baseline CONFIG`")
 
 
 def _looks(max_games: int, looks: int) -> list[int]:
@@ -449,22 +484,27 @@ def compare(
             raise ConfigError(str(b), "game", f"{a} plays {xa.game!r}, {b} plays {xb.game!r}")
         # The side(s) to run take their seed and games count from the other side when it is a
         # report folder (so both share the deals), else from A: [checks] games, else games.
+        from_checks = False  # n is A's [checks] games: an error about it names checks.games
         if ka == "folder":
             seed_, n = xa.get("seed"), games or xa.get("games")
         elif kb == "folder":
             seed_, n = xb.get("seed"), games or xb.get("games")
         else:
             seed_, n = xa.seed, games or checks_of(xa).games or xa.games
+            from_checks = games is None and bool(checks_of(xa).games)
         if seed is not None:
             seed_ = seed
         runs = {}
         for key, kind, x in (("a", ka, xa), ("b", kb, xb)):
             if kind == "config":
-                runs[key] = compile_run(x.with_overrides(games=n, seed=seed_))
+                origins = {"games": "checks.games"} if key == "a" and from_checks else None
+                runs[key] = compile_run(x.with_overrides(origins, games=n, seed=seed_))
         if out is not None:
             check_folder_target(out, is_compare_folder, "compare")
-    except (ConfigError, OutputError) as e:
+    except ConfigError as e:
         raise _fail_input(e) from None
+    except OutputError as e:
+        raise _fail_input(_flagged("--out", out, e)) from None
     except (OverflowError, MemoryError, ValueError) as e:  # a game set-up numpy cannot hold
         raise _fail_input(f"the game cannot be set up from these values ({type(e).__name__})") from None
 
@@ -516,7 +556,7 @@ def compare(
             html = render_html(render_markdown(view, names, img_prefix="plots/"), title, tmp)
             (tmp / "compare.html").write_text(html, encoding="utf-8")
     except OutputError as e:
-        raise _fail_input(e) from None
+        raise _fail_input(_flagged("--out", out, e)) from None
     render(view, con)
     con.print(f"written: {Path(folder) / 'compare.html'} (and compare.md, compare.json"
               + (f", {len(plots)} plot(s))" if plots else ")"), highlight=False, markup=False)

@@ -367,14 +367,17 @@ class RunConfig(Strict):
         raw = {k: v for k, v in self.raw.items() if k not in RUN_ONLY_KEYS}
         return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-    def with_overrides(self, **kw: Any) -> RunConfig:
-        """A copy with CLI overrides (``games``, ``seed``...) applied and validated again."""
+    def with_overrides(self, origins: dict[str, str] | None = None, **kw: Any) -> RunConfig:
+        """A copy with CLI overrides (``games``, ``seed``...) applied and validated again. An
+        error about one of them says "(from the command line)", or, for a key in ``origins``
+        (override key -> the config key it was read from, e.g. ``{"games": "checks.games"}``),
+        names that key instead."""
         kw = {k: v for k, v in kw.items() if v is not None}
         if not kw:
             return self
         raw = dict(self.raw)
         raw.update(kw)
-        return load_dict(raw, self.source, flag_keys=set(kw))
+        return load_dict(raw, self.source, flag_keys={k: (origins or {}).get(k, "") for k in kw})
 
 
 def _fmt_loc(loc: tuple) -> str:
@@ -422,8 +425,21 @@ def did_you_mean(key: str, known: list[str]) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
-def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_keys: set[str] | None = None,
-                      model: Any = None):
+def _flagged(key: str, flag_keys: dict[str, str] | set[str] | None) -> tuple[str, str]:
+    """(key, note) of an error about ``key`` when the value came from an override
+    (:meth:`RunConfig.with_overrides`): the config key it was read from (``checks.games``) and
+    no note, or ``key`` and " (from the command line)"; ``key`` and '' when no override set it."""
+    top = key.split(".")[0].split("[")[0]
+    if not flag_keys or top not in flag_keys:
+        return key, ""
+    origin = flag_keys.get(top, "") if isinstance(flag_keys, dict) else ""
+    if origin:
+        return origin + key[len(top):], ""
+    return key, " (from the command line)"
+
+
+def _raise_validation(e: ValidationError, source: str, prefix: str = "",
+                      flag_keys: dict[str, str] | set[str] | None = None, model: Any = None):
     errors = e.errors()
     # an unknown key explains a missing one next to it (a typo): report it first
     errors.sort(key=lambda x: x["type"] != "extra_forbidden")
@@ -444,9 +460,8 @@ def _raise_validation(e: ValidationError, source: str, prefix: str = "", flag_ke
         msg = f"{cut(msg)} (got {excerpt(err['input'])})"
     else:
         msg = cut(msg)
-    if flag_keys and key.split(".")[0].split("[")[0] in flag_keys:
-        msg += " (from the command line)"
-    raise ConfigError(source, key, msg) from None
+    key, note = _flagged(key, flag_keys)
+    raise ConfigError(source, key, msg + note) from None
 
 
 INTERNAL_KEYS = ("source", "section", "raw")
@@ -516,8 +531,11 @@ def _check_run_name(cfg: RunConfig, source: str) -> None:
         raise ConfigError(source, "name", f"the file name cannot name the report ({why}); set name = \"...\"")
 
 
-def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str] | None = None) -> RunConfig:
-    """Validate a parsed config dict; raises :class:`ConfigError`."""
+def load_dict(raw: dict[str, Any], source: str = "<memory>",
+              flag_keys: dict[str, str] | set[str] | None = None) -> RunConfig:
+    """Validate a parsed config dict; raises :class:`ConfigError`. ``flag_keys``: the keys
+    an override set (:meth:`RunConfig.with_overrides`), a set or a dict key -> the config key
+    the value was read from ('' for the command line)."""
     from sim.games import GAMES, get_game
 
     game_name = raw.get("game")
@@ -562,8 +580,8 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>", flag_keys: set[str]
         _check_base(gdef, pdef, seat, i, source)
     _check_seat_names(cfg, gdef, source)
     _check_run_name(cfg, source)
-    note = " (from the command line)" if flag_keys and "games" in flag_keys else ""
-    check_size(cfg.games, len(gdef.column_names(n)), n, source, "games", note)
+    games_key, note = _flagged("games", flag_keys)
+    check_size(cfg.games, len(gdef.column_names(n)), n, source, games_key, note)
     # validation only: impossible set-ups (a deck too small to deal, ...) are found when the
     # run is compiled (sim.compile.compile_run)
     return cfg.model_copy(update={"source": source, "section": section, "raw": raw})

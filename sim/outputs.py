@@ -7,7 +7,7 @@ JSON, JUnit XML) is written atomically and only where it is allowed to write.
 * a folder is built in a fresh hidden sibling (``.<name>.tmp-XXXXXXXX``) and swapped in at the
   end (:func:`atomic_folder`); an existing target is replaced only when it is provably one of
   ``sim``'s own (a report: its ``manifest.json`` names sim and it holds nothing but report
-  files; see :func:`is_sim_report`), else :class:`sim.errors.OutputError` is raised before
+  files and the plots its report.md shows; see :func:`is_sim_report`), else :class:`sim.errors.OutputError` is raised before
   anything is written;
 * any failure (unwritable, below a file, read-only, full, a name too long) is an
   :class:`OutputError` naming the path and the reason, and every temporary file or folder
@@ -22,6 +22,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import secrets
 import shutil
 import tempfile
@@ -52,7 +53,7 @@ def reason(e: BaseException) -> str:
 def check_target(path: str | Path, what: str = "file") -> Path:
     """``path`` as a Path after refusing what can never be a target: an empty path, ``.``,
     ``..``, a path ending in ``/``, a name longer than :data:`NAME_MAX` bytes, a NUL
-    character; an existing folder where a file is wanted and the reverse. Raises
+    character, a ``..`` after a folder that does not exist; an existing folder where a file is wanted and the reverse. Raises
     :class:`OutputError`."""
     text = os.fspath(path)
     if text in ("", ".") or text.endswith(("/", "/.")):
@@ -62,6 +63,10 @@ def check_target(path: str | Path, what: str = "file") -> Path:
     p = Path(text)
     if p.name in ("", ".", ".."):
         raise OutputError(text, f"not a {what} name")
+    for i, part in enumerate(p.parts):  # never create folders on the way through '..'
+        if part == ".." and i and not Path(*p.parts[:i]).is_dir():
+            raise OutputError(text, f"{Path(*p.parts[:i])} is not an existing folder (a path through '..' must "
+                              "name existing folders)")
     if len(os.fsencode(p.name)) > NAME_MAX:
         raise OutputError(f"{text[:60]}...", f"name too long (at most {NAME_MAX} bytes)")
     if what == "file" and p.is_dir():
@@ -171,41 +176,67 @@ def _read_json(path: Path) -> object:
 def is_sim_report(folder: Path) -> bool:
     """True when ``folder`` is a report ``sim`` wrote: its ``manifest.json`` is a JSON object
     whose ``versions`` name ``sim``, and it holds nothing but :data:`REPORT_FILES` and a
-    ``plots/`` folder of ``*.png`` files."""
+    ``plots/`` folder of the ``*.png`` files its ``report.md`` shows."""
     man = _read_json(folder / "manifest.json")
     if not (isinstance(man, dict) and isinstance(man.get("versions"), dict) and "sim" in man["versions"]):
         return False
-    return _only(folder, REPORT_FILES, plots_dir=True)
+    return only_own(folder, REPORT_FILES, "report.md", plots="plots")
 
 
 def is_compare_folder(folder: Path) -> bool:
     """True when ``folder`` is a ``sim compare`` folder: its ``compare.json`` has the compare
-    format and it holds nothing but :data:`COMPARE_FILES` and ``*.png`` plots."""
+    format and it holds nothing but :data:`COMPARE_FILES` and the ``*.png`` plots its
+    ``compare.md`` shows."""
     data = _read_json(folder / "compare.json")
     if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-compare/")):
         return False
-    return _only(folder, COMPARE_FILES, pngs=True)
+    return only_own(folder, COMPARE_FILES, "compare.md")
 
 
 def is_skill_folder(folder: Path) -> bool:
     """True when ``folder`` is a ``sim skill`` folder: its ``skill.json`` has the skill format
-    (``sim-skill/...``) and it holds nothing but :data:`SKILL_FILES` and ``*.png`` plots."""
+    (``sim-skill/...``) and it holds nothing but :data:`SKILL_FILES` and the ``*.png`` plots
+    its ``skill.md`` shows."""
     data = _read_json(folder / "skill.json")
     if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-skill/")):
         return False
-    return _only(folder, SKILL_FILES, pngs=True)
+    return only_own(folder, SKILL_FILES, "skill.md")
 
 
-def _only(folder: Path, names: set[str], plots_dir: bool = False, pngs: bool = False) -> bool:
+_PNG_REF = re.compile(r"[\w.-]+\.png")
+
+
+def shown_pngs(md: Path, prefix: str = "") -> set[str]:
+    """The ``*.png`` names the markdown file ``md`` shows (``prefix/name.png`` with a
+    ``prefix``, else bare names); empty when it cannot be read."""
+    try:
+        text = md.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    if prefix:
+        return {m[len(prefix) + 1:] for m in re.findall(re.escape(prefix) + r"/[\w.-]+\.png", text)}
+    return {m for m in _PNG_REF.findall(text) if "/" not in m}
+
+
+def only_own(folder: Path, names: set[str], md: str, plots: str = "",
+             dirs: dict[str, Callable[[Path], bool]] | None = None) -> bool:
+    """True when every entry of ``folder`` is one the command writes: a file of ``names``, a
+    ``*.png`` its markdown file ``md`` shows (in the folder itself, or in the sub-folder
+    ``plots`` when given, which must hold only such plots), or a sub-folder of ``dirs`` whose
+    test passes. A link, any other file or folder, or an unreadable folder: False (so a user's
+    file is never deleted by replacing the folder)."""
+    pngs = shown_pngs(folder / md, plots)
     try:
         for e in folder.iterdir():
             if e.is_symlink():
                 return False
-            if e.is_file() and (e.name in names or (pngs and e.suffix == ".png")):
+            if e.is_file() and (e.name in names or (not plots and e.name in pngs)):
                 continue
-            if plots_dir and e.is_dir() and e.name == "plots":
-                if all(x.is_file() and not x.is_symlink() and x.suffix == ".png" for x in e.iterdir()):
+            if plots and e.is_dir() and e.name == plots:
+                if all(x.is_file() and not x.is_symlink() and x.name in pngs for x in e.iterdir()):
                     continue
+            if dirs and e.is_dir() and e.name in dirs and dirs[e.name](e):
+                continue
             return False
     except OSError:
         return False

@@ -226,8 +226,8 @@ def tag(err: ConfigError, sets: Sequence[Override]) -> ConfigError:
     hits = [ov for ov in sets if related(err.key, ov)]
     if not hits and not err.key:
         hits = list(sets)
-    if not hits or "(from --" in err.reason:
-        return err
+    if not hits or "(from --" in err.reason or any(ov.origin in err.reason for ov in sets):
+        return err  # named already (a [sweep] origin too: it was appended once per call)
     extra = hits[-1].origin if len(hits) == 1 or err.key else "(with " + ", ".join(
         f"{ov.flag} {ov.text or ov.key}" for ov in hits) + ")"
     return ConfigError(err.file, err.key, f"{err.reason} {extra}")

@@ -14,8 +14,10 @@ Where the games come from (decided here, documented in the README):
 ``--game N`` replays game N without playing anything; its summary compares with the run of
 1. or 2. when there is one, else shows the game's own values only.
 
-``--where`` is a SQL boolean expression over the games.parquet columns (``flr_played_on_s1 >
-10 AND winner = 3``), evaluated by polars SQL on the frame (never Python ``eval``).
+``--where`` is a boolean expression in SQL syntax over the games.parquet columns
+(``flr_played_on_s1 > 10 AND winner = 3``), built as a polars filter from a whitelisted grammar
+(:mod:`sim.where`: columns, literals, comparisons, AND/OR/NOT, IN lists, arithmetic; no
+functions, tables or subqueries, never Python ``eval``).
 """
 
 from __future__ import annotations
@@ -88,7 +90,13 @@ def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
     or None and why not. Raises ConfigError when ``run_dir`` is given and is not a run of
     ``cfg``."""
     folder = run_dir if run_dir is not None else Path("reports") / cfg.run_name
-    if not folder.is_dir():
+    try:
+        is_dir = folder.is_dir()
+    except OSError as e:  # a name too long ...
+        if run_dir is not None:
+            raise ConfigError(str(folder), "", f"cannot read (--run): {e.strerror or e}") from None
+        is_dir = False
+    if not is_dir:
         if run_dir is not None:
             raise ConfigError(str(folder), "", "no such folder (--run)")
         return None, f"no run of this config at {folder}/"
@@ -98,6 +106,10 @@ def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
             raise ConfigError(str(folder), "", f"--run: {why}")
         return None, f"{folder}/ {why}"
     df = read_games(folder)
+    missing = [c for c in play_columns(cfg) if c not in df.columns]
+    if missing:
+        raise ConfigError(str(folder / "games.parquet"), "", f"lacks the column(s) {', '.join(missing[:8])} of a run "
+                          "of this config (not written by `sim run` of it)")
     return Games(df, folder, games_phrase(folder, df.height)), ""
 
 
@@ -112,17 +124,45 @@ def games_phrase(folder: Path, rows: int) -> str:
     except (OSError, ValueError, AttributeError):
         info = {}
     if isinstance(info, dict) and info.get("sampled"):
-        return (f"{rows:,} sampled games in {folder}/ (a sample of the run's {int(info.get('games', 0)):,}: the games "
-                f"whose index is a multiple of {int(info.get('every', 0)):,}, every stalled game and the longest games)")
+        games, every = (info.get(k) for k in ("games", "every"))
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in (games, every)):
+            return f"{rows:,} sampled games in {folder}/ (its manifest's rows entry does not say of how many)"
+        return (f"{rows:,} sampled games in {folder}/ (a sample of the run's {games:,}: the games "
+                f"whose index is a multiple of {every:,}, every stalled game and the longest games)")
     return f"{rows:,} games in {folder}/"
 
 
+def play_columns(cfg: Any) -> list[str]:
+    """The games.parquet columns of a run of ``cfg`` (:func:`sim.runner.games_frame`)."""
+    from sim.games import get_game
+
+    n = cfg.n_seats
+    return ["game_index", *(f"policy_s{s}" for s in range(n)), *get_game(cfg.game).column_names(n)]
+
+
+def parse_where(where: str, columns: list[str]):
+    """The polars filter of the ``--where`` text over ``columns`` (:mod:`sim.where`); raises
+    ConfigError (``--where``) for text outside the grammar. Nothing is evaluated."""
+    from sim.config import excerpt
+    from sim.where import WhereError, where_expr
+
+    if len(where) > MAX_WHERE or ";" in where or not where.strip():
+        raise ConfigError("--where", "", f"{excerpt(where)} is not one SQL boolean expression "
+                          f"(at most {MAX_WHERE} characters, no ';')")
+    try:
+        return where_expr(where, list(columns))
+    except WhereError as e:
+        raise ConfigError("--where", "", f"cannot evaluate {excerpt(where)} over the games' columns ({e}); "
+                          f"columns: {', '.join(list(columns)[:60])}") from None
+
+
 def select(df, longest: bool = False, stalled: bool = False, where: str | None = None) -> tuple[int, str, int]:
-    """Pick a game: the games matching ``where`` (SQL over the columns) and, with
+    """Pick a game: the games matching ``where`` (:func:`parse_where`) and, with
     ``stalled``, stalled; then the longest of them (most ``turns``, the lowest index on a
     tie) with ``longest``, else the first (lowest index). Returns (game index, a phrase
     describing the choice, how many games matched). Raises ConfigError (``--where``) for an
-    expression polars SQL cannot evaluate to a boolean or when no game matches."""
+    expression outside :mod:`sim.where`'s grammar or that does not give true/false over the
+    frame, or when no game matches."""
     import polars as pl
 
     from sim.config import cut, excerpt
@@ -130,14 +170,15 @@ def select(df, longest: bool = False, stalled: bool = False, where: str | None =
     sel = df
     what = []
     if where is not None:
-        if len(where) > MAX_WHERE or ";" in where or not where.strip():
-            raise ConfigError("--where", "", f"{excerpt(where)} is not one SQL boolean expression "
-                              f"(at most {MAX_WHERE} characters, no ';')")
         plain = df.with_columns(pl.col(pl.Categorical).cast(pl.Utf8))
+        cols = ", ".join(df.columns[:60])
+        expr = parse_where(where, plain.columns)
         try:
-            sel = pl.SQLContext(games=plain).execute(f"SELECT * FROM games WHERE {where}", eager=True)
-        except Exception as e:  # noqa: BLE001  (polars SQL raises several kinds)
-            cols = ", ".join(df.columns[:60])
+            kind = plain.lazy().select(expr.alias("m")).collect_schema()["m"]
+            if kind != pl.Boolean:
+                raise TypeError(f"it gives {kind}, not true/false")
+            sel = plain.filter(expr)
+        except Exception as e:  # noqa: BLE001  (polars raises several kinds on a type mismatch)
             raise ConfigError("--where", "", f"cannot evaluate {excerpt(where)} over the games' columns "
                               f"({cut(str(e).splitlines()[0] if str(e) else type(e).__name__, 160)}); "
                               f"columns: {cols}") from None

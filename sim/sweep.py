@@ -52,6 +52,8 @@ from sim.overrides import MAX_POINTS, Override, parse_param, parse_sets
 
 SWEEP_FORMAT = "sim-sweep/1"
 SWEEP_FILES = {"sweep.md", "sweep.html", "sweep.json", "sweep.parquet"}
+POINT_FILES = {"summary.json", "manifest.json", "config.toml"}
+"""Files of a sweep point's folder ``points/p<NN>/``."""
 
 HEADLINE_COMMON = ("win_rate", "first_player_advantage", "loss_rate", "stall_rate", "turns_mean", "turns_p50")
 """Common metrics shown per point (every ``by`` group of each: win rate by seat and by
@@ -127,6 +129,22 @@ def _from_table(cfg: Any) -> list[tuple[str, tuple, list[Any]]]:
     return out
 
 
+def _at_point(err: ConfigError, point: Point, flag: str) -> ConfigError:
+    """``err`` (a point's config error) naming the point and the flag of its grid: "(from
+    [sweep] KEY=V, sweep point p01)" when the error names the key a grid value set, else
+    "(at sweep point p01: [sweep] KEY=V, ...)" (a value that made another key wrong, such as
+    ``game`` switched to a game that does not read the config's game table)."""
+    where = f"sweep point {point.folder}"
+    tagged = [ov for ov in point.sets if ov.flag == flag and ov.origin in err.reason]
+    if tagged:
+        o = tagged[-1].origin
+        reason = err.reason.replace(o, f"{o[:-1]}, {where})")
+    else:
+        grid = ", ".join(f"{flag} {k}={toml_value(v)}" for k, v in point.values.items())
+        reason = f"{err.reason} (at {where}: {grid})"
+    return ConfigError(err.file, err.key, reason)
+
+
 def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | None = None, seed: int | None = None,
                sets: Sequence[str] | None = None) -> SweepPlan:
     """Parse the grid, validate and compile every point (nothing is played).
@@ -135,7 +153,8 @@ def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | N
     ``games``: games per point (None: ``[sweep] games``, else ``[checks] games``, else the
     config's ``games``); ``seed``: the seed of every point (None: the config's); ``sets``:
     ``--set`` flags applied to every point first. Raises ConfigError (the key, the flag) for
-    a bad flag, a bad key or value at any point, no grid, a key given twice, or more than
+    a bad flag, a bad key or value at any point (naming the point and ``--param`` or
+    ``[sweep]``), points of different games, no grid, a key given twice, or more than
     :data:`sim.overrides.MAX_POINTS` points.
     """
     from sim.check import checks_of
@@ -155,22 +174,40 @@ def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | N
     paths = [p for _k, p, _v in grid]
     for i, p in enumerate(paths):
         if p in paths[:i]:
-            raise ConfigError("--param", keys[i], "given twice")
+            if params:
+                raise ConfigError("--param", keys[i], "given twice")
+            raise ConfigError(base.source, f"sweep.params.{keys[i]}",
+                              f"the same config key as sweep.params.{keys[paths.index(p)]}")
     n_points = 1
     for _k, _p, vals in grid:
         n_points *= len(vals)
     if n_points > MAX_POINTS:
-        raise ConfigError("--param", "", f"the grid has {n_points:,} points; at most {MAX_POINTS}")
+        file, key = ("--param", "") if params else (base.source, "sweep.params")
+        raise ConfigError(file, key, f"the grid has {n_points:,} points; at most {MAX_POINTS}")
+    origins = None  # where games per point came from: an error about it names that key
     if games is None:
-        games = (base.sweep.games if base.sweep is not None else None) or checks_of(base).games or base.games
+        if base.sweep is not None and base.sweep.games:
+            games, origins = base.sweep.games, {"games": "sweep.games"}
+        elif checks_of(base).games:
+            games, origins = checks_of(base).games, {"games": "checks.games"}
+        else:
+            games = base.games
+    flag = "--param" if params else "[sweep]"
     points = []
     for i, combo in enumerate(itertools.product(*[vals for _k, _p, vals in grid])):
         ovs = list(base_sets)
         for (k, p, _vals), v in zip(grid, combo):
-            flag = "--param" if params else "[sweep]"
             ovs.append(Override(k, p, v, flag, f"{k}={toml_value(v)}"))
-        run = compile_checked(config, sets=ovs, games=games, seed=seed)
-        points.append(Point(i, dict(zip(keys, combo)), ovs, run))
+        point = Point(i, dict(zip(keys, combo)), ovs, None)
+        try:
+            point.run = compile_checked(config, sets=ovs, origins=origins, games=games, seed=seed)
+            if points and point.run.cfg.game != points[0].run.cfg.game:  # as sim compare refuses two games
+                raise ConfigError(str(config), "game", f"plays {point.run.cfg.game!r} where point p00 plays "
+                                  f"{points[0].run.cfg.game!r}: a sweep compares the points of one game, game "
+                                  "by game on the same seed")
+        except ConfigError as e:
+            raise _at_point(e, point, flag) from None
+        points.append(point)
     first = points[0].run.cfg
     return SweepPlan(Path(config), [(k, list(v)) for k, _p, v in grid], points, games, first.seed,
                      base.run_name)
@@ -597,25 +634,24 @@ def sweep_table(plan: SweepPlan, reference: int = 0, width: int = 120):
 
 def is_sweep_folder(folder: Path) -> bool:
     """True when ``folder`` is a sweep sim wrote: ``sweep.json`` of :data:`SWEEP_FORMAT` and
-    nothing but :data:`SWEEP_FILES`, ``plots/`` and ``points/``."""
+    nothing but :data:`SWEEP_FILES`, ``plots/`` with the plots sweep.md shows and ``points/``
+    with ``p<NN>/`` folders of :data:`POINT_FILES`."""
     try:
         data = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return False
     if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-sweep/")):
         return False
-    try:
-        for e in folder.iterdir():
-            if e.is_symlink():
-                return False
-            if e.is_file() and e.name in SWEEP_FILES:
-                continue
-            if e.is_dir() and e.name in ("plots", "points"):
-                continue
+    from sim.outputs import only_own
+
+    def points(folder: Path) -> bool:
+        try:
+            return all(re.fullmatch(r"p\d+", e.name) and not e.is_symlink() and e.is_dir() and only_own(e, POINT_FILES, "")
+                       for e in folder.iterdir())
+        except OSError:
             return False
-    except OSError:
-        return False
-    return True
+
+    return only_own(folder, SWEEP_FILES, "sweep.md", plots="plots", dirs={"points": points})
 
 
 def default_folder(plan: SweepPlan) -> Path:

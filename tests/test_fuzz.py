@@ -1,17 +1,26 @@
-"""Fuzzing the CLI over the config schema of every registered game (issue 15).
+"""Fuzzing the CLI over the config schema of every registered game and every command (issues 15, 33).
 
 Hypothesis builds configs from a small valid one by one hostile change drawn from the schema
 itself (the pydantic models of :mod:`sim.config` and each game's ``Section``, walked
 recursively): a wrong type or an out-of-range / non-finite number at any field, an unknown
 key at every level of tables, nesting far too deep, a hostile run name; and flags: bad
-``--games`` / ``--seed`` / ``--threads`` / ``--game`` values and output paths that cannot be
-written. Every case must give exit code 2, ONE line ``error: ...`` naming the file (or the
-flag), no traceback, and nothing written in the working folder. A new game is covered by
-registering it in ``sim.games``.
+``--games`` / ``--seed`` / ``--threads`` / ``--workers`` / ``--game`` values, paths that
+cannot be written or read for every path option, and hostile game names. Every case must
+give exit code 2, ONE line ``error: ...`` naming the file (or the flag), no traceback, and
+nothing written in the working folder.
 
-Cases tried: ``EXAMPLES`` (200) per test and game, derandomized (the same cases on every
-run): 3 fuzz tests x 2 registered games x 200 = 1200 generated cases. Nothing is played: every case is refused
-while the config is read or before the first game (``games`` is 8 where a case could run).
+The commands come from the typer app itself (:data:`CLI`): every command with a config-file
+argument gets the hostile configs, every command with a play flag the hostile flags, every
+path option the bad paths, every command with a game-name argument the bad names; the games
+come from the registry (:func:`sim.games.available`). A new game, config key, command or flag
+is fuzzed as soon as it exists. Only the tables whose contents some commands alone read
+(:data:`READS`: ``[sweep]``'s grid, ``[checks]``' metric names and games) are fuzzed on
+those commands (and ``validate``, which must refuse whatever they refuse).
+
+Each (test, game, command) draws its cases from its own fixed seed (:func:`fixed_seed`, a CRC
+of the names), so the cases do not depend on which other tests ran or on another game being
+registered. Nothing is played: every case is refused while the config or the flags are read
+(``games`` is 8 where a case could run).
 """
 
 from __future__ import annotations
@@ -21,11 +30,13 @@ import math
 import os
 import tempfile
 import typing
+import zlib
 from pathlib import Path
 
 import annotated_types as at
 import pytest
-from hypothesis import HealthCheck, given, settings
+import typer
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 from typer.testing import CliRunner
@@ -34,11 +45,20 @@ from sim.cli import app
 from sim.config import MAX_INT64, CheckConfig, RunConfig, SeatConfig, Target
 from sim.games import available, get_game
 
-EXAMPLES = 200
 GAMES = available()
 runner = CliRunner()
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def fuzz(examples: int):
+    """Hypothesis settings of a fuzz test: ``examples`` cases, no deadline, no example
+    database (the cases are the seed's alone)."""
+    return settings(max_examples=examples, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def fixed_seed(*names: str):
+    """``@seed`` of the cases of one (test, game, command): a CRC of the names."""
+    return seed(zlib.crc32("/".join(names).encode()))
 
 
 # --- a TOML writer for anything (inline tables, quoted keys, nan/inf, huge integers) -----------
@@ -86,7 +106,8 @@ def toml(raw: dict) -> str:
 
 def base_config(game: str) -> dict:
     g = get_game(game)
-    return {"game": game, "games": 8, "seed": 1, "seats": ["greedy"] * g.min_seats}
+    return {"game": game, "games": 8, "seed": 1, "seats": ["greedy"] * g.min_seats,
+            "sweep": {"params": {"seed": [1]}}}
 
 
 def _strip_optional(ann):
@@ -117,26 +138,31 @@ def fields(model: type[BaseModel], prefix: list) -> list[tuple[list, object, lis
     return out
 
 
-def schema(game: str) -> list[tuple[list, object, list]]:
+def read_by(path: list, command: str | None) -> bool:
+    """Whether ``command`` (None: any) reads what is at ``path`` beyond its type (:data:`READS`)."""
+    return command is None or not path or path[0] not in READS or command in READS[path[0]]
+
+
+def schema(game: str, command: str | None = None) -> list[tuple[list, object, list]]:
     g = get_game(game)
     out = [(p, a, m) for p, a, m in fields(RunConfig, []) if p[0] not in ("seats", "checks")]
     out += fields(SeatConfig, ["seats", 0])
     out += [(["checks", *p], a, m) for p, a, m in fields(CheckConfig, []) if p != ["targets"]]
     out += fields(Target, ["checks", "targets", 0])
     out += fields(g.section, [game])
-    return out
+    return [(p, a, m) for p, a, m in out if read_by(p, command)]
 
 
-def tables(game: str) -> list[list]:
+def tables(game: str, command: str | None = None) -> list[list]:
     """Paths of every table of the schema (where an unknown key can be put)."""
-    paths = [[], ["checks"], ["checks", "targets", 0], ["seats", 0], [game]]
+    paths = [[], ["checks"], ["checks", "targets", 0], ["sweep"], ["seats", 0], [game]]
     for p, ann, _m in fields(get_game(game).section, [game]):
         if isinstance(ann, type) and issubclass(ann, BaseModel):
             paths.append(p)
         elif typing.get_origin(ann) is list and any(isinstance(a, type) and issubclass(a, BaseModel)
                                                      for a in typing.get_args(ann)):
             paths.append([*p, 0])
-    return paths
+    return [p for p in paths if read_by(p, command)]
 
 
 def put(raw: dict, path: list, value) -> dict:
@@ -192,6 +218,57 @@ def out_of_range(meta: list, integer: bool) -> list[st.SearchStrategy]:
     return out
 
 
+# --- the commands, read from the typer app ------------------------------------------------------
+
+CLI = typer.main.get_command(app)
+CALLBACKS = {c.name or c.callback.__name__: c.callback for c in app.registered_commands}
+
+
+def _annotation(command: str, param: str):
+    ann = typing.get_type_hints(CALLBACKS[command])[param]
+    return _strip_optional(ann)
+
+
+def config_args(command: str) -> int:
+    """How many config files ``command`` takes (its positional Path arguments)."""
+    return sum(1 for p in CLI.commands[command].params
+               if p.param_type_name == "argument" and _annotation(command, p.name) is Path)
+
+
+def option(command: str, name: str) -> str | None:
+    """The flag of ``command``'s parameter ``name`` (``--games``), or None."""
+    for p in CLI.commands[command].params:
+        if p.name == name and p.param_type_name == "option":
+            return p.opts[0]
+    return None
+
+
+def path_options(command: str) -> list[str]:
+    """Flags of ``command`` that take a path (outputs and inputs alike)."""
+    return [p.opts[0] for p in CLI.commands[command].params
+            if p.param_type_name == "option" and _annotation(command, p.name) is Path]
+
+
+def game_args(command: str) -> bool:
+    """True when ``command`` takes a game name as an argument (``sim schema GAME``)."""
+    return any(p.param_type_name == "argument" and p.name == "game" for p in CLI.commands[command].params)
+
+
+COMMANDS = sorted(CLI.commands)
+CONFIG_COMMANDS = [c for c in COMMANDS if config_args(c)]
+PLAY_COMMANDS = [c for c in CONFIG_COMMANDS if option(c, "threads")]
+SELECT = {"replay": ["--game", "0"]}
+"""Arguments a command needs besides its configs before it reads them (replay: which game)."""
+READS = {"sweep": {"validate", "sweep"}, "checks": {"validate", "check", "baseline"}}
+"""Tables whose contents beyond their types only these commands read (the grid of points,
+the metric names and games of the checks): fuzzed on them only; every other table is read by
+every command that takes a config."""
+
+
+def argv(command: str, cfg: Path | str) -> list[str]:
+    return [command, *[str(cfg)] * config_args(command), *SELECT.get(command, [])]
+
+
 UNKNOWN = {"zz_unknown": 1}
 BEYOND_INT64 = st.one_of(st.integers(MAX_INT64 + 1, 2**200), st.integers(-(2**200), -MAX_INT64 - 2))
 NON_FINITE = st.sampled_from([math.nan, math.inf, -math.inf])
@@ -239,12 +316,21 @@ HOSTILE_NAMES = st.one_of(
 
 
 @st.composite
-def hostile_config(draw, game: str):
-    """(raw config, what the message must name) with exactly one hostile change."""
+def hostile_config(draw, game: str, command: str | None = None):
+    """(raw config, what the message must name) with exactly one hostile change, in what
+    ``command`` reads (None: anywhere)."""
     raw = base_config(game)
-    kind = draw(st.sampled_from(["field", "unknown", "deep", "name"]))
+    kinds = ["field", "unknown", "deep", "name"] + (["grid"] * 2 if read_by(["sweep"], command) else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "grid":  # a [sweep] point that sets any key of the schema to a bad value, or an unknown key
+        path, ann, meta = draw(st.sampled_from([x for x in schema(game) if x[0][0] != "sweep"]))
+        key = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(path))
+        value = draw(st.one_of(bad_values(ann, meta), st.just({"zz": [[1]]})))
+        key = draw(st.sampled_from([key, "zz", f"{key}.zz"]))
+        raw["sweep"] = {"params": {key: [1, value] if value != 1 else [value]}}
+        return raw, "sweep"
     if kind == "field":
-        path, ann, meta = draw(st.sampled_from(schema(game)))
+        path, ann, meta = draw(st.sampled_from(schema(game, command)))
         if path[:2] == ["seats", 0] and path[-1] == "weights":
             ann = dict
         if path == ["seats", 0, "policy"]:
@@ -261,7 +347,7 @@ def hostile_config(draw, game: str):
             return put(raw, path, value), "game"
         return put(raw, path, value), str(path[0])
     if kind == "unknown":
-        path = draw(st.sampled_from(tables(game)))
+        path = draw(st.sampled_from(tables(game, command)))
         key = draw(st.one_of(st.just("zz_unknown"), st.text(min_size=1, max_size=30).map(lambda s: "zz" + s),
                              st.just("")))
         if path == []:
@@ -309,18 +395,30 @@ def _write(folder: Path, raw: dict) -> Path:
     return p
 
 
+@pytest.mark.parametrize("command", CONFIG_COMMANDS)
 @pytest.mark.parametrize("game", GAMES)
-@FUZZ
-@given(data=st.data())
-def test_a_hostile_config_is_refused(game, data):
-    raw, key = data.draw(hostile_config(game))
-    cmd = data.draw(st.sampled_from(["validate", "run", "baseline", "replay"]))
-    with scratch() as d:
-        cfg = _write(d, raw)
-        before = tree(d)
-        args = [cmd, str(cfg)] + (["--game", "0"] if cmd == "replay" else [])
-        assert_refused(runner.invoke(app, args), str(cfg), key)
-        assert tree(d) == before
+def test_a_hostile_config_is_refused(game, command):
+    @fuzz(40)
+    @fixed_seed("config", game, command)
+    @given(case=hostile_config(game, command))
+    def one(case):
+        raw, key = case
+        with scratch() as d:
+            cfg = _write(d, raw)
+            before = tree(d)
+            assert_refused(runner.invoke(app, argv(command, cfg)), str(cfg), key)
+            assert tree(d) == before
+
+    one()
+
+
+def test_the_commands_are_read_from_the_app():
+    """The fuzz tests' command lists are the app's: a command that takes a config is fuzzed."""
+    assert set(CONFIG_COMMANDS) == {"run", "replay", "validate", "skill", "baseline", "check", "compare", "sweep"}
+    assert config_args("compare") == 2 and config_args("run") == 1 and config_args("schema") == 0
+    assert set(PLAY_COMMANDS) == set(CONFIG_COMMANDS) - {"validate"}
+    assert path_options("check") == ["--baseline", "--junit", "--json"] and path_options("replay") == ["--run"]
+    assert [c for c in COMMANDS if game_args(c)] == ["policies", "schema"]
 
 
 def test_the_base_configs_are_valid():
@@ -329,41 +427,49 @@ def test_the_base_configs_are_valid():
         with scratch() as d:
             res = runner.invoke(app, ["validate", str(_write(d, base_config(game)))])
             assert res.exit_code == 0, res.output
+            assert res.output.rstrip().endswith("[sweep] 1 point)"), res.output
 
 
 @st.composite
-def hostile_flags(draw, cfg: str):
-    """(argv, needle): one out-of-range flag on a valid config."""
+def hostile_flags(draw, command: str, cfg: str):
+    """(argv, needle): one out-of-range play flag of ``command`` on a valid config."""
     cores = os.cpu_count() or 1
-    choice = draw(st.sampled_from(["games", "seed", "threads", "game", "workers"]))
-    cmd = draw(st.sampled_from(["run", "baseline", "check"]))
+    choices = [c for c in ("games", "seed", "threads", "workers", "game") if option(command, c)]
+    choice = draw(st.sampled_from(choices))
+    # replay picks the longest game, so that --games is the count it plays to pick from
+    head = [command, *[cfg] * config_args(command)] + (["--longest"] if command == "replay" and choice != "game" else [])
     if choice == "games":
         v = draw(st.one_of(st.integers(max_value=0), st.integers(MAX_INT64 + 1, 2**300),
                            st.integers(10**15, MAX_INT64)))  # the last: too large for memory
-        return [cmd, cfg, "--games", str(v)], "games"
+        return [*head, "--games", str(v)], "games"
     if choice == "seed":
         v = draw(st.one_of(st.integers(max_value=-1), st.integers(2**63, 2**300)))
-        return ["run", cfg, "--seed", str(v)], "seed"
+        return [*head, "--seed", str(v)], "seed"
     if choice == "threads":
         v = draw(st.one_of(st.integers(max_value=0), st.integers(cores + 1, 2**70)))
-        return [cmd, cfg, "--threads", str(v)], "threads"
+        return [*head, "--threads", str(v)], "threads"
     if choice == "workers":
         v = draw(st.one_of(st.integers(max_value=0), st.integers(max(2, cores) + 1, 2**70)))
-        return ["run", cfg, "--backend", "dask", "--workers", str(v)], "--workers"
+        return [*head, "--backend", "dask", "--workers", str(v)], "--workers"
     v = draw(st.one_of(st.integers(max_value=-1), st.integers(2**63, 2**300)))
-    return ["replay", cfg, "--game", str(v)], "--game"
+    return [*head, "--game", str(v)], "--game"
 
 
+@pytest.mark.parametrize("command", PLAY_COMMANDS)
 @pytest.mark.parametrize("game", GAMES)
-@FUZZ
-@given(data=st.data())
-def test_a_hostile_flag_is_refused(game, data):
-    with scratch() as d:
-        cfg = _write(d, base_config(game))
-        argv, needle = data.draw(hostile_flags(str(cfg)))
-        before = tree(d)
-        assert_refused(runner.invoke(app, argv), needle)
-        assert tree(d) == before
+def test_a_hostile_flag_is_refused(game, command):
+    @fuzz(15)
+    @fixed_seed("flags", game, command)
+    @given(data=st.data())
+    def one(data):
+        with scratch() as d:
+            cfg = _write(d, base_config(game))
+            args, needle = data.draw(hostile_flags(command, str(cfg)))
+            before = tree(d)
+            assert_refused(runner.invoke(app, args), needle)
+            assert tree(d) == before
+
+    one()
 
 
 BAD_PATHS = st.one_of(
@@ -372,19 +478,39 @@ BAD_PATHS = st.one_of(
     st.text(min_size=256, max_size=600, alphabet="abcdef"),
     st.text(min_size=1, max_size=40, alphabet="abc").map(lambda s: f"afile/{s}"),
 )
+PATH_FLAGS = [(c, f) for c in COMMANDS for f in path_options(c)]
 
 
-@pytest.mark.parametrize("game", GAMES)
-@FUZZ
-@given(target=BAD_PATHS, how=st.sampled_from(["run --out", "baseline --out", "check --json", "check --junit",
-                                              "compare --out"]))
-def test_an_output_that_cannot_be_written_is_refused(game, target, how):
-    with scratch() as d:
-        cfg = str(_write(d, base_config(game)))
-        (d / "afile").write_text("x")
-        (d / "adir").mkdir()
-        before = tree(d)
-        cmd, flag = how.split()
-        argv = [cmd, cfg, cfg, flag, target] if cmd == "compare" else [cmd, cfg, flag, target]
-        assert_refused(runner.invoke(app, argv))
-        assert tree(d) == before
+@pytest.mark.parametrize("command, flag", PATH_FLAGS)
+def test_a_path_that_cannot_be_used_is_refused(command, flag):
+    """Every path option of every command (outputs and inputs: --out, --json, --junit,
+    --baseline, --run) refuses a path it cannot write or read, naming the flag."""
+    @fuzz(25)
+    @fixed_seed("paths", command, flag)
+    @given(target=BAD_PATHS, game=st.sampled_from(GAMES))
+    def one(target, game):
+        with scratch() as d:
+            cfg = _write(d, base_config(game))
+            (d / "afile").write_text("x")
+            (d / "adir").mkdir()
+            before = tree(d)
+            head = [command, game] if game_args(command) else argv(command, cfg)
+            assert_refused(runner.invoke(app, [*head, flag, target]), flag)
+            assert tree(d) == before
+
+    one()
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if game_args(c)])
+def test_a_hostile_game_name_is_refused(command):
+    @fuzz(20)
+    @fixed_seed("game-name", command)
+    @given(name=st.one_of(st.text(max_size=30), st.sampled_from(["", ".", "..", "../x", "/etc/passwd", "x" * 5000]))
+           .filter(lambda n: n not in GAMES and "\x00" not in n))
+    def one(name):
+        with scratch() as d:
+            before = tree(d)
+            assert_refused(runner.invoke(app, [command, name]), "unknown game")
+            assert tree(d) == before
+
+    one()

@@ -260,6 +260,9 @@ COMMANDS = {
     "check --json": lambda cfg, t: ["check", cfg, "--json", t],
     "check --junit": lambda cfg, t: ["check", cfg, "--junit", t],
     "compare --out": lambda cfg, t: ["compare", cfg, cfg, "--out", t],
+    "skill --out": lambda cfg, t: ["skill", cfg, "--games", "24", "--out", t],
+    "sweep --out": lambda cfg, t: ["sweep", cfg, "--param", "clear_for_takeoff.hand_size=5,6", "--out", t],
+    "schema --out": lambda cfg, t: ["schema", "clear_for_takeoff", "--out", t],
 }
 
 
@@ -272,6 +275,96 @@ def test_an_unwritable_output_is_refused_before_playing(work, command, target):
     res = invoke(*COMMANDS[command](cfg, t))
     refused(res)
     assert tree(work) == before
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_an_output_error_names_the_flag(work, command):
+    """Issue 33: 'error: /dev/null/x: /dev/null is not a folder' did not say which flag."""
+    cfg = write(work, CFT)
+    flag = command.split()[1]
+    line = refused(invoke(*COMMANDS[command](cfg, "/dev/null/x")))
+    assert line == f"error: {flag}: /dev/null/x: /dev/null is not a folder" or \
+        line == f"error: {flag} /dev/null/x: /dev/null is not a folder", line
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_an_output_through_dotdot_creates_no_folder(work, command):
+    """Issue 33: --out o/x/../rep with x missing created o/x."""
+    cfg = write(work, CFT)
+    (work / "o").mkdir()
+    before = tree(work)
+    refused(invoke(*COMMANDS[command](cfg, "o/x/../rep")), "o/x is not an existing folder")
+    assert tree(work) == before
+
+
+FOREIGN = {  # command: (the marker file of its folder, its content, the command's arguments)
+    "compare": ("compare.json", {"format": "sim-compare/1"}, lambda cfg, out: ["compare", cfg, cfg, "--out", out]),
+    "skill": ("skill.json", {"format": "sim-skill/1"}, lambda cfg, out: ["skill", cfg, "--games", "24", "--out", out]),
+    "run": ("manifest.json", {"versions": {"sim": "0.1.0"}}, lambda cfg, out: ["run", cfg, "--out", out]),
+    "sweep": ("sweep.json", {"format": "sim-sweep/1"},
+              lambda cfg, out: ["sweep", cfg, "--param", "clear_for_takeoff.hand_size=5,6", "--out", out]),
+}
+
+
+@pytest.mark.parametrize("where", ["top", "plots"])
+@pytest.mark.parametrize("command", list(FOREIGN))
+def test_a_users_picture_beside_a_sim_marker_is_never_deleted(work, command, where):
+    """Issue 33: a folder with the command's marker file and a user's holiday.png was taken
+    for an earlier output and replaced. Only a folder whose every entry is one the command
+    writes (pictures: only those its markdown shows) is replaced."""
+    cfg = write(work, CFT)
+    marker, content, args = FOREIGN[command]
+    out = work / "out"
+    out.mkdir()
+    (out / marker).write_text(json.dumps(content))
+    pic = out / "holiday.png" if where == "top" or command in ("compare", "skill") else out / "plots" / "holiday.png"
+    pic.parent.mkdir(exist_ok=True)
+    pic.write_bytes(b"\x89PNG holiday")
+    before = tree(work)
+    refused(invoke(*args(cfg, out)), "--out", f"is not a sim {command if command != 'run' else 'report'} folder")
+    assert tree(work) == before and pic.read_bytes() == b"\x89PNG holiday"
+
+
+def test_a_picture_the_report_shows_is_ours_one_it_does_not_show_is_not(tmp_path):
+    from sim.outputs import is_compare_folder, is_sim_report, is_skill_folder
+    from sim.sweep import is_sweep_folder
+
+    def make(kind: str, extra: str | None = None) -> Path:
+        f = tmp_path / f"{kind}{extra if extra is not None else '-own'}"
+        sub = {"report": "plots/", "sweep": "plots/"}.get(kind, "")
+        md = {"report": "report.md", "compare": "compare.md", "skill": "skill.md", "sweep": "sweep.md"}[kind]
+        marker = {"report": ("manifest.json", {"versions": {"sim": "x"}}), "compare": ("compare.json", {
+            "format": "sim-compare/1"}), "skill": ("skill.json", {"format": "sim-skill/1"}),
+            "sweep": ("sweep.json", {"format": "sim-sweep/1"})}[kind]
+        (f / sub).mkdir(parents=True, exist_ok=True)
+        (f / marker[0]).write_text(json.dumps(marker[1]))
+        (f / md).write_text(f"![a]({sub}win_rate.png)\n")
+        (f / sub / "win_rate.png").write_bytes(b"png")
+        if extra:
+            (f / sub / extra).write_bytes(b"png")
+        if kind == "sweep":
+            (f / "points" / "p00").mkdir(parents=True)
+            (f / "points" / "p00" / "summary.json").write_text("{}")
+        return f
+
+    tests = {"report": is_sim_report, "compare": is_compare_folder, "skill": is_skill_folder, "sweep": is_sweep_folder}
+    got = {k: (t(make(k)), t(make(k, "holiday.png"))) for k, t in tests.items()}
+    assert got == {k: (True, False) for k in tests}
+    sw = make("sweep", "")
+    (sw / "points" / "p00" / "notes.txt").write_text("mine")
+    assert not is_sweep_folder(sw)
+
+
+def test_schema_never_replaces_a_users_json_that_mentions_sim_config(work):
+    notes = work / "notes.json"
+    notes.write_text(json.dumps({"title": "my sim config notes", "todo": ["x"]}))
+    refused(invoke("schema", "clear_for_takeoff", "--out", notes), "--out", "is not a file sim wrote")
+    assert json.loads(notes.read_text()) == {"title": "my sim config notes", "todo": ["x"]}
+    res = invoke("schema", "now_boarding", "--out", work / "s.json")
+    assert res.exit_code == 0, res.output
+    res = invoke("schema", "clear_for_takeoff", "--out", work / "s.json")  # its own file: replaced
+    assert res.exit_code == 0, res.output
+    assert json.loads((work / "s.json").read_text())["properties"]["game"]["const"] == "clear_for_takeoff"
 
 
 def test_a_folder_in_proc_is_refused_in_words_that_fit(work):
@@ -632,3 +725,93 @@ def test_ctrl_c_stops_a_dask_run_cleanly(tmp_path):
             break
         time.sleep(0.5)
     assert left == "", left
+
+
+@pytest.mark.parametrize("where", ["row_plan", "prepare", "stream", "summary"])
+def test_an_interrupt_anywhere_in_a_run_leaves_no_rows_folder(tmp_path, monkeypatch, where):
+    """Issue 33: SIGTERM / SIGINT (raised as an exception by sim.cli.main) left sim-rows-*
+    folders when it came between the folder's creation and the play, or after the play."""
+    import tempfile
+
+    import sim.api as api
+    import sim.backends as backends
+    from sim.compile import load_run
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    run = load_run(write(tmp_path, CFT), games=40)
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    if where == "stream":
+        monkeypatch.setattr(backends, "get_stream", lambda name: boom)
+    elif where == "summary":
+        monkeypatch.setattr(api, "summarize", boom)
+    else:
+        monkeypatch.setattr(api, where, boom)
+    with pytest.raises(KeyboardInterrupt):
+        api.run_config(run, threads=1, compile_s=0.0)
+    import gc
+
+    gc.collect()
+    assert list(tmp.iterdir()) == []
+
+
+FC = 'game = "flying_carpet"\ngames = 40\nseats = ["greedy", "greedy", "greedy"]\n'
+YK = 'game = "yukon_airways"\ngames = 40\nseats = ["greedy", "greedy"]\n'
+
+
+@pytest.mark.parametrize("text, key, got", [
+    (FC + f"[flying_carpet.deck]\nV1 = {2**40}\n", "flying_carpet.deck.V1", 2**40),
+    (FC + f"[flying_carpet.deck]\nV2 = {2**62}\n", "flying_carpet.deck.V2", 2**62),
+    (FC + "[flying_carpet.deck]\nV3 = 100_000_000\n", "flying_carpet.deck.V3", 100_000_000),
+    (YK + f"[yukon_airways]\nvisited_table = [0, {2**31}, 1]\n", "yukon_airways.visited_table[1]", 2**31),
+    (YK + f"[yukon_airways]\nvisited_table = [0, -{2**31}, 1]\n", "yukon_airways.visited_table[1]", -2**31),
+], ids=["deck 2**40", "deck 2**62", "deck 1e8", "visited 2**31", "visited -2**31"])
+def test_a_number_the_game_cannot_hold_is_bounded_in_the_schema(work, text, key, got):
+    """Issue 33: these gave 'MemoryError', 'OverflowError: Python integer ... out of bounds' or
+    ran until killed; now the schema bounds them, naming the key (sim validate, before any play)."""
+    cfg = write(work, text)
+    line = refused(invoke("validate", cfg), f"key '{key}'", f"(got {got})")
+    assert "less than or equal to 1000" in line or "greater than or equal to -1000" in line, line
+
+
+def test_yukon_with_every_game_stalled_writes_its_report(work):
+    """Issue 33: Yukon with turn_cap = 1 (every game stalls) ended in a matplotlib traceback
+    (axis limits NaN) while drawing its plots; now the report is written and says so."""
+    cfg = write(work, YK + "turn_cap = 1\n")
+    res = invoke("run", cfg, "--games", "24", "--threads", "1", "--quiet", "--out", "rep")
+    assert res.exit_code == 0, res.output
+    summary = json.loads((work / "rep" / "summary.json").read_text())
+    stall = [r for r in summary["metrics"] if r["metric"] == "stall_rate" and not r.get("by")]
+    assert len(stall) == 1 and stall[0]["value"] == 1.0, stall
+    assert (work / "rep" / "report.html").is_file()
+
+
+def test_a_baseline_with_records_this_config_does_not_produce_never_passes(tmp_path, monkeypatch):
+    """Issue 33: 20,000 stale records of metrics the game does not have are refused naming
+    --baseline (exit 2, before playing); a record of a known metric this very config does not
+    produce fails the check (exit 1) instead of passing as baseline-only information."""
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('game = "clear_for_takeoff"\ngames = 40\nseed = 1\nseats = ["greedy", "greedy"]\n')
+    assert runner.invoke(app, ["baseline", str(cfg), "--out", "b.json", "--quiet"]).exit_code == 0
+    base = json.loads((tmp_path / "b.json").read_text())
+    n = len(base["metrics"])
+    stale = [dict(base["metrics"][0], metric=f"stale_{i}") for i in range(20_000)]
+    (tmp_path / "stale.json").write_text(json.dumps(dict(base, metrics=base["metrics"] + stale)))
+    r = runner.invoke(app, ["check", str(cfg), "--baseline", "stale.json", "--quiet"])
+    assert r.exit_code == 2, r.output
+    assert r.output == (f"error: --baseline stale.json: key 'metrics[{n}].metric': 'stale_0' is not a metric of "
+                        "clear_for_takeoff (20,000 such records); record the baseline again with "
+                        "`sim baseline CONFIG`\n")
+    turn = next(x for x in base["metrics"] if x["metric"] == "winner_turn_mean")
+    (tmp_path / "extra.json").write_text(json.dumps(dict(base, metrics=[*base["metrics"], dict(turn, by={"seat": 1})])))
+    r = runner.invoke(app, ["check", str(cfg), "--baseline", "extra.json", "--quiet"])
+    assert r.exit_code == 1, r.output
+    assert "FAIL: regressions: winner_turn_mean[seat=1]" in r.output
+    r = runner.invoke(app, ["check", str(cfg), "--baseline", "b.json", "--quiet"])
+    assert r.exit_code == 0 and "PASS: identical to baseline" in r.output, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "c.toml", "extra.json", "stale.json"]

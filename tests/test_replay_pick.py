@@ -50,6 +50,57 @@ def test_select_bad_where(expr, words):
     assert e.value.file == "--where" and words in str(e.value)
 
 
+def test_where_grammar_gives_the_games_polars_would():
+    """SQL words and operators of the grammar (sim.where) select the rows they say."""
+    df = frame()
+    pick = {w: select(df, where=w)[0:3:2] for w in [
+        "winner <> 2", "winner != 2 AND NOT stalled = 1", "winner IN (2, -1) AND turns < 10", "winner NOT IN (2, 1)",
+        "turns * 2 > 40 OR turns % 5 = 2", '"winner" = 2', "5 < turns < 8", "policy_s0 = 'b' and game_index >= 2",
+        "TRUE", "-turns < -20"]}
+    assert pick == {"winner <> 2": (0, 3), "winner != 2 AND NOT stalled = 1": (0, 1),
+                    "winner IN (2, -1) AND turns < 10": (2, 2), "winner NOT IN (2, 1)": (2, 2),
+                    "turns * 2 > 40 OR turns % 5 = 2": (1, 3), '"winner" = 2': (1, 2), "5 < turns < 8": (4, 1),
+                    "policy_s0 = 'b' and game_index >= 2": (3, 1), "TRUE": (0, 5), "-turns < -20": (1, 2)}
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("game_index IN (SELECT column_1 FROM read_csv('/etc/passwd'))", "uses SELECT"),
+    ("EXISTS (SELECT * FROM read_csv('/etc/passwd'))", "uses EXISTS"),
+    ("game_index IN (SELECT game_index FROM read_parquet('games.parquet'))", "uses SELECT"),
+    ("(SELECT COUNT(*) FROM games a, games b, games c, games d) > 0", "uses SELECT"),
+    ("read_csv('/etc/passwd') = 1", "calls a function (read_csv)"),
+    ("winner.__class__ = 1", "unexpected '.'"), ("winner[0] = 1", "unexpected '['"),
+    ("__import__('os') = 1", "calls a function (__import__)"), ("winner = 2 # x", "no comments"),
+    ("winner", "it gives Int64, not true/false"), ("turns + 1", "gives Int64"),
+    ("policy_s0 = 1", "cannot compare"), ("winner IN (turns)", "IN takes a list"),
+    ("winner = 99999999999999999999", "outside -2**63..2**63-1"),
+    ("-" * 200 + "1 = 1", "nested deeper than 60"), ("winner BETWEEN 1 AND 2", "uses BETWEEN"),
+])
+def test_where_refuses_what_is_not_an_expression_over_the_columns(expr, words):
+    """Issue 33: --where read files through polars SQL's table functions; now only the run's
+    own columns, literals, comparisons, AND/OR/NOT, IN lists and arithmetic are accepted."""
+    with pytest.raises(ConfigError) as e:
+        select(frame(), where=expr)
+    assert e.value.file == "--where" and words in str(e.value), str(e.value)
+    assert "root:" not in str(e.value)
+
+
+def test_replay_where_reads_no_file_and_plays_nothing(tmp_path, monkeypatch):
+    """The issue's cases through the CLI: exit 2 naming --where, before any game is played,
+    and nothing of the named file in the message."""
+    monkeypatch.chdir(tmp_path)
+    secret = tmp_path / "secret.csv"
+    secret.write_text("column_1\nTOPSECRET\n")
+    for expr in [f"game_index IN (SELECT column_1 FROM read_csv('{secret}'))",
+                 f"EXISTS (SELECT * FROM read_csv('{secret}'))",
+                 f"(SELECT COUNT(*) FROM read_csv('{secret}')) = 2"]:
+        r = runner.invoke(app, ["replay", str(CFT), "--where", expr, "--games", "20"])
+        assert r.exit_code == 2, r.output
+        assert r.output.startswith("error: --where: cannot evaluate"), r.output
+        assert "uses SELECT" in r.output or "uses EXISTS" in r.output, r.output
+        assert "TOPSECRET" not in r.output and "playing its" not in r.output, r.output
+
+
 @pytest.mark.parametrize("name", available())
 def test_the_summary_has_one_format_for_every_game(name):
     """Generic over GameDef.columns: the seats with their policies, the result, each column
@@ -173,3 +224,31 @@ def test_replay_takes_the_game_index_as_an_argument_too():
     assert a.exit_code == 0 and a.output == b.output and "== summary of game 3 " in a.output
     r = runner.invoke(app, ["replay", str(CFT), "3", "--game", "4"])
     assert r.exit_code == 2 and "given twice" in r.output, r.output
+
+
+@pytest.mark.parametrize("damage", ["no turns", "no game_index", "every x", "games Infinity", "games 1e308"])
+def test_a_damaged_run_folder_is_one_message_not_a_traceback(tmp_path, monkeypatch, damage):
+    """Issue 33: `sim replay --run DIR` raised a traceback when games.parquet lacked a column
+    or the manifest's rows entry held a non-integer."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["run", str(CFT), "--games", "60", "--threads", "1", "--quiet", "--out", "rep"])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    if damage.startswith("no "):
+        df = pl.read_parquet(rep / "games.parquet")
+        df.drop(damage[3:]).write_parquet(rep / "games.parquet")
+    else:
+        man = json.loads((rep / "manifest.json").read_text())
+        key, value = damage.split()
+        man["rows"] = {"sampled": True, "every": 5, "games": 60, key: value}
+        (rep / "manifest.json").write_text(json.dumps(man).replace('"Infinity"', "Infinity").replace('"1e308"', "1e308"))
+    r = runner.invoke(app, ["replay", str(CFT), "--longest", "--run", "rep"])
+    if damage.startswith("no "):
+        assert r.exit_code == 2, r.output
+        assert r.output.strip() == (f"error: rep/games.parquet: lacks the column(s) {damage[3:]} of a run of this "
+                                    "config (not written by `sim run` of it)"), r.output
+    else:
+        assert r.exit_code == 0, r.output
+        assert "60 sampled games in rep/ (its manifest's rows entry does not say of how many)" in r.output

@@ -274,3 +274,71 @@ def test_headline_series_come_from_the_game_def():
     assert gdef.headline == ("weather_share[weather]", "cut_off_rate", "reshuffles_mean")
     assert got == names[:-1] + ["weather_share", "cut_off_rate"]
     assert [m for m, _by in headline_records("not_a_game", recs)] == list(HEADLINE_COMMON)
+
+
+BASE = 'game = "clear_for_takeoff"\ngames = 8\nseed = 1\nseats = ["greedy", "greedy"]\n'
+HUGE = 9_000_000_000_000_000_000  # games no machine can hold the results of
+
+
+@pytest.mark.parametrize("tail, command, line", [
+    ('[sweep.params]\nzz = [[1]]\n', "sweep",
+     "key 'zz': unknown key (from [sweep] zz=[1], sweep point p00)"),
+    ('[sweep.params]\n"clear_for_takeoff.hand_size" = [7, 99]\n', "sweep",
+     "key 'clear_for_takeoff.hand_size': Input should be less than or equal to 30 (got 99) "
+     "(from [sweep] clear_for_takeoff.hand_size=99, sweep point p01)"),
+    ('[sweep.params]\n"seats[5]" = ["greedy"]\n', "sweep",
+     "key 'seats[5]': no such item: the list has 2 (items 0..1) (from [sweep] seats[5]=\"greedy\", sweep point p00)"),
+    ('[clear_for_takeoff]\nhand_size = 7\n[sweep.params]\ngame = ["clear_for_takeoff", "now_boarding"]\n', "sweep",
+     "key 'clear_for_takeoff': unknown key (at sweep point p01: [sweep] game=\"now_boarding\")"),
+    ('[sweep.params]\ngame = ["clear_for_takeoff", "yukon_airways"]\n', "sweep",
+     "key 'game': plays 'yukon_airways' where point p00 plays 'clear_for_takeoff': a sweep compares the points "
+     "of one game, game by game on the same seed (at sweep point p01: [sweep] game=\"yukon_airways\")"),
+    ('[sweep.params]\n"seats[0].policy" = ["greedy"]\n"seats[00].policy" = ["random"]\n', "sweep",
+     "key 'sweep.params.seats[00].policy': the same config key as sweep.params.seats[0].policy"),
+    (f'[sweep]\ngames = {HUGE}\n[sweep.params]\nseed = [1, 2]\n', "sweep", "key 'sweep.games': 9,000,000,"),
+    (f'[checks]\ngames = {HUGE}\n', "check", "key 'checks.games': 9,000,000,"),
+    (f'[checks]\ngames = {HUGE}\n', "baseline", "key 'checks.games': 9,000,000,"),
+])
+def test_validate_refuses_what_the_command_reading_the_table_refuses(tmp_path, tail, command, line):
+    """Issue 33: `sim validate` parses [sweep] and [checks] as `sim sweep` / `sim check` /
+    `sim baseline` do (every point of the grid compiled, nothing played) and gives the very
+    line that command gives; the point and the table are named once."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(BASE + tail)
+    out = tmp_path / "out"
+    extra = {"sweep": ["--out", str(out)], "check": ["--baseline", str(tmp_path / "none.json")],
+             "baseline": ["--out", str(out)]}[command]
+    lines = []
+    for argv in (["validate", str(cfg)], [command, str(cfg), "--quiet", *extra]):
+        r = runner.invoke(app, argv)
+        assert r.exit_code == 2, (argv, r.output)
+        assert r.output.count("\n") == 1 and r.output.startswith(f"error: {cfg}: {line}"), (argv, r.output)
+        assert r.output.count("(from ") <= 1
+        lines.append(r.output)
+    assert lines[0] == lines[1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml"]
+
+
+def test_validate_counts_the_points_of_a_good_sweep_table_and_plays_nothing(tmp_path, monkeypatch):
+    import sim.api
+
+    def boom(*a, **k):
+        raise AssertionError("validate played games")
+
+    monkeypatch.setattr(sim.api, "run_config", boom)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(BASE + '[sweep.params]\n"clear_for_takeoff.hand_size" = [7, 8, 9]\nseed = [1, 2]\n')
+    r = runner.invoke(app, ["validate", str(cfg)])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith(f"ok: {cfg} (clear_for_takeoff, 2 seats, 8 games, seed 1, config hash ")
+    assert r.output.rstrip().endswith(", [sweep] 6 points)")
+
+
+def test_a_sweep_grid_naming_a_game_point_names_the_param_flag(tmp_path):
+    """Issue 33: a --param grid that switches `game` to a cooperative game names --param and the point."""
+    r = runner.invoke(app, ["sweep", str(CFT), "--param", "game=clear_for_takeoff,now_boarding", "--games", "8",
+                            "--out", str(tmp_path / "sw"), "--quiet"])
+    assert r.exit_code == 2, r.output
+    assert r.output == (f"error: {CFT}: key 'clear_for_takeoff': unknown key "
+                        "(at sweep point p01: --param game=\"now_boarding\")\n")
+    assert not (tmp_path / "sw").exists()

@@ -36,6 +36,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -94,9 +95,14 @@ class _BaselineFile(_SummaryFile):
 
 
 def _read_json(path: Path, what: str) -> Any:
-    if not path.is_file():
-        hint = " (a folder)" if path.is_dir() else ""
-        if what == "baseline" and not path.exists():
+    try:
+        is_file = path.is_file()
+        is_dir = not is_file and path.is_dir()
+    except OSError as e:  # a name too long, a path through a file ...
+        raise ConfigError(str(path), "", f"cannot read: {e.strerror or e}") from None
+    if not is_file:
+        hint = " (a folder)" if is_dir else ""
+        if what == "baseline" and not is_dir and not os.path.lexists(path):
             hint = "; record one with `sim baseline CONFIG`"
         raise ConfigError(str(path), "", f"no such {what} file{hint}")
     from sim.config import MAX_DEPTH

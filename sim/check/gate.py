@@ -253,9 +253,14 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
     m = max(sum(r.tested and r.headline for r in rows), 1)
     played = int(summary.get("games") or 0)
     most = max(int(max_games or 0), played)
+    # the same config and rules produce the same records: one in the baseline only is stale
+    same_config = (baseline.get("config_hash") == summary.get("config_hash")
+                   and baseline.get("rules_version") in (None, summary.get("rules_version")))
     for r in rows:
         if r.verdict in ("missing", "new"):
-            if not r.headline and r.verdict == "missing":
+            if not r.headline and r.verdict == "missing" and same_config:
+                r.note = "in the baseline only, and this run has the baseline's config: a stale record"
+            elif not r.headline and r.verdict == "missing":
                 r.verdict = "info"
                 r.note = "in the baseline only (information metric)"
             continue

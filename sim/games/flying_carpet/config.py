@@ -9,7 +9,7 @@ names the key and the cell.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -48,7 +48,7 @@ class Section(Strict):
                                    description="ASSUMPTION: star cells [x, y] (NOTE 5)")
     keep_free: list[list[int]] = Field(default_factory=lambda: [list(c) for c in data.KEEP_FREE],
                                        description="RB: cells that must stay free beside the platforms")
-    deck: dict[str, int] = Field(default_factory=lambda: dict(data.DECK),
+    deck: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(default_factory=lambda: dict(data.DECK),
                                  description="ASSUMPTION: copies of each wind-card kind (data.CARD_KINDS)")
     hand_size: int = Field(data.HAND_SIZE, ge=1, le=8, description="RB: four wind cards (3 in some editions)")
     tokens_each: int = Field(data.TOKENS_EACH, ge=0, le=45, description="RB: five steering tokens each")

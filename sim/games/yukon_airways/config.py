@@ -7,12 +7,15 @@ cards and markers) is checked by ``spec.compile_spec``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
 import sim.games.yukon_airways.data as data
 from sim.config import Strict
+
+Amount = Annotated[int, Field(ge=-1000, le=1000)]
+"""A sum of money in the config (bounded: the kernels hold int32)."""
 
 Improvement = Literal["bonus_fuel", "cards_as_fuel", "hand_limit", "draw", "christmas",
                       "two_dice_per_ticket", "bonus_money", "pair_bonus", "free_moves",
@@ -24,8 +27,8 @@ class Location(Strict):
     """One map location (ASSUMPTION RN 10.1)."""
 
     name: str = Field(min_length=1)
-    value: int = Field(description="money when it is the highest value visited in a round (RB Einkommensphase a)")
-    far: int = Field(0, description="extra $ per die flown there (RB Einkommensphase b: Old Crow 2, Inuvik 3)")
+    value: Amount = Field(description="money when it is the highest value visited in a round (RB Einkommensphase a)")
+    far: Amount = Field(0, description="extra $ per die flown there (RB Einkommensphase b: Old Crow 2, Inuvik 3)")
 
 
 class Route(Strict):
@@ -130,7 +133,7 @@ class Section(Strict):
     orders_in_play: int = Field(data.ORDERS_IN_PLAY, ge=0, le=9, description="RB: three order cards face up")
     fixed_orders: list[int] = Field(default_factory=list, max_length=9,
                                     description="1-based order cards to put face up (RN: first game 1, 7, 9); empty = shuffled")
-    visited_table: list[int] = Field(default_factory=lambda: list(data.VISITED_TABLE), min_length=1, max_length=31,
+    visited_table: list[Amount] = Field(default_factory=lambda: list(data.VISITED_TABLE), min_length=1, max_length=31,
                                      description="ASSUMPTION RN 10.8: money by distinct locations visited")
     tie_break: Literal["fuel", "shared"] = Field(data.TIE_BREAK, description="RULES.md D12")
     unflown_dice: Literal["stay", "roll"] = Field(data.UNFLOWN_DICE, description="RULES.md D6")

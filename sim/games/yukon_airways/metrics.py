@@ -176,11 +176,13 @@ def plots(tally, records, folder) -> list[tuple[str, str]]:
             ax.axhline(fair * k, color="#555555", linestyle="--", linewidth=1, label=f"fair share {fair * k:.1f}%")
             ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
         if zoom:
-            ref = list(lo) + list(hi) + ([fair * k] if fair is not None else [])
-            span = max(ref) - min(ref)
-            ax.set_ylim(max(0.0, min(ref) - 0.3 * span), max(ref) + 0.3 * span)
+            ref = [r for r in list(lo) + list(hi) + ([fair * k] if fair is not None else []) if np.isfinite(r)]
+            if ref:  # no finite value (every game stalled): matplotlib's own limits
+                span = max(ref) - min(ref)
+                ax.set_ylim(max(0.0, min(ref) - 0.3 * span), max(ref) + 0.3 * span)
         else:
-            ax.set_ylim(0, max(float(hi.max()), 1e-9) * 1.15)
+            top = float(np.nanmax(hi)) if np.isfinite(hi).any() else 0.0
+            ax.set_ylim(0, max(top, 1e-9) * 1.15)
         if percent:
             ax.yaxis.set_major_formatter(PercentFormatter(xmax=100, decimals=None if zoom else 0))
         ax.grid(axis="y", color="#dddddd", linewidth=0.8)
