@@ -63,9 +63,10 @@ hook                  meaning
 ====================  ===============================================================================
 
 and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
-``choose_lookahead``), ``LEAF_STEP`` (True when ``legal_actions``, ``choose``, ``choose_sim``
-and ``apply`` allocate nothing: a plain seat's decision is then compiled without reference
-counting, ``engine.leaf_kernel``, the turn loop's fast path), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
+``choose_lookahead``), ``LEAF_STEP`` (True when ``legal_actions``, ``choose``, ``choose_sim``,
+``apply``, ``turn_done`` and ``actor`` allocate nothing: a plain seat's decision is then
+compiled without reference counting, ``engine.leaf_kernel``, the turn loop's fast path),
+``LEAF_TURN`` (the same of ``begin_turn`` and ``end_turn``), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
 capped game's last position is in the replay; else after ``begin_turn``) and
 ``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn).
 Python-side hooks of :class:`Kernels`: ``trace_rows(spec) -> (event rows, snapshot rows)`` and
@@ -112,17 +113,18 @@ HOOKS = (
     "apply", "end_turn", "check", "finish", "write_row", "sim_over", "sim_clock",
 )
 """The numba hooks every game binds (see the module docstring)."""
-CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP")
+CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN")
 """The compile-time constants every game binds."""
 
-_TEMPLATES: list[tuple[str, Callable, dict, bool]] = []
+_TEMPLATES: list[tuple[str, Callable, dict, str]] = []
 
 
-def _template(leaf_step: bool = False, **flags: Any) -> Callable[[Callable], Callable]:
-    """Register a template with its numba flags; ``leaf_step``: compiled without reference
-    counting (``engine.leaf_kernel``'s flags) for a game whose ``LEAF_STEP`` is True."""
+def _template(leaf: str = "", **flags: Any) -> Callable[[Callable], Callable]:
+    """Register a template with its numba flags; ``leaf`` (``"LEAF_STEP"`` or ``"LEAF_TURN"``):
+    compiled without reference counting (``engine.leaf_kernel``'s flags) for a game whose
+    constant of that name is True."""
     def reg(f: Callable) -> Callable:
-        _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}, leaf_step))
+        _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}, leaf))
         return f
 
     return reg
@@ -140,32 +142,61 @@ def _snap(state, snaps, last):
     return last
 
 
-@_template(leaf_step=True)
-def _step(state, spec, pid, w, work, rng, rig_dice, ev, evn):
-    """One decision of a seat playing the plain policy ``pid`` (weights ``w``):
-    ``legal_actions``, ``choose``, ``apply``, compiled into one function (the hooks are inlined
-    here, and the spec and work tuples are passed once a decision). With ``LEAF_STEP`` (every
-    hook it calls allocates nothing) it counts no references: the turn loop's fast path."""
+# The loop's hot path: the hooks are inlined into small functions that the reference-counting
+# loop calls with its arguments as they are (a call passes arrays borrowed): extracting arrays
+# from the spec / work tuples, or a seat's weight row, inside the loop would count references
+# (atomic operations) every turn. For a game whose hooks allocate nothing (LEAF_STEP /
+# LEAF_TURN) these functions are compiled without reference counting (engine.leaf_kernel).
+@_template(leaf="LEAF_STEP")
+def _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn):
+    """One decision of seat ``s`` playing its plain policy ``pids[s]`` (weights ``W[s]``):
+    ``legal_actions``, ``choose``, ``apply``, compiled into one function."""
+    pid = pids[s]
+    w = W[s]
     n = legal_actions(state, spec, work)  # noqa: F821
     c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
     apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
-@_template(leaf_step=True)
-def _sim_step(state, spec, pid, w, work, rng, rig_dice, ev, evn):
+@_template(leaf="LEAF_STEP")
+def _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn):
     """``_step`` inside a look-ahead simulation (``choose_sim``); the same compiled function as
     ``_step`` when a game's ``choose_sim`` is its ``choose``."""
+    pid = pids[s]
+    w = W[s]
     n = legal_actions(state, spec, work)  # noqa: F821
     c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
     apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
 @_template()
-def _step_lookahead(state, spec, w, work, rng, rig_dice, ev, evn):
-    """One decision of the look-ahead seat (``choose_lookahead``: it allocates)."""
+def _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn):
+    """One decision of the look-ahead seat ``s`` (``choose_lookahead``: it allocates)."""
+    w = W[s]
     n = legal_actions(state, spec, work)  # noqa: F821
     c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
     apply(state, spec, POL_LOOKAHEAD, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+
+
+@_template(leaf="LEAF_TURN")
+def _head(state, spec, pids, W, rng, rig_dice, work, ev, evn):
+    """``begin_turn``."""
+    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+
+
+@_template(leaf="LEAF_TURN")
+def _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn):
+    """``end_turn``."""
+    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+
+
+@_template(leaf="LEAF_STEP")
+def _next_actor(state, spec, work):
+    """-1 when the turn has no decision left (``turn_done``), else the seat to decide
+    (``actor``)."""
+    if turn_done(state, work):  # noqa: F821
+        return -1
+    return actor(state, spec)  # noqa: F821
 
 
 @_template()
@@ -191,21 +222,21 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
-        begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+        _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
         if not SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)
-        while not turn_done(state, work):  # noqa: F821
-            s = actor(state, spec)  # noqa: F821
-            pid = pids[s]
-            if pid == POL_LOOKAHEAD:  # noqa: F821
-                _step_lookahead(state, spec, W[s], work, rng, rig_dice, ev, evn)
+        s = _next_actor(state, spec, work)
+        while s >= 0:
+            if pids[s] == POL_LOOKAHEAD:  # noqa: F821
+                _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn)
             else:
-                _step(state, spec, pid, W[s], work, rng, rig_dice, ev, evn)
+                _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
             if CHECK_EACH_ACTION and check_on:  # noqa: F821
                 code = check(state, spec)  # noqa: F821
                 if code != 0:
                     return code
-        end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+            s = _next_actor(state, spec, work)
+        _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
         if check_on:
             code = check(state, spec)  # noqa: F821
             if code != 0:
@@ -225,10 +256,11 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
     c0 = sim_clock(state, 0)  # noqa: F821
     t = 0
     while True:
-        while not turn_done(state, work):  # noqa: F821
-            s = actor(state, spec)  # noqa: F821
-            _sim_step(state, spec, pids[s], W[s], work, rng, rig_dice, ev, evn)
-        end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+        s = _next_actor(state, spec, work)
+        while s >= 0:
+            _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
+            s = _next_actor(state, spec, work)
+        _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
         t += 1
         if over(state) or sim_over(state):  # noqa: F821
             break
@@ -237,7 +269,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
-        begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+        _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
     if over(state):  # noqa: F821
         finish(state, spec, ev, evn)  # noqa: F821
     return t
@@ -247,14 +279,14 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
 def rest_of_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     """The scenario API's end of a turn: the current turn's remaining decisions by the seats'
     policies (``choose_lookahead`` for a look-ahead seat, as in a playout), then ``end_turn``."""
-    while not turn_done(state, work):  # noqa: F821
-        s = actor(state, spec)  # noqa: F821
-        pid = pids[s]
-        if pid == POL_LOOKAHEAD:  # noqa: F821
-            _step_lookahead(state, spec, W[s], work, rng, rig_dice, ev, evn)
+    s = _next_actor(state, spec, work)
+    while s >= 0:
+        if pids[s] == POL_LOOKAHEAD:  # noqa: F821
+            _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn)
         else:
-            _step(state, spec, pid, W[s], work, rng, rig_dice, ev, evn)
-    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+            _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
+        s = _next_actor(state, spec, work)
+    _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
 
 
 @_template()
@@ -397,11 +429,11 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
     ns = dict(globals())
     ns.update({h: hooks[h] for h in HOOKS + CONSTANTS})
     built: dict[str, Any] = {}
-    for name, f, flags, leaf_step in _TEMPLATES:
+    for name, f, flags, leaf in _TEMPLATES:
         if name == "_sim_step" and hooks["choose_sim"] is hooks["choose"]:
             ns[name] = built[name] = built["_step"]  # the same function: compile it once
             continue
-        if leaf_step and hooks["LEAF_STEP"]:
+        if leaf and hooks[leaf]:
             flags = {**flags, "_nrt": False}
         fn = types.FunctionType(f.__code__, ns, f"{game}__{name}", f.__defaults__, f.__closure__)
         fn.__qualname__ = f"{game}__{name}"

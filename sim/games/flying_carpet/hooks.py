@@ -90,6 +90,7 @@ from sim.games.loop import bind
 
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
+LEAF_TURN = False  # end_turn may recompute the policy map (policies.map_into allocates)
 SNAP_BEFORE_CAP = True  # a capped race's last position is in the replay
 CHECK_EACH_ACTION = True
 
