@@ -31,6 +31,7 @@ from sim.games.engine import (
     W_LA_ROLLOUTS,
     inline_kernel,
     kernel,
+    leaf_kernel,
     lookahead_streams,
     ranked_candidates,
 )
@@ -90,7 +91,8 @@ from sim.games.loop import bind
 
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
-LEAF_TURN = False  # end_turn may recompute the policy map (policies.map_into allocates)
+LEAF_TURN = False  # end_turn may recompute the policy map (policies.map_into allocates); the
+# turn's bookkeeping itself is the leaf functions _turn_head and _turn_stats
 SNAP_BEFORE_CAP = True  # a capped race's last position is in the replay
 CHECK_EACH_ACTION = True
 
@@ -153,8 +155,10 @@ def snap_key(state):
     return state[H_TURN]
 
 
-@inline_kernel
-def begin_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
+@leaf_kernel
+def _turn_head(state, spec, work):
+    """The turn's bookkeeping head: where the seat stands, whether the turn is a skipped one,
+    whether it starts near the finish, its blown count (``work[4]``, see the docstring)."""
     p = spec[0]
     tw = work[4]
     s = state[H_CUR]
@@ -165,6 +169,11 @@ def begin_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
     tw[3] = 1 if abs(pos0 % W - fin % W) + abs(pos0 // W - fin // W) <= p[P_NEAR] else 0
     tw[4] = state[p[P_OFF_STATS] + s * NSTAT + ST_BLOWN]
     tw[6] = 0
+
+
+@inline_kernel
+def begin_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
+    _turn_head(state, spec, work)
 
 
 @inline_kernel
@@ -223,17 +232,19 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
         _apply_inline(state, spec, work[0][choice], rng, rig_dice, ev, evn)
 
 
-@inline_kernel
-def end_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
+@leaf_kernel
+def _turn_stats(state, spec, work):
+    """The turn's bookkeeping tail (not rules): waiting near the finish and wasted turns
+    (``ST_WAIT``, ``ST_WASTED``; none in a look-ahead simulation). Returns True when the seat's
+    distance map must be recomputed now (the stale-map rule of the module docstring)."""
     p = spec[0]
     tw = work[4]
     dist = work[3]
     s = state[H_CUR]
-    if tw[5] != 0:  # a look-ahead simulation (hooks.rollout_choice): the stale-map rule only
+    if tw[5] != 0:  # a look-ahead simulation (rollout_choice): the stale-map rule only
         if tw[6] == 0 and tw[0] != 0 and state[p[P_OFF_RANK] + s] == 0 and state[p[P_OFF_POS] + s] == tw[1]:
-            s0 = p[P_OFF_SCEN]
-            map_into(spec, state[s0: s0 + NCELL], dist)
             tw[0] = 0
+            return True
     elif state[p[P_OFF_RANK] + s] == 0:
         st = p[P_OFF_STATS] + s * NSTAT
         if tw[3] != 0:
@@ -244,9 +255,16 @@ def end_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
             if state[st + ST_BLOWN] > tw[4] or dist[pos1] >= dist[pos0]:
                 state[st + ST_WASTED] += 1
             if tw[0] != 0 and pos1 == pos0:
-                s0 = p[P_OFF_SCEN]
-                map_into(spec, state[s0: s0 + NCELL], dist)
                 tw[0] = 0
+                return True
+    return False
+
+
+@inline_kernel
+def end_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
+    if _turn_stats(state, spec, work):  # rare: policies.map_into allocates, so it is called here
+        s0 = spec[0][P_OFF_SCEN]
+        map_into(spec, state[s0: s0 + NCELL], work[3])
     turn_tail(state, spec, ev, evn)
 
 
