@@ -102,6 +102,18 @@ def ranked_candidates(sc, first, k):
     return out
 
 
+@kernel
+def lookahead_seats(base, w, n_seats):
+    """The seat tables of a look-ahead simulation (``loop.simulate``): every one of ``n_seats``
+    seats plays the plain policy ``base`` with the deciding seat's weight row ``w`` (float64[W]:
+    the base policy's weights lead it). Returns (pids int64[n_seats], W float64[n_seats, W])."""
+    pids = np.full(n_seats, base, np.int64)
+    W = np.empty((n_seats, w.shape[0]), np.float64)
+    for s in range(n_seats):
+        W[s, :] = w
+    return pids, W
+
+
 # ---- seats -------------------------------------------------------------------------------
 @kernel
 def seat_policies(entry_policy, entry_weights, perms, g):

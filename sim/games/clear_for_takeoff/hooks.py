@@ -62,6 +62,7 @@ from sim.games.engine import (
     emit,
     inline_kernel,
     kernel,
+    lookahead_seats,
     lookahead_streams,
     ranked_candidates,
 )
@@ -287,10 +288,7 @@ def rollout_choice(state, spec, w, acts, n, disc, need, rng):
     stw = np.zeros(2, np.int64)
     swork = (sacts, sdisc, sneed, stw)
     S = p[P_S]
-    pids = np.full(S, base, np.int64)
-    W = np.empty((S, w.shape[0]), np.float64)
-    for o in range(S):
-        W[o, :] = w
+    pids, W = lookahead_seats(base, w, S)
     rig0 = np.zeros(1, np.int32)
     sdepth = depth + 1 if depth > 0 else 0  # simulate counts the candidate's own turn
     ev0 = np.zeros((0, EV_W), np.int32)

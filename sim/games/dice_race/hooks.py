@@ -44,6 +44,7 @@ from sim.games.engine import (
     emit,
     inline_kernel,
     kernel,
+    lookahead_seats,
     lookahead_streams,
     ranked_candidates,
 )
@@ -232,10 +233,7 @@ def rollout_choice(state, spec, w, acts, n, rng):
     stw = np.zeros(1, np.int64)
     sw = (sacts, stw)
     S = spec[0][P_S]
-    pids = np.full(S, base, np.int64)
-    Wb = np.empty((S, w.shape[0]), np.float64)
-    for o in range(S):
-        Wb[o, :] = w
+    pids, Wb = lookahead_seats(base, w, S)
     sdepth = depth + 1 if depth > 0 else 0  # simulate counts the deciding seat's own turn
     for _r in range(R):
         lookahead_streams(rng, sub)

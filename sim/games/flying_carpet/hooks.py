@@ -32,6 +32,7 @@ from sim.games.engine import (
     inline_kernel,
     kernel,
     leaf_kernel,
+    lookahead_seats,
     lookahead_streams,
     ranked_candidates,
 )
@@ -359,10 +360,7 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
     stw = np.zeros(7, np.int64)
     sw = (sacts, swork, sfw, sdmap, stw)
     S = p[P_S]
-    pids = np.full(S, base, np.int64)
-    Wb = np.empty((S, w.shape[0]), np.float64)
-    for o in range(S):
-        Wb[o, :] = w
+    pids, Wb = lookahead_seats(base, w, S)
     for _r in range(R):
         lookahead_streams(rng, sub)
         for k in range(K):

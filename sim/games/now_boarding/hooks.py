@@ -31,6 +31,7 @@ from sim.games.engine import (
     W_LA_ROLLOUTS,
     inline_kernel,
     kernel,
+    lookahead_seats,
     lookahead_streams,
 )
 from sim.games.loop import bind
@@ -280,9 +281,7 @@ def purchase_search(st, spec, order, k, base, w, rng, nsim, depth):
     stw = np.zeros(5, np.int64)
     swork = (sorder, stw)
     sspec = (spec,)
-    pids = np.full(1, base, np.int64)
-    Wb = np.empty((1, w.shape[0]), np.float64)
-    Wb[0, :] = w
+    pids, Wb = lookahead_seats(base, w, 1)  # the team is one player
     rig0 = np.zeros(1, np.int32)
     sdepth = depth + 1 if depth > 0 else 0  # simulate counts this round as the first
     last = k + 1 >= spec[P_NP]

@@ -27,6 +27,7 @@ from sim.games.engine import (
     emit,
     inline_kernel,
     kernel,
+    lookahead_seats,
     lookahead_streams,
     ranked_candidates,
 )
@@ -260,10 +261,7 @@ def rollout_choice(state, spec, w, acts, n, rng, ctx):
     stw = np.zeros(1, np.int64)
     sw = (sacts, sctx, stw)
     S = p[P_S]
-    pids = np.full(S, base, np.int64)
-    Wb = np.empty((S, w.shape[0]), np.float64)
-    for o in range(S):
-        Wb[o, :] = w
+    pids, Wb = lookahead_seats(base, w, S)
     for _r in range(R):
         lookahead_streams(rng, sub)
         for k in range(K):
