@@ -66,7 +66,8 @@ and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
 ``choose_lookahead``), ``LEAF_STEP`` (True when ``legal_actions``, ``choose``, ``choose_sim``,
 ``apply``, ``turn_done`` and ``actor`` allocate nothing: a plain seat's decision is then
 compiled without reference counting, ``engine.leaf_kernel``, the turn loop's fast path),
-``LEAF_TURN`` (the same of ``begin_turn`` and ``end_turn``), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
+``LEAF_TURN`` (the same of ``begin_turn`` and ``end_turn``; with both, a turn of plain seats
+is one call of a function with every hook inlined: ``_turn``), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
 capped game's last position is in the replay; else after ``begin_turn``) and
 ``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn).
 Python-side hooks of :class:`Kernels`: ``trace_rows(spec) -> (event rows, snapshot rows)`` and
@@ -178,6 +179,41 @@ def _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn):
     apply(state, spec, POL_LOOKAHEAD, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
+@_template(leaf="FAST_TURN")
+def _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
+    """A whole turn of plain seats, with every hook inlined: ``begin_turn``, the snapshot,
+    the decisions (``legal_actions``, ``choose``, ``apply``) until ``turn_done``, ``end_turn``;
+    one call a turn (a call passes the spec and work tuples field by field). Used for a game
+    whose hooks allocate nothing (``FAST_TURN`` = ``LEAF_STEP`` and ``LEAF_TURN``), when no
+    seat looks ahead and no invariant is checked; returns the last snapshot row written."""
+    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+    if not SNAP_BEFORE_CAP:  # noqa: F821
+        last = _snap(state, snaps, last)
+    while not turn_done(state, work):  # noqa: F821
+        s = actor(state, spec)  # noqa: F821
+        pid = pids[s]
+        w = W[s]
+        n = legal_actions(state, spec, work)  # noqa: F821
+        c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+    return last
+
+
+@_template(leaf="FAST_TURN")
+def _sim_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
+    """``_turn`` inside a look-ahead simulation (``choose_sim``; no snapshot)."""
+    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+    while not turn_done(state, work):  # noqa: F821
+        s = actor(state, spec)  # noqa: F821
+        pid = pids[s]
+        w = W[s]
+        n = legal_actions(state, spec, work)  # noqa: F821
+        c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
+        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+
+
 @_template(leaf="LEAF_TURN")
 def _head(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     """``begin_turn``."""
@@ -216,12 +252,20 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
             return code
     cap = turn_cap(spec)  # noqa: F821
     last = -1
+    fast = FAST_TURN and not check_on  # noqa: F821
+    for s in range(pids.shape[0]):
+        if pids[s] == POL_LOOKAHEAD:  # noqa: F821
+            fast = False
     while not over(state):  # noqa: F821
         if SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
+        if FAST_TURN:  # noqa: F821  (a constant: the branch is compiled only for such a game)
+            if fast:
+                last = _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last)
+                continue
         _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
         if not SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)
@@ -254,14 +298,13 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
     ``finish`` when the game is over. Returns the turns completed (the current one first)."""
     cap = turn_cap(spec)  # noqa: F821
     c0 = sim_clock(state, 0)  # noqa: F821
-    t = 0
-    while True:
+    s = _next_actor(state, spec, work)  # the rest of the current turn
+    while s >= 0:
+        _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
         s = _next_actor(state, spec, work)
-        while s >= 0:
-            _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
-            s = _next_actor(state, spec, work)
-        _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
-        t += 1
+    _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+    t = 1
+    while True:
         if over(state) or sim_over(state):  # noqa: F821
             break
         if depth > 0 and sim_clock(state, t) - c0 >= depth:  # noqa: F821
@@ -269,7 +312,16 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
-        _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+        if FAST_TURN:  # noqa: F821
+            _sim_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+        else:
+            _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+            s = _next_actor(state, spec, work)
+            while s >= 0:
+                _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
+                s = _next_actor(state, spec, work)
+            _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+        t += 1
     if over(state):  # noqa: F821
         finish(state, spec, ev, evn)  # noqa: F821
     return t
@@ -428,12 +480,13 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
         raise ValueError(f"game {game!r} does not define the engine hooks {', '.join(missing)}")
     ns = dict(globals())
     ns.update({h: hooks[h] for h in HOOKS + CONSTANTS})
+    ns["FAST_TURN"] = bool(hooks["LEAF_STEP"] and hooks["LEAF_TURN"])
     built: dict[str, Any] = {}
     for name, f, flags, leaf in _TEMPLATES:
         if name == "_sim_step" and hooks["choose_sim"] is hooks["choose"]:
             ns[name] = built[name] = built["_step"]  # the same function: compile it once
             continue
-        if leaf and hooks[leaf]:
+        if leaf and ns[leaf]:
             flags = {**flags, "_nrt": False}
         fn = types.FunctionType(f.__code__, ns, f"{game}__{name}", f.__defaults__, f.__closure__)
         fn.__qualname__ = f"{game}__{name}"
