@@ -53,6 +53,9 @@ hook                  meaning
 ``choose_lookahead(state, spec, w, work, n, rng)``  the look-ahead seat's choice
 ``apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn)``  carry the choice out
 ``end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)``  the turn's fixed tail
+``settle(state, spec, work)``  after every turn, with reference counting: what a turn's hooks
+                      leave to do that allocates (Flying Carpet's policy-map recomputation);
+                      nothing in most games
 ``check(state, spec)``      0, or the first violated invariant code
 ``finish(state, spec, ev, evn)``  after the last turn (also after a stall)
 ``write_row(state, spec, row)``   the result row
@@ -92,7 +95,7 @@ The loop (``playout``)::
             s = actor; n = legal_actions
             choice = choose_lookahead if pids[s] == POL_LOOKAHEAD else choose
             apply; [check if CHECK_EACH_ACTION]
-        end_turn; [check]
+        end_turn; settle; [check]
     finish
 """
 
@@ -111,7 +114,7 @@ from sim.rng import seed_streams
 HOOKS = (
     "new_state", "shared", "new_work", "thread_spec", "start", "over", "clock", "turn_cap", "stall",
     "snap_key", "begin_turn", "turn_done", "actor", "legal_actions", "choose", "choose_sim", "choose_lookahead",
-    "apply", "end_turn", "check", "finish", "write_row", "sim_over", "sim_clock",
+    "apply", "end_turn", "settle", "check", "finish", "write_row", "sim_over", "sim_clock",
 )
 """The numba hooks every game binds (see the module docstring)."""
 CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN")
@@ -265,6 +268,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
         if FAST_TURN:  # noqa: F821  (a constant: the branch is compiled only for such a game)
             if fast:
                 last = _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last)
+                settle(state, spec, work)  # noqa: F821
                 continue
         _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
         if not SNAP_BEFORE_CAP:  # noqa: F821
@@ -281,6 +285,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
                     return code
             s = _next_actor(state, spec, work)
         _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+        settle(state, spec, work)  # noqa: F821
         if check_on:
             code = check(state, spec)  # noqa: F821
             if code != 0:
@@ -303,6 +308,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
         _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
         s = _next_actor(state, spec, work)
     _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+    settle(state, spec, work)  # noqa: F821
     t = 1
     while True:
         if over(state) or sim_over(state):  # noqa: F821
@@ -321,6 +327,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
                 _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
                 s = _next_actor(state, spec, work)
             _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+        settle(state, spec, work)  # noqa: F821
         t += 1
     if over(state):  # noqa: F821
         finish(state, spec, ev, evn)  # noqa: F821
@@ -339,6 +346,7 @@ def rest_of_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
             _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
         s = _next_actor(state, spec, work)
     _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+    settle(state, spec, work)  # noqa: F821
 
 
 @_template()

@@ -16,7 +16,9 @@ moved since the map was computed, tw[1] the seat's cell at the turn's start, tw[
 turn is a skipped one, tw[3] 1 when it started near the finish, tw[4] its blown count then,
 tw[5] 1 in a look-ahead simulation (no bookkeeping; the stale map is recomputed when the
 carpet stayed put, skipped turn or not, as the simulations always did), tw[6] 1 in a
-simulation's first turn, the deciding seat's own, where the map is kept).
+simulation's first turn, the deciding seat's own, where the map is kept, tw[7] 1 when
+``settle`` must recompute the map after the turn: the rules' end of the turn does not read
+or move the board's clouds, so recomputing after it gives the map it gave before it).
 """
 
 from __future__ import annotations
@@ -92,8 +94,7 @@ from sim.games.loop import bind
 
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
-LEAF_TURN = False  # end_turn may recompute the policy map (policies.map_into allocates); the
-# turn's bookkeeping itself is the leaf functions _turn_head and _turn_stats
+LEAF_TURN = True  # begin_turn and end_turn allocate nothing (the map recomputation is settle's)
 SNAP_BEFORE_CAP = True  # a capped race's last position is in the replay
 CHECK_EACH_ACTION = True
 
@@ -114,7 +115,7 @@ def new_work(spec, sh):
     acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
     cw = np.empty(2 * NCELL, np.int32)
     fw = np.empty(p[P_HAND] + 1, np.float64)
-    return acts, cw, fw, sh.copy(), np.zeros(7, np.int64)
+    return acts, cw, fw, sh.copy(), np.zeros(8, np.int64)
 
 
 @kernel
@@ -237,7 +238,8 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
 def _turn_stats(state, spec, work):
     """The turn's bookkeeping tail (not rules): waiting near the finish and wasted turns
     (``ST_WAIT``, ``ST_WASTED``; none in a look-ahead simulation). Returns True when the seat's
-    distance map must be recomputed now (the stale-map rule of the module docstring)."""
+    distance map must be recomputed (the stale-map rule of the module docstring), which
+    ``settle`` does after the turn."""
     p = spec[0]
     tw = work[4]
     dist = work[3]
@@ -263,10 +265,18 @@ def _turn_stats(state, spec, work):
 
 @inline_kernel
 def end_turn(state, spec, pids, W_, rng, rig_dice, work, ev, evn):
-    if _turn_stats(state, spec, work):  # rare: policies.map_into allocates, so it is called here
+    if _turn_stats(state, spec, work):
+        work[4][7] = 1  # settle recomputes the map (policies.map_into allocates)
+    turn_tail(state, spec, ev, evn)
+
+
+@inline_kernel
+def settle(state, spec, work):
+    tw = work[4]
+    if tw[7] != 0:  # the map of the stale-map rule, recomputed from the board (rare)
+        tw[7] = 0
         s0 = spec[0][P_OFF_SCEN]
         map_into(spec, state[s0: s0 + NCELL], work[3])
-    turn_tail(state, spec, ev, evn)
 
 
 @inline_kernel
