@@ -141,7 +141,8 @@ def _snap(state, snaps, last):
     returns the row last written."""
     k = snap_key(state)  # noqa: F821  (a hook)
     if k != last and 0 <= k < snaps.shape[0]:
-        snaps[k, :] = state
+        for i in range(state.shape[0]):  # element by element: a slice copy would allocate
+            snaps[k, i] = state[i]
         return k
     return last
 
