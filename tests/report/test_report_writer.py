@@ -164,11 +164,14 @@ def test_replaces_existing_report(tmp_path, competitive):
     cfg, gdef, df, summary, manifest = competitive
     out = tmp_path / "reports" / "x"
     write_report(out, cfg, gdef, df, summary, manifest)
+    # an earlier report that showed a plot this one does not make: its plot goes with it (a
+    # picture no report.md shows is not ours, and blocks the replacement: test_hostile.py)
     (out / "plots" / "stale.png").write_bytes(b"old plot")
-    (out / "report.md").write_text("previous report")
+    md = out / "report.md"
+    md.write_text("previous report\n\n" + md.read_text() + "\n![stale](plots/stale.png)\n")
     write_report(out, cfg, gdef, df, summary, manifest)
     assert not (out / "plots" / "stale.png").exists()
-    assert (out / "report.md").read_text() != "previous report"
+    assert not md.read_text().startswith("previous report")
     assert _siblings(out.parent) == ["x"]
 
 
