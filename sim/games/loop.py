@@ -185,36 +185,26 @@ def _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn):
 
 @_template(leaf="FAST_TURN")
 def _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
-    """A whole turn of plain seats, with every hook inlined: ``begin_turn``, the snapshot,
-    the decisions (``legal_actions``, ``choose``, ``apply``) until ``turn_done``, ``end_turn``;
-    one call a turn (a call passes the spec and work tuples field by field). Used for a game
-    whose hooks allocate nothing (``FAST_TURN`` = ``LEAF_STEP`` and ``LEAF_TURN``), when no
-    seat looks ahead and no invariant is checked; returns the last snapshot row written."""
+    """A whole turn of plain seats in one call: ``begin_turn`` (inlined), the snapshot, the
+    decisions (``_step``) until ``turn_done``, ``end_turn`` (inlined). Used for a game whose
+    hooks allocate nothing (``FAST_TURN`` = ``LEAF_STEP`` and ``LEAF_TURN``), when no seat looks
+    ahead and no invariant is checked; returns the last snapshot row written. The decision
+    body is ``_step``'s, compiled once (inlining it here too cost compile time)."""
     begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
     if not SNAP_BEFORE_CAP:  # noqa: F821
         last = _snap(state, snaps, last)
     while not turn_done(state, work):  # noqa: F821
-        s = actor(state, spec)  # noqa: F821
-        pid = pids[s]
-        w = W[s]
-        n = legal_actions(state, spec, work)  # noqa: F821
-        c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
-        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+        _step(state, spec, pids, W, actor(state, spec), work, rng, rig_dice, ev, evn)  # noqa: F821
     end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
     return last
 
 
 @_template(leaf="FAST_TURN")
 def _sim_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
-    """``_turn`` inside a look-ahead simulation (``choose_sim``; no snapshot)."""
+    """``_turn`` inside a look-ahead simulation (``_sim_step``; no snapshot)."""
     begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
     while not turn_done(state, work):  # noqa: F821
-        s = actor(state, spec)  # noqa: F821
-        pid = pids[s]
-        w = W[s]
-        n = legal_actions(state, spec, work)  # noqa: F821
-        c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
-        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+        _sim_step(state, spec, pids, W, actor(state, spec), work, rng, rig_dice, ev, evn)  # noqa: F821
     end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
 
 
