@@ -70,7 +70,9 @@ and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
 ``apply``, ``turn_done`` and ``actor`` allocate nothing: a plain seat's decision is then
 compiled without reference counting, ``engine.leaf_kernel``, the turn loop's fast path),
 ``LEAF_TURN`` (the same of ``begin_turn`` and ``end_turn``; with both, a turn of plain seats
-is one call of a function with every hook inlined: ``_turn``), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
+is one call of a function with every hook inlined: ``_turn``), ``INLINE_TURN`` (``_turn`` also
+inlines the decision hooks instead of calling ``_step``: faster for short turns, a longer
+compile), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
 capped game's last position is in the replay; else after ``begin_turn``) and
 ``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn).
 Python-side hooks of :class:`Kernels`: ``trace_rows(spec) -> (event rows, snapshot rows)`` and
@@ -117,7 +119,7 @@ HOOKS = (
     "apply", "end_turn", "settle", "check", "finish", "write_row", "sim_over", "sim_clock",
 )
 """The numba hooks every game binds (see the module docstring)."""
-CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN")
+CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN", "INLINE_TURN")
 """The compile-time constants every game binds."""
 
 _TEMPLATES: list[tuple[str, Callable, dict, str]] = []
@@ -205,6 +207,39 @@ def _sim_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
     while not turn_done(state, work):  # noqa: F821
         _sim_step(state, spec, pids, W, actor(state, spec), work, rng, rig_dice, ev, evn)  # noqa: F821
+    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+
+
+@_template(leaf="FAST_TURN")
+def _turn_inline(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
+    """``_turn`` with the decision hooks inlined too (``INLINE_TURN``: a game whose turns are
+    short, where the call of ``_step`` is a measurable share of a turn, and whose decision
+    body compiles quickly)."""
+    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+    if not SNAP_BEFORE_CAP:  # noqa: F821
+        last = _snap(state, snaps, last)
+    while not turn_done(state, work):  # noqa: F821
+        s = actor(state, spec)  # noqa: F821
+        pid = pids[s]
+        w = W[s]
+        n = legal_actions(state, spec, work)  # noqa: F821
+        c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+    return last
+
+
+@_template(leaf="FAST_TURN")
+def _sim_turn_inline(state, spec, pids, W, rng, rig_dice, work, ev, evn):
+    """``_sim_turn`` with the decision hooks inlined (``INLINE_TURN``)."""
+    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
+    while not turn_done(state, work):  # noqa: F821
+        s = actor(state, spec)  # noqa: F821
+        pid = pids[s]
+        w = W[s]
+        n = legal_actions(state, spec, work)  # noqa: F821
+        c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
+        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
     end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
 
 
@@ -492,6 +527,9 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
         fn.__module__ = __name__
         fn.__doc__ = f.__doc__
         ns[name] = built[name] = njit(**flags)(fn)
+    if hooks["INLINE_TURN"]:  # the turn with its decisions inlined (compiled lazily: only these)
+        ns["_turn"] = built["_turn"] = built["_turn_inline"]
+        ns["_sim_turn"] = built["_sim_turn"] = built["_sim_turn_inline"]
     return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"], built["play_batch"],
                    built["check_index"], built["traced_index"], built["simulate"], built["rest_of_turn"],
                    built["stop_if_capped"], trace_rows, snaps_used)

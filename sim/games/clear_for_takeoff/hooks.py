@@ -71,6 +71,7 @@ from sim.games.loop import bind
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
 LEAF_TURN = True  # begin_turn and end_turn allocate nothing
+INLINE_TURN = True  # short turns: the decision call was 15-20 % of a turn
 SNAP_BEFORE_CAP = False  # the snapshot of turn t is taken after its head (begin_turn)
 CHECK_EACH_ACTION = False  # one decision a turn: checked after the turn's tail
 

@@ -95,6 +95,7 @@ from sim.games.loop import bind
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
 LEAF_TURN = True  # begin_turn and end_turn allocate nothing (the map recomputation is settle's)
+INLINE_TURN = False  # the decision body is large
 SNAP_BEFORE_CAP = True  # a capped race's last position is in the replay
 CHECK_EACH_ACTION = True
 

@@ -66,6 +66,7 @@ from sim.games.now_boarding.rules import stall as _stall
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = False  # the planner's end search (choose) and the flight phase (apply) allocate
 LEAF_TURN = True  # begin_turn and end_turn allocate nothing
+INLINE_TURN = False  # no fast turn (LEAF_STEP is False)
 SNAP_BEFORE_CAP = False
 CHECK_EACH_ACTION = True
 D_FLIGHT = 0

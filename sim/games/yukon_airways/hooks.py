@@ -66,6 +66,7 @@ from sim.games.yukon_airways.rules import apply_action, check_invariants, redeal
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
 LEAF_TURN = True  # begin_turn and end_turn allocate nothing
+INLINE_TURN = False  # the decision body is large: inlining it twice doubled the compile
 SNAP_BEFORE_CAP = False
 CHECK_EACH_ACTION = False  # a turn is one action: checked after every turn
 
