@@ -281,6 +281,11 @@ def settle(state, spec, work):
 
 
 @inline_kernel
+def settle_due(state, work):
+    return work[4][7] != 0
+
+
+@inline_kernel
 def check(state, spec):
     return check_invariants(state, spec)
 

@@ -66,7 +66,7 @@ from sim.games.now_boarding.rules import stall as _stall
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = False  # the planner's end search (choose) and the flight phase (apply) allocate
 LEAF_TURN = True  # begin_turn and end_turn allocate nothing
-INLINE_TURN = False  # no fast turn (LEAF_STEP is False)
+INLINE_TURN = True  # a round's six or so decisions are short: inlined into the turn loop
 SNAP_BEFORE_CAP = False
 CHECK_EACH_ACTION = True
 D_FLIGHT = 0
@@ -159,12 +159,17 @@ def _store(work, best, cand):
 
 
 @kernel
+def _end_search(state, spec, w, work, k, rng):
+    best, cand, _nc, _tot = purchase_search(state, spec[0], work[0], k, POL_PLANNER, w, rng,
+                                            np.int64(w[PW_ENDSEARCH]), 0)
+    return _store(work, best, cand)
+
+
+@inline_kernel
 def choose(state, spec, pid, w, work, n, rng):
     k = work[1][0] - D_BUY
     if k >= 0 and pid == POL_PLANNER and w[PW_ENDSEARCH] > 0.5 and after_last_draw(state):
-        best, cand, _nc, _tot = purchase_search(state, spec[0], work[0], k, POL_PLANNER, w, rng,
-                                                np.int64(w[PW_ENDSEARCH]), 0)
-        return _store(work, best, cand)
+        return _end_search(state, spec, w, work, k, rng)  # the planner's end search (it allocates)
     return 0
 
 
@@ -211,6 +216,11 @@ def end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
 @inline_kernel
 def settle(state, spec, work):
     pass
+
+
+@inline_kernel
+def settle_due(state, work):
+    return False
 
 
 @inline_kernel

@@ -182,6 +182,11 @@ def settle(state, spec, work):
 
 
 @inline_kernel
+def settle_due(state, work):
+    return False
+
+
+@inline_kernel
 def check(state, spec):
     return check_invariants(state, spec)
 
