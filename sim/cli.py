@@ -180,7 +180,7 @@ def run(
     from sim.cli_progress import prepare_kernels, progress_bar
     from sim.report import write_report
 
-    compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty())
+    compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty(), quiet=quiet)
     with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
         result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
                             compile_s=compile_s, rows=rows, keep_frame=False)
@@ -299,7 +299,8 @@ def replay(
             n = play.cfg.games
             typer.echo(f"note: {why}; playing its {n:,} games now to pick from (`sim run {config}` keeps a run "
                        "to pick from; --games plays fewer)", err=True)
-            with progress_bar(cfg.run_name, n, enabled=not quiet and sys.stderr.isatty()) as on_progress:
+            with progress_bar(cfg.run_name, n, enabled=not quiet and sys.stderr.isatty(), title=play.game.title,
+                              quiet=quiet) as on_progress:
                 result = run_config(play, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
                                     write_rows=False, keep_frame=True)
             found = Games(result.df, None, f"{n:,} games played now")
@@ -492,8 +493,8 @@ def skill(
         fail(f"--out: {e}" if out is not None else str(e))
     from sim.cli_progress import progress_bar
 
-    with progress_bar(f"{cfg.run_name} skill", table.total_games,
-                      enabled=not quiet and sys.stderr.isatty()) as on_progress:
+    with progress_bar(f"{cfg.run_name} skill", table.total_games, enabled=not quiet and sys.stderr.isatty(),
+                      title=run_.game.title, quiet=quiet) as on_progress:
         K.play_table(table, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
     data = K.summary(table)
     try:

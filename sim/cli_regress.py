@@ -95,7 +95,7 @@ def _run(run: Any, play: Play):
     from sim.cli_progress import prepare_kernels, progress_bar
 
     shown = not play.quiet and sys.stderr.isatty()
-    compile_s = prepare_kernels(run, enabled=shown)
+    compile_s = prepare_kernels(run, enabled=shown, quiet=play.quiet)
     with progress_bar(run.cfg.run_name, run.cfg.games, enabled=shown) as on_progress:
         return run_config(run, threads=play.threads, on_progress=on_progress, backend=play.backend,
                           workers=play.workers, compile_s=compile_s)
@@ -373,8 +373,33 @@ def _side(path: Path, sets: Any = ()):
     from sim.overrides import load
 
     if path.is_dir():
-        return "folder", load_summary(path), path
+        summary = load_summary(path)
+        _check_summary_metrics(summary, path / "summary.json")
+        return "folder", summary, path
     return "config", load(path, sets), None
+
+
+def _check_summary_metrics(summary: dict, path: Path) -> None:
+    """Refuse (ConfigError naming ``path``) a report folder's summary of an unknown game or
+    holding records of metrics its game's catalogue does not have (stale records, another
+    game's): no run of that game produces them, so a comparison would show them as real."""
+    from sim.config import excerpt
+    from sim.errors import ConfigError
+    from sim.games import GAMES, get_game
+    from sim.metrics import catalogue_names
+
+    if summary.get("game") not in GAMES:
+        raise ConfigError(str(path), "game", f"{excerpt(summary.get('game'))} is not a game of this sim "
+                          f"({', '.join(sorted(GAMES))})")
+    gdef = get_game(summary["game"])
+    names = catalogue_names(gdef)
+    bad = [i for i, r in enumerate(summary["metrics"]) if r.get("metric") not in names]
+    if bad:
+        i = bad[0]
+        raise ConfigError(str(path), f"metrics[{i}].metric",
+                          f"{excerpt(summary['metrics'][i].get('metric'))} is not a metric of {gdef.name} "
+                          f"({len(bad):,} such record{'s' if len(bad) != 1 else ''}); run the config again "
+                          "with `sim run CONFIG`")
 
 
 def _read_df(folder: Path | None):

@@ -67,7 +67,8 @@ def sweep(
     from sim.sweep import play_sweep, write_sweep
 
     label = f"{plan.name} sweep ({len(plan.points)} points)"
-    with progress_bar(label, plan.total_games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
+    with progress_bar(label, plan.total_games, enabled=not quiet and sys.stderr.isatty(),
+                      title=plan.points[0].run.game.title if plan.points else None, quiet=quiet) as on_progress:
         play_sweep(plan, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
     try:
         path = write_sweep(dest, plan, reference=ref)

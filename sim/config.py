@@ -324,7 +324,7 @@ class RunConfig(Strict):
     turn_cap: int = Field(2000, gt=0, le=MAX_TURN_CAP,
                           description="a playout reaching this many turns is stopped and counted a stall (1 .. 2**31-1)")
     batch_size: int = Field(65_536, gt=0, le=MAX_BATCH,
-                            description="games per kernel call (1 .. 2**24; does not change results)")
+                            description="most games per kernel call (calls are sized to about half a second of games up to this; 1 .. 2**24; does not change results)")
     seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
     checks: CheckConfig = Field(default_factory=CheckConfig, description="[checks] table for `sim check` / `sim baseline`")
     sweep: SweepConfig | None = Field(None, description="[sweep] table: the grid of `sim sweep`")

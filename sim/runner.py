@@ -32,30 +32,68 @@ def set_threads(threads: int | None) -> int:
     return numba.get_num_threads()
 
 
+CALL_SECONDS = 0.5
+"""Target wall time of one kernel call (:class:`Pacer`): Python honours a signal (Ctrl-C,
+SIGTERM) only between two calls, and the progress bar moves after each."""
+
+
+class Pacer:
+    """Kernel calls sized by time, not by a fixed game count: the first call plays a few games
+    a thread, each later one about :data:`CALL_SECONDS` of games at the speed the calls so far
+    measured (at most 8 times the previous call, at most ``cap`` games: the config's
+    ``batch_size``). A call of the Now Boarding planner team used to play 65,536 games, about
+    87 s before Ctrl-C took effect. The call size never changes a result (every game seeds its
+    own streams from (seed, game index))."""
+
+    def __init__(self, cap: int, target: float = CALL_SECONDS, first: int | None = None):
+        import numba
+
+        self.cap = max(1, int(cap))
+        self.target = float(target)
+        self.n = max(1, min(self.cap, first if first is not None else 8 * numba.get_num_threads()))
+
+    def take(self, remaining: int) -> int:
+        """Games for the next call (at most ``remaining``)."""
+        return max(1, min(self.n, remaining))
+
+    def played(self, n: int, seconds: float) -> None:
+        """Record that a call of ``n`` games took ``seconds``; sizes the next call."""
+        want = self.cap if seconds <= 0 else int(n / seconds * self.target)
+        self.n = max(1, min(self.cap, want, 8 * max(n, 1)))
+
+
 def run_games(
     run: CompiledRun,
     first_index: int = 0,
     count: int | None = None,
     batch_size: int | None = None,
     on_batch: Callable[[int], None] | None = None,
+    pacer: Pacer | None = None,
 ) -> np.ndarray:
     """Play games ``first_index .. first_index + count - 1`` of ``run`` (default: every game)
-    in batches of ``batch_size`` (default the config's ``batch_size``).
+    in kernel calls of ``batch_size`` games; without ``batch_size`` the calls are sized by
+    time (``pacer``, default a new :class:`Pacer` capped at the config's ``batch_size``).
 
     Returns the result matrix int32[count, C] (columns ``run.game.column_names(n_seats)``).
-    ``on_batch(n)`` is called after each batch with the number of games it played.
+    ``on_batch(n)`` is called after each call with the number of games it played.
     """
+    import time
+
     cfg, gdef = run.cfg, run.game
     count = cfg.games if count is None else count
-    batch = batch_size or cfg.batch_size
+    if batch_size is None and pacer is None:
+        pacer = Pacer(cfg.batch_size)
     play_batch = gdef.play_batch
     ncol = len(gdef.column_names(cfg.n_seats))
     out = np.zeros((count, ncol), dtype=np.int32)
     start = 0
     while start < count:
-        n = min(batch, count - start)
+        n = min(batch_size, count - start) if batch_size else pacer.take(count - start)
+        t0 = time.perf_counter()
         play_batch(run.spec, run.entry_policy, run.entry_weights, run.perms, np.int64(cfg.seed),
                    np.int64(first_index + start), np.int64(n), out[start:start + n])
+        if not batch_size:
+            pacer.played(n, time.perf_counter() - t0)
         start += n
         if on_batch is not None:
             on_batch(n)
@@ -180,8 +218,8 @@ def collect(results, plan: RowPlan) -> Streamed:
 
 def stream_run(run: CompiledRun, spec: list, plan: RowPlan, chunk: int = CHUNK, batch_size: int | None = None,
                on_batch: Callable[[int], None] | None = None) -> Streamed:
-    """Play every game of ``run`` here, ``chunk`` games at a time (kernel batches of
-    ``batch_size``), folding each chunk (:func:`fold_chunk`) as it finishes: memory holds one
+    """Play every game of ``run`` here, ``chunk`` games at a time (kernel calls of
+    ``batch_size`` games, or sized by time when None: one :class:`Pacer` for the run), folding each chunk (:func:`fold_chunk`) as it finishes: memory holds one
     chunk's matrix and frame, the running tally and the kept rows of ``plan``. Tallies are
     merged every 16 chunks (exact: the result does not depend on ``chunk``)."""
     import time
@@ -191,12 +229,13 @@ def stream_run(run: CompiledRun, spec: list, plan: RowPlan, chunk: int = CHUNK, 
     cfg = run.cfg
     pending: list[ChunkResult] = []
     acc = Streamed(None)
+    pacer = None if batch_size else Pacer(cfg.batch_size)  # one pace for the whole run
     start = 0
     while start < cfg.games:
         n = min(chunk, cfg.games - start)
         t0 = time.perf_counter()
-        mat = run_games(run, first_index=start, count=n, batch_size=min(batch_size or cfg.batch_size, n),
-                        on_batch=on_batch)
+        mat = run_games(run, first_index=start, count=n, batch_size=min(batch_size, n) if batch_size else None,
+                        on_batch=on_batch, pacer=pacer)
         play = time.perf_counter() - t0
         r = fold_chunk(run, spec, start, mat, plan)
         r.play_s = play

@@ -102,8 +102,11 @@ def test_identical_results_for_any_thread_count_and_batch_size(name):
         small = run_games(run, batch_size=217)
         # a later slice of the game range equals the same rows of the whole run
         part = run_games(run, first_index=1000, count=500, batch_size=64)
+        sizes: list[int] = []
+        paced = run_games(run, on_batch=sizes.append)  # calls sized by time (sim.runner.Pacer)
     finally:
         set_threads(None)
+    assert np.array_equal(one, paced) and sum(sizes) == n and sizes[0] == 16, sizes[:3]
     assert np.array_equal(one, two)
     assert np.array_equal(one, small)
     assert np.array_equal(one[1000:1500], part)

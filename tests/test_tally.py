@@ -200,8 +200,8 @@ def test_the_runner_never_plays_more_than_a_chunk_at_once(monkeypatch):
     sizes = []
     real = sim.runner.run_games
 
-    def spy(run, first_index=0, count=None, batch_size=None, on_batch=None):
-        out = real(run, first_index, count, batch_size, on_batch)
+    def spy(run, first_index=0, count=None, batch_size=None, on_batch=None, pacer=None):
+        out = real(run, first_index, count, batch_size, on_batch, pacer)
         sizes.append(out.shape[0])
         return out
 
@@ -269,3 +269,27 @@ def test_a_game_with_no_games_tallied_gives_no_records(game):
     assert metrics(Tally(), cfg) == []
     full = Tally(games=3)
     assert game_tally(Tally(), None, cfg) is None and game_tally(full, None, cfg) is full
+
+
+def test_the_pacer_sizes_kernel_calls_by_time():
+    """Issue 34: a kernel call plays about CALL_SECONDS of games at the speed measured so far,
+    at most 8 times the previous call and at most the config's batch_size; the first call a
+    few games a thread."""
+    from sim.runner import CALL_SECONDS, Pacer
+
+    assert CALL_SECONDS == 0.5
+    p = Pacer(65_536, first=16)
+    assert p.take(10**6) == 16 and p.take(5) == 5
+    p.played(16, 0.001)  # 16,000 games/s: 8,000 wanted, at most 8 x 16
+    assert p.take(10**6) == 128
+    p.played(128, 0.008)
+    assert p.take(10**6) == 1024
+    p.played(1024, 0.064)
+    assert p.take(10**6) == 8000  # half a second at 16,000 games/s
+    p.played(8000, 8.0)  # the machine got slow: 1,000 games/s
+    assert p.take(10**6) == 500
+    q = Pacer(300, first=16)
+    q.played(16, 0.0001)
+    assert q.take(10**6) == 128
+    q.played(128, 0.0001)
+    assert q.take(10**6) == 300  # the config's batch_size caps it

@@ -10,18 +10,15 @@ import numpy as np
 from sim.compile import CompiledRun
 from sim.runner import CHUNK, RowPlan, Streamed, run_games, set_threads, stream_run
 
-PROGRESS_BATCH = 16384
-
 
 def play(run: CompiledRun, workers: int | None = None,
          on_chunk: Callable[[int], None] | None = None) -> np.ndarray:
     """Play every game of ``run`` on ``workers`` numba threads (None: all cores); returns
-    int32[games, C]. With ``on_chunk`` the batches are at most :data:`PROGRESS_BATCH` games
-    (the first batch also compiles or loads the kernel, so a progress bar moves early);
-    batch size never changes results. Raises ValueError for an impossible thread count."""
+    int32[games, C]. The kernel calls are sized by time (:class:`sim.runner.Pacer`: about half
+    a second each, so Ctrl-C is honoured and ``on_chunk`` called that often); the call size
+    never changes results. Raises ValueError for an impossible thread count."""
     set_threads(workers)
-    batch = min(run.cfg.batch_size, PROGRESS_BATCH) if on_chunk is not None else None
-    return run_games(run, batch_size=batch, on_batch=on_chunk)
+    return run_games(run, on_batch=on_chunk)
 
 
 def stream(run: CompiledRun, workers: int | None = None, on_chunk: Callable[[int], None] | None = None,
@@ -32,6 +29,4 @@ def stream(run: CompiledRun, workers: int | None = None, on_chunk: Callable[[int
     from sim.api import tally_spec
 
     set_threads(workers)
-    batch = min(run.cfg.batch_size, PROGRESS_BATCH) if on_chunk is not None else None
-    return stream_run(run, tally_spec(run), plan or RowPlan(), chunk=chunk or CHUNK, batch_size=batch,
-                      on_batch=on_chunk)
+    return stream_run(run, tally_spec(run), plan or RowPlan(), chunk=chunk or CHUNK, on_batch=on_chunk)
