@@ -337,7 +337,7 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     out += [f"*{md_escape(info['seat_note'])} Intervals are 95%: Wilson score intervals for rates, normal "
             "intervals for means.*", ""]
     if mode == "competitive":
-        out += _competitive_sections(take, records, n_seats, labels, rotate, cat)
+        out += _competitive_sections(take, records, n_seats, labels, rotate, cat, summary.get("games"))
     else:
         out += _cooperative_sections(take, cat)
 
@@ -382,7 +382,7 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
         ("Config hash", f"`{summary.get('config_hash')}`"),
         ("Seat entries (rotated over the seats)" if rotate else "Seats",
          ", ".join(f"{i}: {md_escape(s)}" for i, s in enumerate(labels))),
-        ("Seat rotation", "every seating permutation played equally often" if rotate else "off (fixed seats)"),
+        ("Seat rotation", rotation_note(labels, summary.get("games")) if rotate else "off (fixed seats)"),
     ]
     tcap = getattr(cfg, "turn_cap", None)
     if tcap is not None:
@@ -427,7 +427,29 @@ def _fmt_sd(sd: Any) -> str:
     return f"{f:.2f}" if math.isfinite(f) else ""
 
 
-def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate: bool, cat: dict | None = None) -> list[str]:
+def rotation_note(labels: list[str], games: Any) -> str:
+    """How evenly a rotated run played its seatings: "every seating permutation played equally
+    often" when ``games`` is a multiple of the S! permutations of the S seat entries (or every
+    entry is the same policy, so every seating is the same), else which share was played once
+    more and the nearest game counts that balance exactly (``compile.seat_tables`` plays
+    permutation ``game_index % S!``)."""
+    n = len(labels)
+    k = math.factorial(n) if n else 1
+    try:
+        g = int(games)
+    except (TypeError, ValueError):
+        return "every seating permutation played in turn"
+    if g % k == 0 or len(set(labels)) <= 1:
+        return "every seating permutation played equally often"
+    lo, hi = g - g % k, g - g % k + k
+    near = f"{fmt_count(hi)}" if lo == 0 else f"{fmt_count(lo)} or {fmt_count(hi)}"
+    return (f"not exactly balanced: {fmt_count(g)} games is not a multiple of the {k:,} seating permutations of "
+            f"{n} seat entries, so {g % k:,} of them {'was' if g % k == 1 else 'were'} played once more than the others (use {near} games "
+            "for an exact balance)")
+
+
+def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate: bool, cat: dict | None = None,
+                          games: Any = None) -> list[str]:
     cat = cat or {}
 
     def define(name: str) -> list[str]:
@@ -449,7 +471,7 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
         head = ["Seat", "Win rate [95% CI]", "Games"] if rotate else ["Seat", "Policy", "Win rate [95% CI]", "Games"]
         out += ["## Win rate by seat", "",
                 md_table(head, rows, align="lrr" if rotate else "llrr"), "",
-                *(["*Policies rotate over the seats: every seating permutation is played equally often.*", ""]
+                *([f"*Policies rotate over the seats: {rotation_note(labels, games)}.*", ""]
                   if rotate else []),
                 f"*Fair share with {n_seats} seats: {fmt_pct(fair)}. Games without a winner "
                 "(stalls) count as losses for every seat.*", "", *define("win_rate")]

@@ -292,6 +292,25 @@ def test_rotated_seats_hide_seat_labels(tmp_path, competitive):
     assert "| Seat | Win rate [95% CI] | Games |" in md
     assert "| Seat entries (rotated over the seats) | 0: greedy, 1: greedy, 2: heuristic, 3: random |" in md
     assert "| 0 (greedy) |" not in md  # rank rows are by seat only
+    # issue 33: 4,000 games over the 24 seatings of 4 entries is not an exact balance; say so
+    note = ("not exactly balanced: 4,000 games is not a multiple of the 24 seating permutations of 4 seat "
+            "entries, so 16 of them were played once more than the others (use 3,984 or 4,008 games for an "
+            "exact balance)")
+    assert f"| Seat rotation | {note} |" in md
+    assert f"*Policies rotate over the seats: {note}.*" in md
+
+
+def test_rotation_note_says_when_the_seatings_are_balanced():
+    """Issue 33: rotated seats are exactly balanced only at a multiple of S! games (permutation
+    game_index % S!), unless every entry is the same policy."""
+    from sim.report.writer import rotation_note
+
+    assert rotation_note(["a", "b", "c", "d"], 48) == "every seating permutation played equally often"
+    assert rotation_note(["a", "a", "a"], 7) == "every seating permutation played equally often"
+    assert rotation_note(["a", "b"], 5) == (
+        "not exactly balanced: 5 games is not a multiple of the 2 seating permutations of 2 seat entries, so "
+        "1 of them was played once more than the others (use 4 or 6 games for an exact balance)")
+    assert "(use 6 games for" in rotation_note(["a", "b", "c"], 5)
 
 
 def test_plots_fall_back_to_the_frame_without_records(tmp_path, competitive):
