@@ -24,7 +24,7 @@ _DECORATOR = re.compile(rb"^[ \t]*@(numba\.)?n?jit\b", re.M)
 
 def source_hash() -> str:
     """Hex SHA-256 (first 16 chars) over the source that compiled kernels can depend on:
-    every ``.py`` file under ``sim/games/``, ``sim/rng.py`` and any other module with a line
+    every ``.py`` file under ``sim/games/``, ``sim/rng.py``, ``sim/jit.py`` and any other module with a line
     that starts with a numba decorator (path and bytes). Edits to the CLI, reports or
     statistics (and to this file) keep the compiled kernels; any edit that could change a
     kernel drops them."""
@@ -32,7 +32,7 @@ def source_hash() -> str:
     for p in sorted(_PKG.rglob("*.py")):
         data = p.read_bytes()
         rel = p.relative_to(_PKG).as_posix()
-        if not (rel.startswith("games/") or rel == "rng.py" or _DECORATOR.search(data)):
+        if not (rel.startswith("games/") or rel in ("rng.py", "jit.py") or _DECORATOR.search(data)):
             continue
         h.update(rel.encode())
         h.update(data)

@@ -14,6 +14,11 @@ NOTICE_S = 2.0
 on it (its own time, without the functions it calls)."""
 
 
+COMPILE_LOG: list[tuple[str, float]] = []
+"""(function, seconds of its own) of every compilation :func:`compile_notices` saw in this
+process, in the order they finished (``make bench`` and the compile-time table read it)."""
+
+
 def _function_name(dispatcher) -> str:
     f = getattr(dispatcher, "py_func", None)
     if f is None:
@@ -54,6 +59,7 @@ def compile_notices(title: str, say: Callable[[str], None] | None) -> Iterator[N
             d = time.perf_counter() - t
             if self.stack:
                 self.stack[-1][2] += d
+            COMPILE_LOG.append((name, d - kids))
             if d - kids >= NOTICE_S:
                 say(f"  compiled {name} in {d - kids:.0f} s")
 

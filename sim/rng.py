@@ -11,7 +11,8 @@ game can be replayed from its index.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.jit import jit
 
 CHANCE = 0
 POLICY = 1
@@ -26,14 +27,14 @@ _S11 = np.uint64(11)
 _INV53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
-@njit(cache=True, inline="always")
+@jit(cache=True, inline="always")
 def _mix(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, _nrt=False)
+@jit(cache=True, _nrt=False)
 def seed_streams(rng, seed, game_index):
     """Fill ``rng`` (uint64[2]) with the two stream states of game ``game_index``.
 
@@ -46,26 +47,26 @@ def seed_streams(rng, seed, game_index):
     rng[1] = _mix(g ^ np.uint64(0x13198A2E03707344))
 
 
-@njit(cache=True, inline="always")
+@jit(cache=True, inline="always")
 def next_u64(rng, stream):
     """Next uint64 of stream ``stream`` (0 chance, 1 policy); advances ``rng[stream]``."""
     rng[stream] += _GOLDEN
     return _mix(rng[stream])
 
 
-@njit(cache=True, inline="always")
+@jit(cache=True, inline="always")
 def uniform(rng, stream):
     """A float64 in [0, 1) with 53 random bits."""
     return np.float64(next_u64(rng, stream) >> _S11) * _INV53
 
 
-@njit(cache=True, inline="always")
+@jit(cache=True, inline="always")
 def randint(rng, stream, n):
     """An int64 uniform in [0, n) for n >= 1 (multiply-shift on 53 bits; bias < 2**-40)."""
     return np.int64(uniform(rng, stream) * n)
 
 
-@njit(cache=True, _nrt=False)
+@jit(cache=True, _nrt=False)
 def shuffle(arr, start, stop, rng, stream):
     """Fisher-Yates shuffle of ``arr[start:stop]`` in place (any int array)."""
     for i in range(stop - 1, start, -1):

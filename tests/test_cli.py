@@ -258,3 +258,37 @@ def test_run_reports_the_compile_time_of_the_notice_not_a_second_instant_call(tm
     r = runner.invoke(app, ["run", str(CFT), "--games", "48", "--out", str(out), "--threads", "1", "--quiet"])
     assert r.exit_code == 0, r.output
     assert json.loads((out / "manifest.json").read_text())["compile_s"] == 7.0
+
+
+def test_compile_notices_name_what_numba_compiles_and_stay_quiet_on_a_cache_hit(monkeypatch):
+    """Issue 34: a first run says what it compiles (numba's "numba:compile" events, fired on a
+    cache miss only): a first line, one line per function with at least NOTICE_S seconds of
+    its own, the total; a function already compiled prints nothing."""
+    from numba import njit
+
+    import sim.cli_progress as P
+
+    monkeypatch.setattr(P, "NOTICE_S", 0.0)  # name every function compiled here
+
+    @njit
+    def inner(x):
+        return x * 2 + 1
+
+    @njit
+    def outer(x):
+        return inner(x) - 1
+
+    lines: list[str] = []
+    with P.compile_notices("Toy Game", lines.append):
+        assert outer(3) == 6
+    assert lines[0].startswith("compiling Toy Game kernels (the first run after an install or a code change")
+    assert re.fullmatch(r"  compiled .*test_cli\.test_compile_notices.*inner in \d+ s", lines[1]), lines
+    assert re.fullmatch(r"  compiled .*outer in \d+ s", lines[2]), lines
+    assert re.fullmatch(r"compiled Toy Game kernels in \d+ s \(cached for later runs\)", lines[3]), lines
+    assert len(lines) == 4
+    again: list[str] = []
+    with P.compile_notices("Toy Game", again.append):
+        assert outer(4) == 8
+    assert again == []
+    with P.compile_notices("Toy Game", None):  # --quiet: no listener at all
+        assert outer(5) == 10

@@ -50,3 +50,55 @@ def test_there_are_leaf_kernels():
 def test_leaf_kernels_return_no_array(path):
     bad = [f"{fn.name}: {b}" for fn in _leaf_functions(path) for b in _array_like_returns(fn)]
     assert not bad, f"{path.name}: a @leaf_kernel must not return an array:\n" + "\n".join(bad)
+
+
+def test_a_kernel_is_compiled_once_per_argument_type_not_per_constant():
+    """Issue 34: numba compiles a function called from compiled code once per distinct
+    constant argument (Literal[int]); the engine's dispatcher widens literals, so three
+    constants give one compiled signature (Clear for Takeoff: 165 compiled signatures, 83 of
+    them such duplicates, became 107; Now Boarding's cold compile went from about 220 s to
+    about 140 s on this machine)."""
+    from numba import njit
+
+    from sim.games.engine import WideDispatcher, kernel
+
+    def add(a, k):
+        return a + k
+
+    wide = kernel(add)
+    plain = njit(add)
+    assert isinstance(wide, WideDispatcher)
+
+    @njit
+    def calls(a):
+        return wide(a, 1) + wide(a, 2) + wide(a, 3) + plain(a, 1) + plain(a, 2)
+
+    assert calls(5) == 5 * 5 + 1 + 2 + 3 + 1 + 2
+    assert [str(s) for s in wide.overloads] == ["(int64, int64)"]
+    assert len(plain.overloads) == 2  # numba's own dispatcher: one copy per constant
+
+
+def test_every_game_kernel_uses_the_engine_dispatcher():
+    """Every numba function of the games and the engine's bound loops is a WideDispatcher
+    (decorated with the engine's kernel decorators, or bound by loop.bind), so no module
+    brings back one compiled copy per constant argument."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import sim.games
+    from sim.games.engine import WideDispatcher
+
+    seen, bad = 0, []
+    names = ["sim.rng"] + [m.name for m in pkgutil.walk_packages(sim.games.__path__, "sim.games.")]
+    for name in names:
+        if ".yardstick" in name:
+            continue  # the C yardstick's numba twin is a benchmark, not a kernel
+        m = importlib.import_module(name)
+        for obj in vars(m).values():
+            if isinstance(obj, CPUDispatcher):
+                seen += 1
+                if not isinstance(obj, WideDispatcher):
+                    bad.append(f"{obj.py_func.__module__}.{obj.py_func.__qualname__}")
+    assert seen > 200 and bad == [], bad

@@ -36,19 +36,19 @@ events, result columns and chance rigging work the same way in every game.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.base import LOOKAHEAD_W
+from sim.jit import WideDispatcher, jit  # noqa: F401  (WideDispatcher: re-exported)
 from sim.rng import POLICY, next_u64, randint, shuffle
 
 KERNEL_FLAGS = {"cache": True, "error_model": "numpy"}
-kernel = njit(**KERNEL_FLAGS)
+kernel = jit(**KERNEL_FLAGS)
 """Decorator of every game kernel function (``@kernel``)."""
-inline_kernel = njit(inline="always", **KERNEL_FLAGS)
+inline_kernel = jit(inline="always", **KERNEL_FLAGS)
 """Decorator of tiny accessors (offset arithmetic) that numba should inline."""
-batch_kernel = njit(parallel=True, **KERNEL_FLAGS)
+batch_kernel = jit(parallel=True, **KERNEL_FLAGS)
 """Decorator of ``play_batch`` (``prange`` over games)."""
-leaf_kernel = njit(_nrt=False, **KERNEL_FLAGS)
+leaf_kernel = jit(_nrt=False, **KERNEL_FLAGS)
 """Decorator of a kernel function that allocates nothing and returns no array, and calls only
 such functions (the per-turn rules and policies): compiled without numba's reference counting,
 so a call costs no atomic increments / decrements of its array arguments' counts (they were

@@ -112,9 +112,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from sim.games.engine import EV_W, KERNEL_FLAGS, capped, seat_policies
+from sim.games.engine import EV_W, KERNEL_FLAGS, capped, jit, seat_policies
 from sim.rng import seed_streams
 
 HOOKS = (
@@ -540,7 +540,7 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
         fn.__qualname__ = f"{game}__{name}"
         fn.__module__ = __name__
         fn.__doc__ = f.__doc__
-        ns[name] = built[name] = njit(**flags)(fn)
+        ns[name] = built[name] = jit(**flags)(fn)
     if hooks["INLINE_TURN"]:  # the turn with its decisions inlined (compiled lazily: only these)
         ns["_turn"] = built["_turn"] = built["_turn_inline"]
         ns["_sim_turn"] = built["_sim_turn"] = built["_sim_turn_inline"]
