@@ -43,7 +43,7 @@ from sim.check import (
     tolerance_for,
 )
 from sim.errors import ConfigError
-from sim.games.base import HOOKS, GameDef, PolicyDef
+from sim.games.base import HOOKS, GameDef, MetricDef, PolicyDef
 from sim.stats import (
     games_for_change,
     holm,
@@ -227,6 +227,11 @@ FAKE_GAME = GameDef(
     name="fakegame", title="Fake game", rulebook="", version="1", mode="competitive", min_seats=2, max_seats=6,
     section=FakeSection, policies=(PolicyDef("random", 0, "random"), PolicyDef("greedy", 1, "greedy")),
     columns=(), package="", headline=("loss_rate", "complaints_mean"),  # the game's own key numbers: gated
+    # the game's own metrics (synth_summary's), so a report folder of it passes `sim compare`'s
+    # check that every record is a metric of its game
+    catalogue=(MetricDef("loss_rate", "share of games lost", "% of games", "proportion"),
+               MetricDef("complaints_mean", "complaints per game", "complaints", "mean"),
+               MetricDef("reshuffles_mean", "reshuffles per game", "reshuffles", "mean")),
     overrides={**{h: _not_in_this_double(h) for h in HOOKS}, "compile": lambda cfg: None,
                "metrics": lambda df, cfg: [], "plots": lambda df, records, folder: [],
                "per_game": lambda df, cfg: {}},  # no game outcomes beside the common ones
