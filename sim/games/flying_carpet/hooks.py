@@ -98,6 +98,8 @@ LEAF_TURN = True  # begin_turn and end_turn allocate nothing (the map recomputat
 INLINE_TURN = False  # the decision body is large
 SNAP_BEFORE_CAP = True  # a capped race's last position is in the replay
 CHECK_EACH_ACTION = True
+TW = 8
+"""Length of the turn flags ``work[4]`` (the module docstring's tw[0] .. tw[7])."""
 
 
 @kernel
@@ -116,7 +118,7 @@ def new_work(spec, sh):
     acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
     cw = np.empty(2 * NCELL, np.int32)
     fw = np.empty(p[P_HAND] + 1, np.float64)
-    return acts, cw, fw, sh.copy(), np.zeros(8, np.int64)
+    return acts, cw, fw, sh.copy(), np.zeros(TW, np.int64)
 
 
 @kernel
@@ -373,7 +375,7 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
     ev = np.zeros((0, EV_W), np.int32)
     evn = np.zeros(1, np.int64)
     total = np.zeros(K)
-    stw = np.zeros(7, np.int64)
+    stw = np.zeros(TW, np.int64)  # a simulation's turn flags: as long as a game's (settle's tw[7])
     sw = (sacts, swork, sfw, sdmap, stw)
     S = p[P_S]
     pids, Wb = lookahead_seats(base, w, S)
