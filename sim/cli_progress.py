@@ -14,11 +14,6 @@ NOTICE_S = 2.0
 on it (its own time, without the functions it calls)."""
 
 
-COMPILE_LOG: list[tuple[str, float]] = []
-"""(function, seconds of its own) of every compilation :func:`compile_notices` saw in this
-process, in the order they finished (``make bench`` and the compile-time table read it)."""
-
-
 def _function_name(dispatcher) -> str:
     f = getattr(dispatcher, "py_func", None)
     if f is None:
@@ -48,8 +43,7 @@ def compile_notices(title: str, say: Callable[[str], None] | None) -> Iterator[N
         def on_start(self, ev) -> None:
             if self.t0 is None:
                 self.t0 = time.perf_counter()
-                say(f"compiling {title} kernels (the first run after an install or a code change; later runs "
-                    "load them from the cache) ...")
+                say(f"compiling {title} kernels (once per install or code change) ...")
             self.stack.append([_function_name(ev.data.get("dispatcher")), time.perf_counter(), 0.0])
 
         def on_end(self, ev) -> None:
@@ -59,7 +53,6 @@ def compile_notices(title: str, say: Callable[[str], None] | None) -> Iterator[N
             d = time.perf_counter() - t
             if self.stack:
                 self.stack[-1][2] += d
-            COMPILE_LOG.append((name, d - kids))
             if d - kids >= NOTICE_S:
                 say(f"  compiled {name} in {d - kids:.0f} s")
 
@@ -68,6 +61,13 @@ def compile_notices(title: str, say: Callable[[str], None] | None) -> Iterator[N
         yield
     if lines.t0 is not None:
         say(f"compiled {title} kernels in {time.perf_counter() - lines.t0:.0f} s (cached for later runs)")
+
+
+def games_per_second(task) -> str:
+    """The bar's speed column for a rich ``Task``: games done over the seconds to the last one
+    (once every game is played the clock stops: writing the report is not play)."""
+    el = (task.finished_time if task.finished else task.elapsed) or 0.0
+    return f"{task.completed / el if el > 0 else 0.0:,.0f} games/s"
 
 
 def _stderr_line(text: str) -> None:
@@ -99,9 +99,8 @@ def progress_bar(label: str, total: int, enabled: bool | None = None, title: str
     from rich.text import Text
 
     class Rate(TextColumn):
-        def render(self, task):  # games per second so far
-            el = task.elapsed or 0.0
-            return Text(f"{task.completed / el if el > 0 else 0.0:,.0f} games/s")
+        def render(self, task):
+            return Text(games_per_second(task))
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   Rate(""), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),

@@ -285,22 +285,30 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
-def _check_baseline_metrics(base: dict, run: Any) -> None:
-    """Refuse (ConfigError naming ``--baseline``) a baseline holding records of metrics the
-    game's metric catalogue does not have (stale records, another game's): no run of this
-    config produces them, so they would otherwise pass unnoticed as baseline-only records."""
-    from sim.api import metric_names
+def _refuse_unknown_metrics(records: list, names: Any, source: str, game: str, again: str) -> None:
+    """Raise ConfigError (naming ``source`` and the first bad record) when records of
+    ``records`` name metrics not in ``names`` (game ``game``'s catalogue): stale records or
+    another game's, which no run of that game produces. ``again``: the command that makes a
+    good file."""
     from sim.config import excerpt
     from sim.errors import ConfigError
 
-    names = metric_names(run)  # the game's metric catalogue, as _check_metrics consults it
-    bad = [i for i, r in enumerate(base["metrics"]) if r.get("metric") not in names]
+    bad = [i for i, r in enumerate(records) if r.get("metric") not in names]
     if bad:
         i = bad[0]
-        raise ConfigError(f"--baseline {base['_path']}", f"metrics[{i}].metric",
-                          f"{excerpt(base['metrics'][i].get('metric'))} is not a metric of {run.game.name} "
-                          f"({len(bad):,} such record{'s' if len(bad) != 1 else ''}); record the baseline "
-                          "again with `sim baseline CONFIG`")
+        raise ConfigError(source, f"metrics[{i}].metric",
+                          f"{excerpt(records[i].get('metric'))} is not a metric of {game} "
+                          f"({len(bad):,} such record{'s' if len(bad) != 1 else ''}); {again}")
+
+
+def _check_baseline_metrics(base: dict, run: Any) -> None:
+    """Refuse (ConfigError naming ``--baseline``) a baseline holding records of metrics the
+    game's metric catalogue does not have: they would otherwise pass unnoticed as
+    baseline-only records."""
+    from sim.api import metric_names
+
+    _refuse_unknown_metrics(base["metrics"], metric_names(run), f"--baseline {base['_path']}", run.game.name,
+                            "record the baseline again with `sim baseline CONFIG`")
 
 
 def _looks(max_games: int, looks: int) -> list[int]:
@@ -381,8 +389,8 @@ def _side(path: Path, sets: Any = ()):
 
 def _check_summary_metrics(summary: dict, path: Path) -> None:
     """Refuse (ConfigError naming ``path``) a report folder's summary of an unknown game or
-    holding records of metrics its game's catalogue does not have (stale records, another
-    game's): no run of that game produces them, so a comparison would show them as real."""
+    holding records of metrics its game's catalogue does not have: a comparison would show
+    them as real."""
     from sim.config import excerpt
     from sim.errors import ConfigError
     from sim.games import GAMES, get_game
@@ -392,14 +400,8 @@ def _check_summary_metrics(summary: dict, path: Path) -> None:
         raise ConfigError(str(path), "game", f"{excerpt(summary.get('game'))} is not a game of this sim "
                           f"({', '.join(sorted(GAMES))})")
     gdef = get_game(summary["game"])
-    names = catalogue_names(gdef)
-    bad = [i for i, r in enumerate(summary["metrics"]) if r.get("metric") not in names]
-    if bad:
-        i = bad[0]
-        raise ConfigError(str(path), f"metrics[{i}].metric",
-                          f"{excerpt(summary['metrics'][i].get('metric'))} is not a metric of {gdef.name} "
-                          f"({len(bad):,} such record{'s' if len(bad) != 1 else ''}); run the config again "
-                          "with `sim run CONFIG`")
+    _refuse_unknown_metrics(summary["metrics"], catalogue_names(gdef), str(path), gdef.name,
+                            "run the config again with `sim run CONFIG`")
 
 
 def _read_df(folder: Path | None):

@@ -61,7 +61,8 @@ def test_a_large_kernel_is_compiled_once_per_argument_type_not_per_constant():
     from numba import njit
 
     import sim.jit as J
-    from sim.games.engine import WideDispatcher, kernel
+    from sim.games.engine import kernel
+    from sim.jit import WideDispatcher
 
     def add(a, k):
         return a + k
@@ -98,7 +99,7 @@ def test_every_game_kernel_uses_the_engine_dispatcher():
     from numba.core.registry import CPUDispatcher
 
     import sim.games
-    from sim.games.engine import WideDispatcher
+    from sim.jit import WideDispatcher
 
     seen, bad = 0, []
     names = ["sim.rng"] + [m.name for m in pkgutil.walk_packages(sim.games.__path__, "sim.games.")]

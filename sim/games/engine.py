@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.base import LOOKAHEAD_W
-from sim.jit import WideDispatcher, jit  # noqa: F401  (WideDispatcher: re-exported)
+from sim.jit import jit
 from sim.rng import POLICY, next_u64, randint, shuffle
 
 KERNEL_FLAGS = {"cache": True, "error_model": "numpy"}

@@ -57,8 +57,8 @@ hook                  meaning
                       leave to do that allocates (Flying Carpet's policy-map recomputation);
                       nothing in most games
 ``settle_due(state, work)``  True when ``settle`` has work to do after this turn (it allocates
-                      nothing; the fast loop ``_turns`` returns to ``playout`` to settle); False
-                      in a game whose ``settle`` does nothing
+                      nothing; the fast loop ``_turns`` returns to ``playout`` to settle). Both
+                      are optional (:data:`OPTIONAL`): a game that leaves them out settles nothing
 ``check(state, spec)``      0, or the first violated invariant code
 ``finish(state, spec, ev, evn)``  after the last turn (also after a stall)
 ``write_row(state, spec, row)``   the result row
@@ -114,7 +114,7 @@ from typing import Any, Callable
 import numpy as np
 from numba import prange
 
-from sim.games.engine import EV_W, KERNEL_FLAGS, capped, jit, seat_policies
+from sim.games.engine import EV_W, KERNEL_FLAGS, capped, inline_kernel, jit, seat_policies
 from sim.rng import seed_streams
 
 HOOKS = (
@@ -126,18 +126,33 @@ HOOKS = (
 CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN", "INLINE_TURN")
 """The compile-time constants every game binds."""
 
-_TEMPLATES: list[tuple[str, Callable, dict, str]] = []
+_TEMPLATES: list[tuple[str, Callable, dict, str, str]] = []
 
 
-def _template(leaf: str = "", **flags: Any) -> Callable[[Callable], Callable]:
-    """Register a template with its numba flags; ``leaf`` (``"LEAF_STEP"`` or ``"LEAF_TURN"``):
-    compiled without reference counting (``engine.leaf_kernel``'s flags) for a game whose
-    constant of that name is True."""
+def _template(leaf: str = "", sim: str = "", **flags: Any) -> Callable[[Callable], Callable]:
+    """Register a template with its numba flags; ``leaf`` (``"LEAF_STEP"``, ``"LEAF_TURN"`` or
+    ``"LEAF_LOOP"``): compiled without reference counting (``engine.leaf_kernel``'s flags) for a
+    game whose constant of that name is True; ``sim``: the name of its look-ahead copy, bound
+    with the constant ``IN_SIM`` True (the template itself sees it False)."""
     def reg(f: Callable) -> Callable:
-        _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}, leaf))
+        _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}, leaf, sim))
         return f
 
     return reg
+
+
+@inline_kernel
+def _no_settle(state, spec, work):
+    pass
+
+
+@inline_kernel
+def _never_due(state, work):
+    return False
+
+
+OPTIONAL = {"settle": _no_settle, "settle_due": _never_due}
+"""Hooks a game may leave out, with the engine's default: nothing to settle after a turn."""
 
 
 # ---- the templates (plain Python: ``bind`` compiles one copy per game) ----------------------
@@ -158,25 +173,19 @@ def _snap(state, snaps, last):
 # from the spec / work tuples, or a seat's weight row, inside the loop would count references
 # (atomic operations) every turn. For a game whose hooks allocate nothing (LEAF_STEP /
 # LEAF_TURN) these functions are compiled without reference counting (engine.leaf_kernel).
-@_template(leaf="LEAF_STEP")
+@_template(leaf="LEAF_STEP", sim="_sim_step")
 def _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn):
     """One decision of seat ``s`` playing its plain policy ``pids[s]`` (weights ``W[s]``):
-    ``legal_actions``, ``choose``, ``apply``, compiled into one function."""
+    ``legal_actions``, ``choose`` (``choose_sim`` in the look-ahead copy ``_sim_step``, which
+    is this very function when a game's ``choose_sim`` is its ``choose``), ``apply``, compiled
+    into one function."""
     pid = pids[s]
     w = W[s]
     n = legal_actions(state, spec, work)  # noqa: F821
-    c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
-    apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
-
-
-@_template(leaf="LEAF_STEP")
-def _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn):
-    """``_step`` inside a look-ahead simulation (``choose_sim``); the same compiled function as
-    ``_step`` when a game's ``choose_sim`` is its ``choose``."""
-    pid = pids[s]
-    w = W[s]
-    n = legal_actions(state, spec, work)  # noqa: F821
-    c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
+    if IN_SIM:  # noqa: F821  (a constant: one branch is compiled)
+        c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
+    else:
+        c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
     apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
@@ -189,63 +198,35 @@ def _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn):
     apply(state, spec, POL_LOOKAHEAD, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
-@_template(leaf="LEAF_LOOP", inline="always")
+@_template(leaf="LEAF_LOOP", inline="always", sim="_sim_turn")
 def _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
-    """A whole turn of plain seats: ``begin_turn``, the snapshot, the decisions (``_step``)
-    until ``turn_done``, ``end_turn``; inlined into ``_turns``, which ``playout`` uses when no
-    seat looks ahead and no invariant is checked (compiled without reference counting when
-    the hooks allocate nothing: ``LEAF_LOOP`` = ``LEAF_STEP`` and ``LEAF_TURN``); returns the
-    last snapshot row written. The decision body is ``_step``'s, compiled once (inlining it
-    here too cost compile time; ``INLINE_TURN`` does it)."""
+    """A whole turn of plain seats: ``begin_turn``, the snapshot (not in the look-ahead copy
+    ``_sim_turn``), the decisions until ``turn_done``, ``end_turn``; returns the last snapshot
+    row written. Inlined into ``_turns``, which ``playout`` uses when no seat looks ahead and
+    no invariant is checked, and into ``simulate``; compiled without reference counting when
+    the hooks allocate nothing (``LEAF_LOOP`` = ``LEAF_STEP`` and ``LEAF_TURN``). A decision
+    calls ``_step`` (its body compiled once), or with ``INLINE_TURN`` (short turns, where the
+    call is a measurable share of a turn) has the decision hooks inlined here too."""
     begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
-    if not SNAP_BEFORE_CAP:  # noqa: F821
-        last = _snap(state, snaps, last)
-    while not turn_done(state, work):  # noqa: F821
-        _step(state, spec, pids, W, actor(state, spec), work, rng, rig_dice, ev, evn)  # noqa: F821
-    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
-    return last
-
-
-@_template(leaf="LEAF_LOOP")
-def _sim_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
-    """``_turn`` inside a look-ahead simulation (``_sim_step``; no snapshot)."""
-    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
-    while not turn_done(state, work):  # noqa: F821
-        _sim_step(state, spec, pids, W, actor(state, spec), work, rng, rig_dice, ev, evn)  # noqa: F821
-    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
-
-
-@_template(leaf="LEAF_LOOP", inline="always")
-def _turn_inline(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
-    """``_turn`` with the decision hooks inlined too (``INLINE_TURN``: a game whose turns are
-    short, where the call of ``_step`` is a measurable share of a turn, and whose decision
-    body compiles quickly)."""
-    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
-    if not SNAP_BEFORE_CAP:  # noqa: F821
+    if not SNAP_BEFORE_CAP and not IN_SIM:  # noqa: F821
         last = _snap(state, snaps, last)
     while not turn_done(state, work):  # noqa: F821
         s = actor(state, spec)  # noqa: F821
-        pid = pids[s]
-        w = W[s]
-        n = legal_actions(state, spec, work)  # noqa: F821
-        c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
-        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+        if INLINE_TURN:  # noqa: F821  (constants: one branch is compiled)
+            pid = pids[s]
+            w = W[s]
+            n = legal_actions(state, spec, work)  # noqa: F821
+            if IN_SIM:  # noqa: F821
+                c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
+            else:
+                c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+            apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+        elif IN_SIM:  # noqa: F821
+            _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)  # noqa: F821
+        else:
+            _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
     end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
     return last
-
-
-@_template(leaf="LEAF_LOOP")
-def _sim_turn_inline(state, spec, pids, W, rng, rig_dice, work, ev, evn):
-    """``_sim_turn`` with the decision hooks inlined (``INLINE_TURN``)."""
-    begin_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
-    while not turn_done(state, work):  # noqa: F821
-        s = actor(state, spec)  # noqa: F821
-        pid = pids[s]
-        w = W[s]
-        n = legal_actions(state, spec, work)  # noqa: F821
-        c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
-        apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
-    end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)  # noqa: F821
 
 
 @_template(leaf="LEAF_LOOP")
@@ -353,7 +334,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
     c0 = sim_clock(state, 0)  # noqa: F821
     s = _next_actor(state, spec, work)  # the rest of the current turn
     while s >= 0:
-        _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
+        _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)  # noqa: F821  (bound by bind)
         s = _next_actor(state, spec, work)
     _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
     settle(state, spec, work)  # noqa: F821
@@ -366,7 +347,7 @@ def simulate(state, spec, pids, W, rng, rig_dice, work, ev, evn, depth):
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
-        _sim_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)
+        _sim_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, ev, -1)  # noqa: F821  (no snapshot)
         settle(state, spec, work)  # noqa: F821
         t += 1
     if over(state):  # noqa: F821
@@ -523,27 +504,36 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
     ``globals()``); nothing is compiled until a kernel is first called.
 
     Raises ValueError naming the game and the missing hooks."""
-    missing = [h for h in HOOKS + CONSTANTS if h not in hooks]
+    missing = [h for h in HOOKS + CONSTANTS if h not in hooks and h not in OPTIONAL]
     if missing:
         raise ValueError(f"game {game!r} does not define the engine hooks {', '.join(missing)}")
+    hooks = {h: hooks.get(h, OPTIONAL.get(h)) for h in HOOKS + CONSTANTS}
     ns = dict(globals())
-    ns.update({h: hooks[h] for h in HOOKS + CONSTANTS})
+    ns.update(hooks)
     ns["LEAF_LOOP"] = bool(hooks["LEAF_STEP"] and hooks["LEAF_TURN"])
+    ns["IN_SIM"] = False
     built: dict[str, Any] = {}
-    for name, f, flags, leaf in _TEMPLATES:
-        if name == "_sim_step" and hooks["choose_sim"] is hooks["choose"]:
-            ns[name] = built[name] = built["_step"]  # the same function: compile it once
-            continue
+
+    def compiled(name: str, f: Callable, flags: dict, leaf: str, globs: dict):
         if leaf and ns[leaf]:
             flags = {**flags, "_nrt": False}
-        fn = types.FunctionType(f.__code__, ns, f"{game}__{name}", f.__defaults__, f.__closure__)
+        fn = types.FunctionType(f.__code__, globs, f"{game}__{name}", f.__defaults__, f.__closure__)
         fn.__qualname__ = f"{game}__{name}"
         fn.__module__ = __name__
         fn.__doc__ = f.__doc__
-        ns[name] = built[name] = jit(**flags)(fn)
-    if hooks["INLINE_TURN"]:  # the turn with its decisions inlined (compiled lazily: only these)
-        ns["_turn"] = built["_turn"] = built["_turn_inline"]
-        ns["_sim_turn"] = built["_sim_turn"] = built["_sim_turn_inline"]
+        return jit(**flags)(fn)  # compiled lazily, when first called: every name is bound by then
+
+    for name, f, flags, leaf, _sim in _TEMPLATES:
+        ns[name] = built[name] = compiled(name, f, flags, leaf, ns)
+    sim_ns = {**ns, "IN_SIM": True}  # the look-ahead copies' globals
+    for _name, f, flags, leaf, sim in _TEMPLATES:
+        if not sim:
+            continue
+        if sim == "_sim_step" and hooks["choose_sim"] is hooks["choose"]:
+            built[sim] = built["_step"]  # the same function: compile it once
+        else:
+            built[sim] = compiled(sim, f, flags, leaf, sim_ns)
+        ns[sim] = sim_ns[sim] = built[sim]
     return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"], built["play_batch"],
                    built["check_index"], built["traced_index"], built["simulate"], built["rest_of_turn"],
                    built["stop_if_capped"], trace_rows, snaps_used)

@@ -430,9 +430,9 @@ def _fmt_sd(sd: Any) -> str:
 def rotation_note(labels: list[str], games: Any) -> str:
     """How evenly a rotated run played its seatings: "every seating permutation played equally
     often" when ``games`` is a multiple of the S! permutations of the S seat entries (or every
-    entry is the same policy, so every seating is the same), else which share was played once
-    more and the nearest game counts that balance exactly (``compile.seat_tables`` plays
-    permutation ``game_index % S!``)."""
+    entry is the same policy, so every seating is the same), else how often each was played
+    (the counts differ by one game), how many once more, and the nearest game counts that
+    balance exactly (``compile.seat_tables`` plays permutation ``game_index % S!``)."""
     n = len(labels)
     k = math.factorial(n) if n else 1
     try:
@@ -441,11 +441,12 @@ def rotation_note(labels: list[str], games: Any) -> str:
         return "every seating permutation played in turn"
     if g % k == 0 or len(set(labels)) <= 1:
         return "every seating permutation played equally often"
-    lo, hi = g - g % k, g - g % k + k
-    near = f"{fmt_count(hi)}" if lo == 0 else f"{fmt_count(lo)} or {fmt_count(hi)}"
-    return (f"not exactly balanced: {fmt_count(g)} games is not a multiple of the {k:,} seating permutations of "
-            f"{n} seat entries, so {g % k:,} of them {'was' if g % k == 1 else 'were'} played once more than the others (use {near} games "
-            "for an exact balance)")
+    q, r = divmod(g, k)
+    lo, hi = q * k, (q + 1) * k
+    near = fmt_count(hi) if lo == 0 else f"{fmt_count(lo)} or {fmt_count(hi)}"
+    return (f"each of the {k:,} seating permutations of {n} seat entries played {fmt_count(q)} or "
+            f"{fmt_count(q + 1)} times ({r:,} of them once more: {fmt_count(g)} games is not a multiple of "
+            f"{k:,}; {near} games balance exactly)")
 
 
 def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate: bool, cat: dict | None = None,

@@ -293,9 +293,8 @@ def test_rotated_seats_hide_seat_labels(tmp_path, competitive):
     assert "| Seat entries (rotated over the seats) | 0: greedy, 1: greedy, 2: heuristic, 3: random |" in md
     assert "| 0 (greedy) |" not in md  # rank rows are by seat only
     # issue 33: 4,000 games over the 24 seatings of 4 entries is not an exact balance; say so
-    note = ("not exactly balanced: 4,000 games is not a multiple of the 24 seating permutations of 4 seat "
-            "entries, so 16 of them were played once more than the others (use 3,984 or 4,008 games for an "
-            "exact balance)")
+    note = ("each of the 24 seating permutations of 4 seat entries played 166 or 167 times (16 of them once "
+            "more: 4,000 games is not a multiple of 24; 3,984 or 4,008 games balance exactly)")
     assert f"| Seat rotation | {note} |" in md
     assert f"*Policies rotate over the seats: {note}.*" in md
 
@@ -308,9 +307,10 @@ def test_rotation_note_says_when_the_seatings_are_balanced():
     assert rotation_note(["a", "b", "c", "d"], 48) == "every seating permutation played equally often"
     assert rotation_note(["a", "a", "a"], 7) == "every seating permutation played equally often"
     assert rotation_note(["a", "b"], 5) == (
-        "not exactly balanced: 5 games is not a multiple of the 2 seating permutations of 2 seat entries, so "
-        "1 of them was played once more than the others (use 4 or 6 games for an exact balance)")
-    assert "(use 6 games for" in rotation_note(["a", "b", "c"], 5)
+        "each of the 2 seating permutations of 2 seat entries played 2 or 3 times (1 of them once more: 5 games "
+        "is not a multiple of 2; 4 or 6 games balance exactly)")
+    assert rotation_note(["a", "b", "c"], 5).endswith("played 0 or 1 times (5 of them once more: 5 games is not "
+                                                      "a multiple of 6; 6 games balance exactly)")
 
 
 def test_plots_fall_back_to_the_frame_without_records(tmp_path, competitive):

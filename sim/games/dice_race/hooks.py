@@ -154,16 +154,6 @@ def end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
 
 
 @inline_kernel
-def settle(state, spec, work):
-    pass
-
-
-@inline_kernel
-def settle_due(state, work):
-    return False
-
-
-@inline_kernel
 def check(state, spec):
     return check_invariants(state, spec)
 
