@@ -194,7 +194,7 @@ def run(
 
 def print_summary(summary: dict, manifest: dict) -> None:
     """The short end-of-run table: win rate per seat (or team) with 95 % intervals,
-    first-player advantage, stall rate, game length."""
+    first-player advantage, stall rate, game length, and the tension (docs/tension.md)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -224,6 +224,15 @@ def print_summary(summary: dict, manifest: dict) -> None:
     resh = find(recs, "reshuffles_mean")
     if resh is not None and reshuffles_shown(summary["mode"], resh["value"] > 0):
         t.add_row("reshuffles per game", fmt_interval(resh))
+    tension = (("lead_changes", "lead changes per game"), ("decisive_point", "winner led for good after"),
+               ("comeback_rate", "comebacks (behind at midpoint)"), ("runaway_rate", "midpoint leader won"),
+               ("margin", "final margin"),
+               ("one_short_rate", "lost at the final count by one"), ("closest_call", "closest call (won games)"),
+               ("lost_round", "round lost (lost games)"))
+    for name, label in tension:
+        r = find(recs, name)
+        if r is not None and r.get("n"):
+            t.add_row(label, fmt_interval(r))
     gps = manifest.get("games_per_s")
     where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"
              else f"{manifest['threads']} thread(s)")
@@ -313,7 +322,9 @@ def replay(
                    "seed but has no row in its report", err=True)
     res = do_replay(run_, game)
     head = summary_lines(run_, game, res.row, found, pick, note=why)
-    typer.echo("\n".join(head + res.lines))
+    from sim.replay_progress import progress_lines
+
+    typer.echo("\n".join(head + res.lines + progress_lines(run_, game)))
 
 
 @app.command(short_help="Check a config without playing it")

@@ -87,16 +87,89 @@ def _as_tally(df, mode: str, n_seats: int, labels: list[str]):
     from sim.tally import as_tally
 
     cards = not hasattr(df, "columns") or CARD_COLUMNS[0] in df.columns
-    return as_tally(df, common_tally_spec, mode, n_seats, labels, cards)
+    tension = not hasattr(df, "columns") or TENSION_KEY in df.columns
+    return as_tally(df, common_tally_spec, mode, n_seats, labels, cards, tension)
 
 
-def common_tally_spec(mode: str | None, n_seats: int, labels: list[str], cards: bool = True) -> list:
+TENSION_METRICS = {
+    "competitive": ("lead_changes", "decisive_point", "comeback_rate", "runaway_rate", "margin", "drama"),
+    "cooperative": ("one_short_rate", "closest_call", "rounds_one_short", "lost_round"),
+}
+"""The tension metrics (:func:`tension_metrics`) by mode, in the order reports list them."""
+
+
+def tension_per_game(df, mode: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``metric -> (num, den)`` float64 arrays [games] of the tension metrics per game (a game
+    outside a metric's games has den 0), from a games frame with the tension columns (empty
+    without them): what paired comparisons test (:func:`sim.check.paired.per_game`). Their
+    sums give the records of :func:`tension_metrics` (a mean of shares is Σnum / Σden)."""
+    if TENSION_KEY not in df.columns:
+        return {}
+    col = lambda k: df[k].to_numpy().astype(float)  # noqa: E731
+    if mode == "competitive":
+        won = (df["winner"].to_numpy() >= 0).astype(float)
+        r = col("tension_rounds")
+        share = np.where(r > 0, col("decisive_round") / np.maximum(r, 1), 1.0)
+        lead = (df["mid_leader"].to_numpy() >= 0).astype(float) * won
+        return {
+            "lead_changes": (col("lead_changes") * won, won),
+            "decisive_point": (share * won, won),
+            "comeback_rate": ((col("mid_deficit") > 0) * won, won),
+            "runaway_rate": ((df["mid_leader"].to_numpy() == df["winner"].to_numpy()) * lead, lead),
+            "margin": (col("margin") * won, won),
+            "drama": (col("drama") / 1000.0 * won, won),
+        }
+    won = (df["team_win"].to_numpy() != 0).astype(float)
+    lost = ((df["team_win"].to_numpy() == 0) & (df["stalled"].to_numpy() == 0)
+            & (df["lost_round"].to_numpy() >= 0)).astype(float)
+    return {
+        "one_short_rate": (col("one_short"), np.ones(df.height)),
+        "closest_call": (col("closest_call") * won, won),
+        "rounds_one_short": (col("rounds_one_short") * won, won),
+        "lost_round": (col("lost_round") * lost, lost),
+    }
+
+
+TENSION_KEY = "tension_rounds"
+"""The first tension column (:data:`sim.games.base.TENSION_COLUMNS`): a games frame without it
+(a test double's, or one written before the engine recorded tension) has no tension metrics."""
+
+
+def tension_tally_spec(mode: str, n_seats: int) -> list:
+    """What the tension metrics tally (:func:`tension_metrics`), from the engine's tension
+    columns. Competitive, among the games with a winner: ``tension_lead`` (lead_changes),
+    ``tension_decisive`` (decisive_round, tension_rounds), ``tension_mid`` (mid_deficit),
+    ``tension_runaway`` (mid_leader, won: the midpoint leader is the winner), ``tension_margin``
+    (margin), ``tension_drama`` (drama); among all games ``tension_gap`` (behind: a seat's
+    midpoint gap, won: it won; pooled over seats). Cooperative: ``tension_coop`` (team_win,
+    stalled, lost_round, closest_call, rounds_one_short, one_short)."""
+    from sim.tally import hist, seat_hist
+
+    c = pl.col
+    if mode == "competitive":
+        won = c("winner") >= 0
+        return [hist("tension_lead", won, lead_changes=c("lead_changes")),
+                hist("tension_decisive", won, d=c("decisive_round"), r=c("tension_rounds")),
+                hist("tension_mid", won, deficit=c("mid_deficit")),
+                hist("tension_runaway", won & (c("mid_leader") >= 0), won=c("mid_leader") == c("winner")),
+                hist("tension_margin", won, margin=c("margin")),
+                hist("tension_drama", won, drama=c("drama")),
+                seat_hist("tension_gap", n_seats, lambda s: {"behind": c(f"mid_behind_s{s}"),
+                                                             "won": c("winner") == s}, won)]
+    return [hist("tension_coop", team_win=c("team_win"), stalled=c("stalled"), lost_round=c("lost_round"),
+                 closest_call=c("closest_call"), rounds_one_short=c("rounds_one_short"),
+                 one_short=c("one_short"))]
+
+
+def common_tally_spec(mode: str | None, n_seats: int, labels: list[str], cards: bool = True,
+                      tension: bool = True) -> list:
     """What the common metrics and the generic plots tally (:mod:`sim.tally`), for a game of
     ``mode`` with ``n_seats`` seats whose entries are ``labels``: ``length`` (turns, stalled);
     with ``cards`` (the game declares :data:`CARD_COLUMNS`) ``reshuffles`` and ``starved``
     (starved_draws > 0); competitive: ``winner``, ``rank`` (seat,
     rank; pooled over seats), ``policy_win`` (policy, num, den: per game, the seats the
-    policy sat in and how many of them won); cooperative: ``team`` (team_win, stalled)."""
+    policy sat in and how many of them won); cooperative: ``team`` (team_win, stalled); with
+    ``tension`` (the frame has the engine's tension columns) :func:`tension_tally_spec`."""
     from sim.tally import Hist, hist, seat_hist
 
     c = pl.col
@@ -106,6 +179,8 @@ def common_tally_spec(mode: str | None, n_seats: int, labels: list[str], cards: 
                 hist("starved", starved=c("starved_draws") > 0)]
     if mode is None:  # the length metrics only
         return out
+    if tension:
+        out += tension_tally_spec(mode, n_seats)
     if mode == "competitive":
         out.append(hist("winner", winner=c("winner")))
         out.append(seat_hist("rank", n_seats, lambda s: {"seat": pl.lit(s), "rank": c(f"rank_s{s}")}))
@@ -222,6 +297,67 @@ def cooperative_metrics(df) -> list[dict]:
     return [proportion("win_rate", {}, won, n), proportion("loss_rate", {}, lost, n)]
 
 
+def _ratio_mean(metric: str, values: np.ndarray, counts: np.ndarray) -> dict[str, Any]:
+    """A mean record of the float ``values`` weighted by the int ``counts`` (a histogram of
+    per-game values), with its sd and normal 95 % interval, kept inside [0, 1] (a share)."""
+    c = np.asarray(counts, dtype=float)
+    v = np.asarray(values, dtype=float)
+    n = int(c.sum())
+    m = float((c * v).sum() / n) if n else float("nan")
+    sd = float(np.sqrt((c * (v - m) ** 2).sum() / (n - 1))) if n > 1 else float("nan")
+    lo, hi = mean_interval(m, sd, n)
+    if n > 1:
+        lo, hi = max(0.0, lo), min(1.0, hi)
+    return {"metric": metric, "by": {}, "value": m, "ci_low": lo, "ci_high": hi, "n": n, "kind": "mean", "sd": sd,
+            "unit": "%"}
+
+
+def tension_metrics(t, mode: str) -> list[dict]:
+    """The tension records (docs/tension.md, :mod:`sim.games.tension`) from the tally ``t``
+    holding :func:`tension_tally_spec`; none when it does not. Competitive, among the games with
+    a winner: ``lead_changes`` (mean), ``decisive_point`` (mean share of the game's rounds before
+    the winner led alone for good), ``comeback_rate`` (the winner trailed at the midpoint),
+    ``runaway_rate`` (the midpoint's sole leader won; games with one), ``margin`` (mean final
+    progress gap) and ``drama`` (mean, a share of the winner's final progress). Cooperative:
+    ``lost_round`` (mean, lost games), ``closest_call`` and ``rounds_one_short`` (means, won
+    games), ``one_short_rate`` (all games: the final count ended on exactly the limit)."""
+    from sim.tally import mean_record
+
+    if mode == "competitive":
+        if "tension_lead" not in t.hists:
+            return []
+        won = t.count("tension_lead")
+        h = t.hist("tension_decisive")
+        r = h["r"].to_numpy()
+        share = np.where(r > 0, h["d"].to_numpy() / np.maximum(r, 1), 1.0)
+        runaway = t.hist("tension_runaway")
+        return [
+            mean_record("lead_changes", {}, *t.counts("tension_lead", "lead_changes")),
+            _ratio_mean("decisive_point", share, h["count"].to_numpy()),
+            proportion("comeback_rate", {}, t.count("tension_mid", pl.col("deficit") > 0), won),
+            proportion("runaway_rate", {}, int(runaway.filter(pl.col("won") != 0)["count"].sum()),
+                       int(runaway["count"].sum())),
+            mean_record("margin", {}, *t.counts("tension_margin", "margin")),
+            {**mean_record("drama", {}, *t.counts("tension_drama", "drama"), scale=1000), "unit": "%"},
+        ]
+    if "tension_coop" not in t.hists:
+        return []
+    h = t.hist("tension_coop")
+    lost = h.filter((pl.col("team_win") == 0) & (pl.col("stalled") == 0) & (pl.col("lost_round") >= 0))
+    won = h.filter(pl.col("team_win") != 0)
+
+    def agg(frame, key):
+        g = frame.group_by(key).agg(pl.col("count").sum()).sort(key)
+        return g[key].to_numpy(), g["count"].to_numpy().astype(np.int64)
+
+    return [
+        mean_record("lost_round", {}, *agg(lost, "lost_round")),
+        mean_record("closest_call", {}, *agg(won, "closest_call")),
+        mean_record("rounds_one_short", {}, *agg(won, "rounds_one_short")),
+        proportion("one_short_rate", {}, int(h.filter(pl.col("one_short") != 0)["count"].sum()), t.games),
+    ]
+
+
 def common_metrics(df, mode: str, n_seats: int, labels: list[str]) -> list[dict]:
     """Every common metric for a game of ``mode`` ("competitive" / "cooperative"), from the
     :class:`sim.tally.Tally` ``df`` (holding :func:`common_tally_spec`) or a games frame."""
@@ -230,7 +366,7 @@ def common_metrics(df, mode: str, n_seats: int, labels: list[str]) -> list[dict]
         head = competitive_metrics(t, n_seats, labels)
     else:
         head = cooperative_metrics(t)
-    return head + length_metrics(t)
+    return head + length_metrics(t) + tension_metrics(t, mode)
 
 
 # ---------------------------------------------------------------------------- the catalogue
@@ -265,6 +401,23 @@ def common_catalogue(mode: str, length_unit: str = "player turns", cards: bool =
                       "and discard piles were both empty", "% of games", "proportion"),
         ]
     if mode == "competitive":
+        out += [
+            MetricDef("lead_changes", "times per game the lead passed from one seat to another, the leader being "
+                      "the one seat ahead in progress (the game's RULES.md \"Tension\") at the end of a round; a "
+                      "tie keeps the lead with its holder (games with a winner)", "lead changes per game", "mean"),
+            MetricDef("decisive_point", "share of the game's rounds played before the winner took the lead for "
+                      "good (0: it led from the first round; 1: it was not ahead alone even at the end); games "
+                      "with a winner", "share of the game", "mean"),
+            MetricDef("comeback_rate", "share of games with a winner in which the winner was behind at the "
+                      "midpoint round (another seat had more progress)", "% of games", "proportion"),
+            MetricDef("runaway_rate", "share of games in which the seat leading alone at the midpoint round "
+                      "won (games with a winner and a sole midpoint leader)", "% of games", "proportion"),
+            MetricDef("margin", "the winner's final progress minus the runner-up's (the best other seat's), "
+                      "in the game's progress units; games with a winner", "progress units", "mean"),
+            MetricDef("drama", "how far behind the eventual winner was while it trailed: its mean deficit "
+                      "over the rounds it was behind, as a share of its final progress (0 when it never "
+                      "trailed); games with a winner (Ludii's Drama)", "share of the winner's progress", "mean"),
+        ]
         out = [
             MetricDef("win_rate", "share of games a seat won (by seat); by policy: wins per game and seat "
                       "the policy sat in", "% of games", "proportion", by=(("seat",), ("policy",))),
@@ -277,6 +430,16 @@ def common_catalogue(mode: str, length_unit: str = "player turns", cards: bool =
                       "(decided games only); small = the seats differ beyond sampling noise", "p", "p_value"),
         ] + out
     else:
+        out += [
+            MetricDef("lost_round", "the round in which a lost game reached the complaint limit (lost games)",
+                      "round", "mean"),
+            MetricDef("closest_call", "the most complaints a won game reached (won games; the limit minus 1 is "
+                      "as close as a win comes)", "complaints", "mean"),
+            MetricDef("rounds_one_short", "rounds a won game ended one complaint short of the limit (won games)",
+                      "rounds per game", "mean"),
+            MetricDef("one_short_rate", "share of games the final count lost with exactly the complaint limit: "
+                      "one complaint fewer and the team had won", "% of games", "proportion"),
+        ]
         out = [
             MetricDef("win_rate", "share of games the team won", "% of games", "proportion"),
             MetricDef("loss_rate", "share of games the team lost (neither won nor stalled)", "% of games",
@@ -290,7 +453,8 @@ def report_info(gdef) -> dict[str, Any]:
     fields (the defaults suit a competitive game in seat order): ``length_unit``,
     ``seat_note`` (how seats take turns), ``calibration``, ``failure_metrics`` (metric names
     whose largest records are a cooperative game's main failure modes), ``rounds_metric`` (a
-    metric of rounds per game beside turns), ``seat_axis`` (the x label of per-seat plots)."""
+    metric of rounds per game beside turns), ``seat_axis`` (the x label of per-seat plots),
+    ``progress_unit`` (what the tension records count, :mod:`sim.games.tension`)."""
     return {
         "length_unit": gdef.length_unit,
         "seat_note": gdef.seat_note,
@@ -298,6 +462,7 @@ def report_info(gdef) -> dict[str, Any]:
         "failure_metrics": tuple(gdef.failure_metrics),
         "rounds_metric": gdef.rounds_metric,
         "seat_axis": gdef.seat_axis,
+        "progress_unit": getattr(gdef, "progress_unit", "progress points"),
     }
 
 

@@ -1,6 +1,6 @@
 """Finding the game to replay (``sim replay --longest | --stalled | --where EXPR``) and the
 summary every replay opens with: the game's result columns against the run's averages, in
-the same format for every game (generic over ``GameDef.columns``).
+the same format for every game (generic over ``GameDef.result_columns``).
 
 Where the games come from (decided here, documented in the README):
 
@@ -249,7 +249,7 @@ def summary_lines(run: Any, g: int, row: dict, games: Games | None, pick: str | 
         lines.append(f"   {'column':<24} this game   ({note}; `sim run` keeps a run, then this compares with its means)")
     stand: list[tuple[float, str]] = []
     zero: list[str] = []
-    for c in run.game.columns:
+    for c in run.game.result_columns:
         names = [f"{c.name}_s{s}" for s in range(n)] if c.per_seat else [c.name]
         vals = [float(row.get(k, float("nan"))) for k in names]
         if df is None:

@@ -227,14 +227,18 @@ def play_sweep(plan: SweepPlan, threads: int | None = None, on_progress: Callabl
 
 def headline_records(game: str, records: Sequence[dict]) -> list[tuple[str, str]]:
     """The headline series of a summary: ``(metric, canonical by JSON)`` in display order
-    (:data:`HEADLINE_COMMON`, then the game's ``GameDef.sweep_headline``, then the rest of its
-    gated ``GameDef.headline``; at most :data:`MAX_GROUPS` groups of one metric)."""
+    (:data:`HEADLINE_COMMON`, then the game's ``GameDef.sweep_headline``, the tension metrics of
+    its mode, then the rest of its gated ``GameDef.headline``; at most :data:`MAX_GROUPS` groups
+    of one metric)."""
     from sim.check.paired import matches, registered_game
     from sim.records import metric_key
 
+    from sim.metrics import TENSION_METRICS
+
     gdef = registered_game(game)
     out: list[tuple[str, str]] = []
-    for name in HEADLINE_COMMON + (tuple(gdef.sweep_headline) if gdef is not None else ()):
+    tension = TENSION_METRICS.get(gdef.mode, ()) if gdef is not None else ()
+    for name in HEADLINE_COMMON + (tuple(gdef.sweep_headline) if gdef is not None else ()) + tension:
         keys = [metric_key(r) for r in records if r.get("metric") == name]
         out.extend(list(dict.fromkeys(keys))[:MAX_GROUPS])
     for pattern in gdef.headline if gdef is not None else ():
@@ -277,7 +281,8 @@ def resolve_reference(plan: SweepPlan, text: str | None) -> int:
 
 def point_changes(plan: SweepPlan, outputs: Sequence[Any], reference: int = 0) -> dict[int, dict[str, Any]]:
     """The change of every gated headline metric (:func:`sim.check.paired.headline_patterns`)
-    of each point from point ``reference``: ``point index -> {label: MetricRow}`` (every
+    and every tension metric (:data:`sim.metrics.TENSION_METRICS`, docs/tension.md) of each
+    point from point ``reference``: ``point index -> {label: MetricRow}`` (every
     point but the reference), from :func:`sim.check.stats.compare_records` with the per-game
     outcomes of both points (:func:`sim.check.paired.per_game`).
 
@@ -295,15 +300,18 @@ def point_changes(plan: SweepPlan, outputs: Sequence[Any], reference: int = 0) -
         run, df = getattr(o, "run", None), getattr(o, "df", None)
         return None if run is None or df is None else per_game(df, run.cfg, run.game.mode, run.game.name)
 
+    from sim.metrics import TENSION_METRICS
+
     pgs = [pg(o) for o in outputs]
     ref = outputs[reference].summary
+    tension = set(TENSION_METRICS.get(str(ref.get("mode")), ()))
     out: dict[int, dict[str, Any]] = {}
     for p, o in zip(plan.points, outputs):
         if p.index == reference:
             continue
         rows = compare_records(ref, o.summary, per_game_a=pgs[reference], per_game_b=pgs[p.index],
                                family="headline")
-        out[p.index] = {r.label: r for r in rows if r.headline and r.tested}
+        out[p.index] = {r.label: r for r in rows if (r.headline or r.metric in tension) and r.tested}
     return out
 
 

@@ -127,6 +127,9 @@ def per_game(df, cfg, mode: str, game: str) -> dict[str, tuple[np.ndarray, np.nd
         out["win_rate"] = (df["team_win"].to_numpy().astype(float), one)
     out["stall_rate"] = (df["stalled"].to_numpy().astype(float), one)
     out["turns_mean"] = (df["turns"].to_numpy().astype(float), one)
+    from sim.metrics import tension_per_game
+
+    out.update(tension_per_game(df, mode))  # not gated unless [checks] names them, but paired
     gdef = registered_game(game)
     if gdef is not None:
         out.update({k: (np.asarray(a, float), np.asarray(b, float)) for k, (a, b) in gdef.per_game(df, cfg).items()})

@@ -30,6 +30,8 @@ the same way:
                        game's hooks: :mod:`sim.games.loop`)
 ``trace``              ``trace.trace(run, game_index) -> TraceResult``
 ``check_playout``      ``hooks.check_playout(run, game_index) -> int`` (0 or an invariant code)
+``progress_trace``     ``hooks.run_progress(run, game_index) -> int32[R, max(S, 2)]``: the game's
+                       tension records (:mod:`sim.games.tension`; the engine's ``Kernels.run_progress``)
 ``tally_spec``         ``metrics.tally_spec(cfg) -> list[Hist | Moments]`` (what to tally, sim.tally)
 ``metrics``            ``metrics.metrics(tally, cfg) -> list[dict]`` (records from the Tally only)
 ``plots``              ``metrics.plots(tally, records, folder) -> list[(title, file name)]``
@@ -57,7 +59,9 @@ The numba kernel::
   :func:`sim.games.engine.seat_policies`.
 * ``seed``: int64 >= 0; ``first_index``: int64, the game index of row 0; ``count``: int64.
 * ``out``: int32[count, C] result matrix, one row per game, columns as ``GameDef.columns``
-  with per-seat columns expanded to ``<name>_s<i>`` for i < S (offsets: :func:`column_offsets`).
+  with per-seat columns expanded to ``<name>_s<i>`` for i < S (offsets: :func:`column_offsets`),
+  then the engine's tension columns (:data:`TENSION_COLUMNS`, written by the loop; the game's
+  ``write_row`` writes only its own).
 
 Every game draws from its own streams seeded by ``sim.rng.seed_streams(rng, seed, g)``.
 
@@ -133,6 +137,38 @@ def expand_columns(columns: Sequence[Column], n_seats: int) -> list[str]:
         else:
             names.append(c.name)
     return names
+
+
+TENSION_COLUMNS: dict[str, tuple[Column, ...]] = {
+    "competitive": (
+        Column("tension_rounds", "rounds recorded for tension: one record at the end of every round until "
+               "the winner is known, the last one when it is (or at the game's end)"),
+        Column("lead_changes", "times the sole lead in progress passed to another seat (ties keep it)"),
+        Column("decisive_round", "rounds before the winner led alone for good (tension_rounds: not even at "
+               "the end); -1 without a winner", none=-1),
+        Column("mid_deficit", "at the midpoint round ((tension_rounds - 1) // 2, 0-based): the best other "
+               "seat's progress minus the winner's (> 0: the winner trailed); 0 without a winner"),
+        Column("mid_leader", "the seat leading alone at the midpoint round, -1 on a tie there", none=-1),
+        Column("margin", "the winner's final progress minus the best other seat's; 0 without a winner"),
+        Column("drama", "mean deficit of the winner in the rounds it trailed, in thousandths of its final "
+               "progress (Ludii's Drama); 0 when it never trailed, -1 without a winner", none=-1),
+        Column("mid_behind", "at the midpoint round: the leader's progress minus this seat's (0: it led "
+               "or shared the lead)", per_seat=True),
+    ),
+    "cooperative": (
+        Column("tension_rounds", "rounds recorded for tension (one record per round, the last after the "
+               "final count)"),
+        Column("lost_round", "the round the team reached the losing danger (complaint limit), -1 when it "
+               "never did", none=-1),
+        Column("closest_call", "the most danger (complaints) of any round"),
+        Column("rounds_one_short", "rounds that ended one complaint short of the limit"),
+        Column("one_short", "1 when the final count ended the game on exactly the complaint limit: one "
+               "complaint fewer and the team had won"),
+    ),
+}
+"""Columns the engine appends to every game's result row (:mod:`sim.games.tension`): the
+tension of the race, by mode. Their values come from the game's ``progress`` hook; their
+metrics are common to every game (:mod:`sim.metrics`)."""
 
 
 def column_offsets(columns: Sequence[Column]) -> dict[str, tuple[int, int]]:
@@ -268,6 +304,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "play_batch": ("hooks", "play_batch"),
     "trace": ("trace", "trace"),
     "check_playout": ("hooks", "check_playout"),
+    "progress_trace": ("hooks", "run_progress"),
     "tally_spec": ("metrics", "tally_spec"),
     "metrics": ("metrics", "metrics"),
     "plots": ("metrics", "plots"),
@@ -308,6 +345,8 @@ class GameDef:
       failure modes (the report's verdict, ``sim compare``'s "Result and failures" group);
     * ``rounds_metric``: a metric of rounds per game beside ``turns`` (``sim compare``'s
       "Length" group), or None;
+    * ``progress_unit``: what the game's ``progress`` hook counts (the tension records,
+      :mod:`sim.games.tension`; "preparation steps", "$"), the unit of ``margin``;
     * ``duplicates``: records that repeat another metric, left out of the check and compare
       tables: patterns over their labels (``sim.records.metric_label``: ``name[key=value]``;
       ``*`` matches any text, every other character itself), e.g. a game's
@@ -347,6 +386,7 @@ class GameDef:
     calibration_note: str = ""
     failure_metrics: tuple[str, ...] = ()
     rounds_metric: str | None = None
+    progress_unit: str = "progress points"
     duplicates: tuple[str, ...] = ()
     compile_seconds: float = 0.0
     speed_target: SpeedTarget | None = None
@@ -383,6 +423,13 @@ class GameDef:
         as ``play_batch`` plays it, with the invariants checked after every step; 0, or the
         code of the first violated invariant (``layout.V_*``)."""
         return self.hook("check_playout")
+
+    @property
+    def progress_trace(self) -> Callable[..., Any]:
+        """``hooks.run_progress(run, game_index) -> int32[R, max(S, 2)]``: the tension records
+        of a game as the batch plays it (:mod:`sim.games.tension`): record k = every seat's
+        progress at the end of round k + 1 (cooperative: danger, final-count flag)."""
+        return self.hook("progress_trace")
 
     @property
     def tally_spec(self) -> Callable[[Any], list]:
@@ -428,9 +475,16 @@ class GameDef:
                 return p
         raise KeyError(name)
 
+    @property
+    def result_columns(self) -> tuple[Column, ...]:
+        """Every column of a result row: the game's ``columns``, then the engine's tension
+        columns of its mode (:data:`TENSION_COLUMNS`)."""
+        return tuple(self.columns) + TENSION_COLUMNS[self.mode]
+
     def column_names(self, n_seats: int) -> list[str]:
-        """Result matrix column names for ``n_seats`` seats, in matrix order."""
-        return expand_columns(self.columns, n_seats)
+        """Result matrix column names for ``n_seats`` seats, in matrix order (the game's
+        columns, then the engine's tension columns)."""
+        return expand_columns(self.result_columns, n_seats)
 
 
 def _defines(path: Path, name: str) -> bool:

@@ -66,6 +66,16 @@ hook                  meaning
                       winner is known; else False)
 ``sim_clock(state, t)``  the count a simulation's depth limits, ``t`` being the turns it completed
                       (``t`` itself, or a round / day counter of the state)
+``round_of(state, spec)``  the rounds every seat has completed (tension records are taken when it grows:
+                      :mod:`sim.games.tension`)
+``decided(state)``    True once the winner is known (the game may play on for ranks); a game that
+                      ends when it is known returns ``over(state)``
+``winner(state)``     the winning seat, -1 for none (a stall, a shared win); cooperative: 1 when the
+                      team won, else 0
+``progress(state, spec, hist, k)``  writes record ``k`` of the tension history: ``hist[k, s]`` the
+                      progress of seat ``s`` (RULES.md "Tension"); cooperative: ``hist[k, 0]`` the
+                      team's danger, ``hist[k, 1]`` 1 once the final count was made. Allocates nothing
+``danger_limit(spec)``  cooperative: the danger that loses the game (optional: 0)
 ====================  ===============================================================================
 
 and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
@@ -78,7 +88,8 @@ inlines the decision hooks instead of calling ``_step``: faster for short turns,
 compile. The turns of plain seats are played in one call, ``_turns``, until the game ends, the
 cap or ``settle_due``; with ``LEAF_STEP`` and ``LEAF_TURN`` it too counts no references), ``SNAP_BEFORE_CAP`` (the snapshot is taken before the cap test, so a
 capped game's last position is in the replay; else after ``begin_turn``) and
-``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn).
+``CHECK_EACH_ACTION`` (``check`` also after every decision, not only after every turn), and the
+optional ``COOPERATIVE`` (True: the tension columns of a cooperative game).
 Python-side hooks of :class:`Kernels`: ``trace_rows(spec) -> (event rows, snapshot rows)`` and
 ``snaps_used(state, snaps)``, the snapshot rows a replay reads.
 
@@ -101,8 +112,12 @@ The loop (``playout``)::
             s = actor; n = legal_actions
             choice = choose_lookahead if pids[s] == POL_LOOKAHEAD else choose
             apply; [check if CHECK_EACH_ACTION]
-        end_turn; settle; [check]
-    finish
+        end_turn; settle; [check]; track
+    finish; [the last tension record]
+
+where ``track`` takes a tension record (:mod:`sim.games.tension`) when a round ended, or the
+winner became known (then no more). The batch writes the tension columns after the game's
+``write_row`` columns (:data:`sim.games.base.TENSION_COLUMNS`).
 """
 
 from __future__ import annotations
@@ -115,15 +130,18 @@ import numpy as np
 from numba import prange
 
 from sim.games.engine import EV_W, KERNEL_FLAGS, capped, inline_kernel, jit, seat_policies
+from sim.games.tension import N_COMPETITIVE, N_COOPERATIVE, write_competitive, write_cooperative
 from sim.rng import seed_streams
 
 HOOKS = (
     "new_state", "shared", "new_work", "thread_spec", "start", "over", "clock", "turn_cap", "stall",
     "snap_key", "begin_turn", "turn_done", "actor", "legal_actions", "choose", "choose_sim", "choose_lookahead",
     "apply", "end_turn", "settle", "settle_due", "check", "finish", "write_row", "sim_over", "sim_clock",
+    "round_of", "decided", "winner", "progress", "danger_limit",
 )
 """The numba hooks every game binds (see the module docstring)."""
-CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN", "INLINE_TURN")
+CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN", "INLINE_TURN",
+             "COOPERATIVE")
 """The compile-time constants every game binds."""
 
 _TEMPLATES: list[tuple[str, Callable, dict, str, str]] = []
@@ -151,8 +169,14 @@ def _never_due(state, work):
     return False
 
 
-OPTIONAL = {"settle": _no_settle, "settle_due": _never_due}
-"""Hooks a game may leave out, with the engine's default: nothing to settle after a turn."""
+@inline_kernel
+def _no_limit(spec):
+    return 0
+
+
+OPTIONAL = {"settle": _no_settle, "settle_due": _never_due, "danger_limit": _no_limit, "COOPERATIVE": False}
+"""Hooks and constants a game may leave out, with the engine's default: nothing to settle after
+a turn; a competitive game (``COOPERATIVE`` False), which has no ``danger_limit``."""
 
 
 # ---- the templates (plain Python: ``bind`` compiles one copy per game) ----------------------
@@ -229,8 +253,35 @@ def _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
     return last
 
 
+@_template(inline="always")
+def _record(state, spec, tk, hist):
+    """Take tension record ``tk[2]`` (``progress``) when ``hist`` has room for it."""
+    k = tk[2]
+    if k < hist.shape[0]:
+        progress(state, spec, hist, k)  # noqa: F821
+        tk[2] = k + 1
+
+
+@_template(inline="always")
+def _track(state, spec, tk, hist):
+    """After a turn: a tension record when a round ended (``round_of`` grew past ``tk[1]``) or
+    the winner became known (``decided``: the last record; ``tk[0]`` = 0 stops the tracking).
+    A turn that ends the game takes none: ``playout`` takes the last one after ``finish``.
+    ``tk`` int64[3]: on, rounds recorded, records taken."""
+    if tk[0] == 0 or over(state):  # noqa: F821
+        return
+    if decided(state):  # noqa: F821
+        _record(state, spec, tk, hist)
+        tk[0] = 0
+        return
+    r = round_of(state, spec)  # noqa: F821
+    if r > tk[1]:
+        tk[1] = r
+        _record(state, spec, tk, hist)
+
+
 @_template(leaf="LEAF_LOOP")
-def _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap):
+def _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap, tk, hist):
     """The turns of plain seats (``_turn``, inlined) in one call, as ``playout`` plays them,
     until the game is over, the clock reaches ``cap`` (returned with the snapshot taken when
     ``SNAP_BEFORE_CAP``; ``playout`` stalls it) or ``settle_due``; returns the last snapshot row
@@ -242,6 +293,7 @@ def _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap)
         if capped(clock(state), cap):  # noqa: F821
             return last
         last = _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last)
+        _track(state, spec, tk, hist)
         if settle_due(state, work):  # noqa: F821
             return last
     return last
@@ -269,14 +321,16 @@ def _next_actor(state, spec, work):
 
 
 @_template()
-def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, check_on):
+def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, check_on, tk, hist):
     """Play game ``g`` of ``seed`` into ``state`` (the module docstring's loop); returns 0 or
     the first violated invariant code (tested only with ``check_on``).
 
     ``pids`` int64[S], ``W`` float64[S, W]: the seats' policies; ``rig_deck`` int32[n] /
     ``rig_dice`` int32[1 + m]: chance rigging (:mod:`sim.games.engine`; empty: none);
     ``rng`` uint64[2]; ``work``: ``new_work``'s tuple; ``ev`` int32[E, EV_W] / ``evn`` int64[1]
-    the event buffer (E = 0: untraced); ``snaps`` int32[T, state size] (T = 0: none)."""
+    the event buffer (E = 0: untraced); ``snaps`` int32[T, state size] (T = 0: none); ``tk``
+    int64[3] / ``hist`` int32[R, max(S, 2)]: the tension records (``_track``; ``tk`` [1, 0, 0]
+    at the start), ``tk[2]`` of them taken."""
     seed_streams(rng, seed, g)
     start(state, spec, pids, W, rng, rig_deck, rig_dice, work, ev, evn)  # noqa: F821
     if check_on:
@@ -296,7 +350,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
             stall(state, spec, ev, evn)  # noqa: F821
             break
         if fast:  # turns until over, capped (the top of this loop stalls it) or settle_due
-            last = _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap)
+            last = _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap, tk, hist)
             settle(state, spec, work)  # noqa: F821
             continue
         _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
@@ -315,11 +369,15 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
             s = _next_actor(state, spec, work)
         _tail(state, spec, pids, W, rng, rig_dice, work, ev, evn)
         settle(state, spec, work)  # noqa: F821
+        _track(state, spec, tk, hist)
         if check_on:
             code = check(state, spec)  # noqa: F821
             if code != 0:
                 return code
     finish(state, spec, ev, evn)  # noqa: F821
+    if tk[0] != 0:  # the game's end (after a final count), unless the winner's record was taken
+        _record(state, spec, tk, hist)
+        tk[0] = 0
     return 0
 
 
@@ -381,10 +439,31 @@ def stop_if_capped(state, spec, ev, evn):
     return False
 
 
+@_template(inline="always")
+def _tension_buffers(spec, n_seats):
+    """A fresh ``tk`` int64[3] (tracking on) and ``hist`` int32[turn cap + 2, max(S, 2)]: room
+    for a record per round (a round has at least one turn) and the last one."""
+    tk = np.zeros(3, np.int64)
+    tk[0] = 1
+    hist = np.empty((turn_cap(spec) + 2, max(n_seats, 2)), np.int32)  # noqa: F821
+    return tk, hist
+
+
+@_template(inline="always")
+def _write_tension(state, spec, n_seats, tk, hist, row):
+    """The engine's tension columns (:mod:`sim.games.tension`) into the last columns of
+    ``row``, after the game's own."""
+    if COOPERATIVE:  # noqa: F821  (a constant: one branch is compiled)
+        write_cooperative(hist, tk[2], danger_limit(spec), row, row.shape[0] - N_COOPERATIVE)  # noqa: F821
+    else:
+        write_competitive(hist, tk[2], n_seats, winner(state), row, row.shape[0] - N_COMPETITIVE - n_seats)  # noqa: F821
+
+
 @_template()
 def play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, check_on):
     """Game ``g`` untraced and unrigged with its seats' policies (``engine.seat_policies``);
-    returns (state, invariant code: 0 unless ``check_on`` found a violation)."""
+    returns (state, invariant code: 0 unless ``check_on`` found a violation, ``tk``, ``hist``:
+    its tension records, see ``playout``)."""
     pids, W = seat_policies(entry_policy, entry_weights, perms, g)
     state = new_state(spec)  # noqa: F821
     rng = np.zeros(2, np.uint64)
@@ -394,8 +473,9 @@ def play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, c
     snaps = np.zeros((0, 1), np.int32)
     rig_deck = np.zeros(0, np.int32)
     rig_dice = np.zeros(1, np.int32)
-    code = playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, check_on)
-    return state, code
+    tk, hist = _tension_buffers(spec, pids.shape[0])
+    code = playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, check_on, tk, hist)
+    return state, code, tk, hist
 
 
 @_template(parallel=True)
@@ -407,30 +487,33 @@ def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, coun
     for i in prange(count):
         ii = np.int64(i)
         sp = thread_spec(spec)  # noqa: F821
-        state, _ = play_index(sp, sh, entry_policy, entry_weights, perms, seed, first_index + ii, False)
+        state, _, tk, hist = play_index(sp, sh, entry_policy, entry_weights, perms, seed, first_index + ii, False)
         write_row(state, spec, out[ii])  # noqa: F821
+        _write_tension(state, spec, perms.shape[1], tk, hist, out[ii])
 
 
 @_template()
 def check_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g):
     """Game ``g`` played as ``play_batch`` plays it, ``check`` after every turn (and every
     decision with ``CHECK_EACH_ACTION``); 0 or the first violated invariant code."""
-    _, code = play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, True)
+    _, code, _, _ = play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, True)
     return code
 
 
 @_template()
 def traced_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, ev, evn,
-                 snaps, row):
+                 snaps, row, tk, hist):
     """Game ``g`` as the batch plays it (with chance rigging when ``rig_deck`` / ``rig_dice``
-    are not empty), its events in ``ev`` / ``evn``, snapshots in ``snaps`` and its result in
-    ``row``; returns the final state."""
+    are not empty), its events in ``ev`` / ``evn``, snapshots in ``snaps``, tension records in
+    ``hist`` (``tk[2]`` of them; ``tk`` must be [1, 0, 0]) and its result in ``row``; returns
+    the final state."""
     pids, W = seat_policies(entry_policy, entry_weights, perms, g)
     state = new_state(spec)  # noqa: F821
     rng = np.zeros(2, np.uint64)
     work = new_work(spec, shared_data)  # noqa: F821
-    playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, False)
+    playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, False, tk, hist)
     write_row(state, spec, row)  # noqa: F821
+    _write_tension(state, spec, pids.shape[0], tk, hist, row)
     return state
 
 
@@ -466,15 +549,17 @@ class Kernels:
             _SHARED[(self.game, key)] = hit
         return hit[1]
 
-    def run_traced(self, run: Any, game_index: int, rig_deck: Any = None, rig_dice: Any = None):
+    def run_traced(self, run: Any, game_index: int, rig_deck: Any = None, rig_dice: Any = None,
+                   progress: list | None = None):
         """Play game ``game_index`` of ``run`` (a :class:`sim.compile.CompiledRun`) with
         events and snapshots, exactly as the batch plays it (``rig_deck`` / ``rig_dice``: an
         optional chance script, :mod:`sim.games.engine`).
 
         Returns ``(state int32[n], events int32[E, EV_W], snaps int32[T, n], row int32[C])``:
         the final state, the events, the snapshot rows ``snaps_used`` keeps (row t: the state
-        at the start of turn, or round, t) and the result row. Raises RuntimeError when the
-        event buffer (``trace_rows``) filled up."""
+        at the start of turn, or round, t) and the result row. ``progress``: a list that
+        receives the tension records int32[R, max(S, 2)] (:mod:`sim.games.tension`). Raises
+        RuntimeError when the event buffer (``trace_rows``) filled up."""
         spec = run.spec
         n_ev, n_snap = self.trace_rows(spec)
         state0 = self.hooks["new_state"](spec)
@@ -484,9 +569,21 @@ class Kernels:
         rd = np.zeros(0, np.int32) if rig_deck is None else np.asarray(rig_deck, np.int32)
         rc = np.zeros(1, np.int32) if rig_dice is None else np.asarray(rig_dice, np.int32)
         row = np.zeros(len(run.game.column_names(run.n_seats)), np.int32)
+        tk = np.array([1, 0, 0], np.int64)
+        hist = np.zeros((int(self.hooks["turn_cap"](spec)) + 2, max(run.n_seats, 2)), np.int32)
         state = self.traced_index(spec, self.shared_of(spec), run.entry_policy, run.entry_weights, run.perms,
-                                  np.int64(run.seed), np.int64(game_index), rd, rc, ev, evn, snaps, row)
+                                  np.int64(run.seed), np.int64(game_index), rd, rc, ev, evn, snaps, row, tk, hist)
+        if progress is not None:
+            progress.append(hist[: tk[2]].copy())
         return state, ev[: evn[0]], self.snaps_used(state, snaps), row
+
+    def run_progress(self, run: Any, game_index: int) -> np.ndarray:
+        """The tension records of game ``game_index`` of ``run`` as the batch plays it:
+        int32[R, max(S, 2)], record k the progress of every seat at the end of round k + 1
+        (cooperative: danger, final-count flag); :mod:`sim.games.tension`."""
+        out: list = []
+        self.run_traced(run, game_index, progress=out)
+        return out[0]
 
     def check_playout(self, run: Any, game_index: int) -> int:
         """Game ``game_index`` of ``run`` played exactly as ``play_batch`` plays it, with the
@@ -512,6 +609,7 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
     ns.update(hooks)
     ns["LEAF_LOOP"] = bool(hooks["LEAF_STEP"] and hooks["LEAF_TURN"])
     ns["IN_SIM"] = False
+    ns["N_COMPETITIVE"], ns["N_COOPERATIVE"] = N_COMPETITIVE, N_COOPERATIVE
     built: dict[str, Any] = {}
 
     def compiled(name: str, f: Callable, flags: dict, leaf: str, globs: dict):

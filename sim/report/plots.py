@@ -488,3 +488,136 @@ def plot_team_outcome(df, records, folder: Path) -> tuple[str, str] | None:
     _bar_chart(folder, name, "Outcome of the team", [i[0] for i in items], [i[1] for i in items],
                [i[2] for i in items], [i[3] for i in items], "outcome", "games (%)")
     return ("Team outcome", name)
+
+
+def _tension_tally(data, mode: str, n_seats: int):
+    """The tension histograms (:func:`sim.metrics.tension_tally_spec`) of ``data`` (a
+    :class:`sim.tally.Tally` holding them, or a games frame with the tension columns), or None."""
+    from sim.metrics import TENSION_KEY, tension_tally_spec
+    from sim.tally import Tally
+
+    if data is None:
+        return None
+    if isinstance(data, Tally):
+        key = "tension_lead" if mode == "competitive" else "tension_coop"
+        return data if key in data.hists and data.games > 0 else None
+    if TENSION_KEY not in data.columns or data.height == 0:
+        return None
+    return Tally.of_frame(data, tension_tally_spec(mode, n_seats))
+
+
+def _share_bars(folder: Path, name: str, title: str, values, counts, xlabel: str, mean_label: str,
+                mean: float) -> tuple[str, str]:
+    """A bar chart of the share of games at each value (bins when there are many), with the
+    mean as a dashed line."""
+    import numpy as np
+
+    values = np.asarray(values)
+    counts = np.asarray(counts)
+    left, width, c, _ = _binned(values, counts, counts * 0, max_bins=40)
+    total = counts.sum()
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.0, 3.8))
+    ax.bar(left, c / total, width=0.85 if width == 1 else width, align="center" if width == 1 else "edge",
+           color=BAR, linewidth=0)
+    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"{mean_label}: {mean:.2f}")
+    ax.set_ylim(0, float((c / total).max()) * 1.15)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share of games (%)")
+    ax.set_title(title)
+    if width == 1 and len(left) <= 25:
+        ax.set_xticks(left)
+    ax.yaxis.set_major_formatter(_pct_fmt((c / total).max()))
+    ax.grid(**GRID)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, frameon=False)
+    _save(fig, folder, name)
+    return (title, name)
+
+
+def plot_tension(data, records, folder: Path, mode: str, n_seats: int, unit: str) -> list[tuple[str, str]]:
+    """The report's tension plots (docs/tension.md), from the tension histograms of ``data``:
+    competitive: lead changes per game, the decisive point's distribution, and a seat's win
+    chance by how far it trailed the leader at the midpoint (Wilson 95 % intervals; ``unit``
+    the game's progress unit); cooperative: the most complaints of won games and the round lost
+    games were lost in. Empty when the data has no tension columns."""
+    import numpy as np
+    import polars as pl
+
+    from sim.stats import wilson
+
+    t = _tension_tally(data, mode, n_seats)
+    if t is None:
+        return []
+    out: list[tuple[str, str]] = []
+    if mode == "cooperative":
+        h = t.hist("tension_coop")
+        won = h.filter(pl.col("team_win") != 0).group_by("closest_call").agg(pl.col("count").sum()).sort("closest_call")
+        if won.height:
+            v, c = won["closest_call"].to_numpy(), won["count"].to_numpy()
+            out.append(_share_bars(folder, "closest_call.png", "Closest call of the won games", v, c,
+                                   "most complaints a won game reached", "mean", float((v * c).sum() / c.sum())))
+        lost = (h.filter((pl.col("team_win") == 0) & (pl.col("lost_round") >= 0)).group_by("lost_round")
+                .agg(pl.col("count").sum()).sort("lost_round"))
+        if lost.height:
+            v, c = lost["lost_round"].to_numpy(), lost["count"].to_numpy()
+            out.append(_share_bars(folder, "lost_round.png", "Round in which the lost games were lost", v, c,
+                                   "round the complaint limit was reached", "mean", float((v * c).sum() / c.sum())))
+        return out
+    won_games = t.count("tension_lead")
+    if won_games == 0:
+        return out
+    v, c = t.counts("tension_lead", "lead_changes")
+    out.append(_share_bars(folder, "lead_changes.png", "Lead changes per game", v, c,
+                           "times the lead passed to another seat (games with a winner)", "mean",
+                           float((v * c).sum() / c.sum())))
+    h = t.hist("tension_decisive")
+    r = h["r"].to_numpy()
+    share = np.where(r > 0, h["d"].to_numpy() / np.maximum(r, 1), 1.0)
+    cnt = h["count"].to_numpy()
+    edges = np.linspace(0.0, 1.0, 11)
+    idx = np.minimum((share * 10).astype(int), 9)
+    bins = np.bincount(idx, weights=cnt, minlength=10) / cnt.sum()
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.0, 3.8))
+    ax.bar(edges[:-1], bins, width=0.1, align="edge", color=BAR, linewidth=0, edgecolor="white")
+    m = float((share * cnt).sum() / cnt.sum())
+    ax.axvline(m, color="black", linestyle="--", linewidth=1, label=f"mean: {m * 100:.1f} % of the game")
+    ax.set_xlim(0, 1)
+    ax.set_xticks(edges)
+    ax.xaxis.set_major_formatter(__import__("matplotlib.ticker", fromlist=["PercentFormatter"]).PercentFormatter(1.0, 0))
+    ax.set_xlabel("share of the game's rounds before the winner led for good")
+    ax.set_ylabel("share of games (%)")
+    ax.set_ylim(0, float(bins.max()) * 1.15)
+    ax.yaxis.set_major_formatter(_pct_fmt(bins.max()))
+    ax.set_title("When the winner took the lead for good")
+    ax.grid(**GRID)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, frameon=False)
+    _save(fig, folder, "decisive_point.png")
+    out.append(("When the winner took the lead for good", "decisive_point.png"))
+    g = t.hist("tension_gap").group_by("behind").agg(
+        pl.col("count").sum().alias("n"), (pl.col("count") * pl.col("won").cast(pl.Int64)).sum().alias("k")).sort("behind")
+    g = g.filter(pl.col("n") >= 30)  # a point from fewer seat-games says nothing
+    if g.height >= 2:
+        x = g["behind"].to_numpy()
+        n = g["n"].to_numpy()
+        k = g["k"].to_numpy()
+        p = k / n
+        lo, hi = zip(*(wilson(int(a), int(b)) for a, b in zip(k, n)))
+        fig, ax = plt.subplots(figsize=(7.0, 3.8))
+        ax.errorbar(x, p, yerr=[p - np.array(lo), np.array(hi) - p], fmt="o-", color=BAR, ecolor="#888888",
+                    capsize=3, markersize=4, linewidth=1)
+        ax.axhline(1.0 / max(n_seats, 1), color="black", linestyle=":", linewidth=1,
+                   label=f"fair share (1/{n_seats})")
+        ax.set_ylim(0, min(1.0, float(np.max(hi)) * 1.1 + 0.02))
+        _percent_axis(ax)
+        ax.set_xlabel(f"behind the leader at the midpoint ({unit}; 0 = leading)")
+        ax.set_ylabel("win chance (%)")
+        ax.set_title("Win chance by midpoint deficit (comebacks)")
+        ax.grid(**GRID)
+        ax.set_axisbelow(True)
+        ax.legend(fontsize=8, frameon=False)
+        _save(fig, folder, "comeback.png")
+        out.append(("Win chance by midpoint deficit (comebacks)", "comeback.png"))
+    return out

@@ -140,6 +140,7 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict, tally=Non
         fig = make()
         if fig is not None:
             figures.append(fig)
+    figures += P.plot_tension(data, records, plots_dir, mode, n_seats, info.get("progress_unit", "progress points"))
     game_figures: list[tuple[str, str]] = []
     if getattr(gdef, "plots", None) is not None:
         for title, fname in gdef.plots(data, records, plots_dir) or []:
@@ -276,6 +277,7 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
             parts = [f"{md_escape(_decode_by(r.get('by'), cat, name, None))}: "
                      f"{fmt_interval(r)}" for r in top]
             out.append(f"- **Failure mode, {md_escape(m)}:** " + "; ".join(parts) + ".")
+    out += tension_lines(records, mode, info.get("progress_unit", "progress points"))
     p50, p05, p95 = find(records, "turns_p50"), find(records, "turns_p05"), find(records, "turns_p95")
     tmean = find(records, "turns_mean")
     if p50 is not None:
@@ -297,6 +299,42 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
     out.append(f"- {fmt_count(summary.get('games'))} games, seed `{summary.get('seed')}`; intervals are 95 % "
                "(Wilson for rates, normal for means and differences).")
     return out
+
+
+def tension_lines(records: list[dict], mode: str, unit: str) -> list[str]:
+    """The verdict's "Tension" bullet (docs/tension.md): how close the race was, in a
+    designer's words, each number with its 95 % interval; empty without tension records."""
+    def f(name: str) -> dict | None:
+        r = find(records, name)
+        return r if r is not None and _finite(r.get("value")) is not None else None
+
+    if mode == "competitive":
+        lc, dp, cb, ra, mg = (f(n) for n in ("lead_changes", "decisive_point", "comeback_rate", "runaway_rate",
+                                              "margin"))
+        if lc is None:
+            return []
+        parts = [f"the lead changed hands {fmt_interval(lc)} times a game"]
+        if dp is not None:
+            parts.append(f"the winner took the lead for good after {fmt_interval(dp)} of the game")
+        if cb is not None:
+            parts.append(f"it was behind at the midpoint in {fmt_interval(cb)} of the games (a comeback)")
+        if ra is not None:
+            parts.append(f"the midpoint's sole leader went on to win {fmt_interval(ra)} of the time")
+        if mg is not None:
+            parts.append(f"the final margin was {fmt_interval(mg)} {md_escape(unit)}")
+        return ["- **Tension:** " + "; ".join(parts) + " (games with a winner)."]
+    one, cc, short, lost = (f(n) for n in ("one_short_rate", "closest_call", "rounds_one_short", "lost_round"))
+    if one is None:
+        return []
+    parts = [f"{fmt_interval(one)} of the games were lost at the final count by a single complaint (one fewer "
+             "and the team had won)"]
+    if cc is not None:
+        parts.append(f"won games reached {fmt_interval(cc)} complaints at most on average")
+    if short is not None:
+        parts.append(f"and spent {fmt_interval(short)} rounds one complaint from losing")
+    if lost is not None:
+        parts.append(f"lost games were lost in round {fmt_interval(lost)} on average")
+    return ["- **How close:** " + "; ".join(parts) + "."]
 
 
 def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tuple[str, str]],
@@ -340,6 +378,19 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
         out += _competitive_sections(take, records, n_seats, labels, rotate, cat, summary.get("games"))
     else:
         out += _cooperative_sections(take, cat)
+
+    from sim.metrics import TENSION_METRICS
+
+    rows = []
+    for metric in TENSION_METRICS.get(mode, ()):
+        r = take(metric)
+        if r is not None:
+            rows.append([f"`{metric}`", md_escape(_definition(cat, metric)), fmt_interval(r), _fmt_sd(r.get("sd")),
+                         fmt_count(r.get("n"))])
+    if rows:
+        out += [f"## Tension (progress in {md_escape(info.get('progress_unit', 'progress points'))}; "
+                "docs/tension.md)", "",
+                md_table(["Metric", "Definition", "Value [95% CI]", "SD", "Games"], rows, align="llrrr"), ""]
 
     # game length and friends
     rows = []

@@ -41,4 +41,5 @@ GAME = GameDef(
     calibration_note=CALIBRATION_NOTE,
     compile_seconds=52,
     yardstick="yardstick",
+    progress_unit="preparation steps",
 )

@@ -35,6 +35,7 @@ from sim.games.clear_for_takeoff.play import (
     _same_disc,
     apply_choice,
     plain_policy,
+    progress_steps,
     sim_value,
     stop_at_cap,
     write_row,  # noqa: F401  (an engine hook)
@@ -197,6 +198,27 @@ def sim_clock(state, t):
     return t
 
 
+@inline_kernel
+def round_of(state, spec):
+    return state[H_TURN] // spec[0][P_S]  # every airline plays once a round until the first finishes
+
+
+@inline_kernel
+def decided(state):
+    return state[H_WINNER] >= 0  # the first airline airborne wins; play may go on for ranks
+
+
+@inline_kernel
+def winner(state):
+    return state[H_WINNER]
+
+
+@inline_kernel
+def progress(state, spec, hist, k):
+    for s in range(spec[0][P_S]):
+        hist[k, s] = progress_steps(state, spec[0], spec[2], s)
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event and snapshot rows a traced game can need: 64 events a turn, a snapshot a turn."""
     cap = int(spec[0][P_CAP])
@@ -211,6 +233,7 @@ def snaps_used(state, snaps):
 KERNELS = bind("clear_for_takeoff", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
+run_progress = KERNELS.run_progress
 check_playout = KERNELS.check_playout
 simulate = KERNELS.simulate
 

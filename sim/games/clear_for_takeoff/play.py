@@ -177,6 +177,21 @@ def progress(state, p, fleet, s):
 
 
 @leaf_kernel
+def progress_steps(state, p, fleet, s):
+    """Seat ``s``'s progress for tension (RULES.md "Tension"): the preparation steps its
+    aircraft have completed, counted as a player counts them at the table (hangar 0, A 1, B / C
+    and the VIP lane 2, D 3, takeoff position 4, airborne 5: ``units`` rounded down), every
+    aircraft alike; int."""
+    K = p[P_K]
+    n = 0
+    for k in range(K):
+        if fleet[s, k] == 0 or state[pos_at(p, s, k)] == POS_NONE:
+            continue
+        n += int(units(p, state[pos_at(p, s, k)]))
+    return n
+
+
+@leaf_kernel
 def sim_value(state, p, fleet, s):
     """Score of a finished simulation for seat ``s`` (RULES.md Policies, ``rollout``): 1 when
     ``s`` finished first; when another airline did, 0.1 x ``progress`` (< 0.1, never worth a

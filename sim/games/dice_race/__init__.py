@@ -40,4 +40,5 @@ GAME = GameDef(
     seat_note=SEAT_NOTE,
     calibration_note=CALIBRATION_NOTE,
     compile_seconds=30,
+    progress_unit="spaces",
 )

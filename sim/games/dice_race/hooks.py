@@ -22,8 +22,10 @@ from sim.games.dice_race.layout import (
     H_DIE,
     H_DONE,
     H_TURN,
+    H_WINNER,
     MAX_ACTS,
     P_CAP,
+    P_OFF_POS,
     P_S,
     P_SIZE,
     POL_RANDOM,
@@ -173,6 +175,28 @@ def sim_clock(state, t):
     return t
 
 
+@inline_kernel
+def round_of(state, spec):
+    return state[H_TURN] // spec[0][P_S]  # every seat rolls once a round
+
+
+@inline_kernel
+def decided(state):
+    return state[H_WINNER] >= 0
+
+
+@inline_kernel
+def winner(state):
+    return state[H_WINNER]
+
+
+@inline_kernel
+def progress(state, spec, hist, k):
+    p = spec[0]
+    for s in range(p[P_S]):
+        hist[k, s] = state[p[P_OFF_POS] + s]  # spaces along the track (RULES.md "Tension")
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event rows (turn, roll, move, finish and up to three bumps a turn: 8) and snapshot rows
     (one a turn) a traced race can need."""
@@ -188,6 +212,7 @@ def snaps_used(state, snaps):
 KERNELS = bind("dice_race", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
+run_progress = KERNELS.run_progress
 check_playout = KERNELS.check_playout
 simulate = KERNELS.simulate
 

@@ -43,4 +43,5 @@ GAME = GameDef(
     calibration_note=CALIBRATION_NOTE,
     rounds_metric=ROUNDS_METRIC,
     compile_seconds=74,
+    progress_unit="tenths of a move",
 )

@@ -47,7 +47,9 @@ from sim.games.flying_carpet.layout import (
     H_DONE,
     H_PHASE,
     H_PLAYED,
+    H_ROUND,
     H_TURN,
+    H_WINNER,
     K_CLOUD,
     K_KEEP,
     NCELL,
@@ -63,6 +65,7 @@ from sim.games.flying_carpet.layout import (
     P_OFF_SCEN,
     P_OFF_STATS,
     P_S,
+    P_START,
     P_STATE_SIZE,
     PH_CLOUDS,
     PH_END,
@@ -307,6 +310,33 @@ def sim_clock(state, t):
     return t
 
 
+@inline_kernel
+def round_of(state, spec):
+    return state[H_ROUND] - 1  # rounds begun, counted up when the turn passes back round the table
+
+
+@inline_kernel
+def decided(state):
+    return state[H_WINNER] >= 0  # the first carpet home wins (play_for_placings plays on)
+
+
+@inline_kernel
+def winner(state):
+    return state[H_WINNER]
+
+
+@inline_kernel
+def progress(state, spec, hist, k):
+    # RULES.md "Tension": tenths of a move of the course covered, on the distance map of the
+    # board as set up (spec[7], turns to the finish): 10 x (start's distance - the carpet's)
+    p = spec[0]
+    dist = spec[7]
+    d0 = dist[p[P_START]]
+    for s in range(p[P_S]):
+        d = min(dist[state[p[P_OFF_POS] + s]], d0)
+        hist[k, s] = int(10.0 * (d0 - d) + 0.5)
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event and snapshot rows a traced race can need (24 events a turn)."""
     cap = int(spec[0][P_CAP])
@@ -321,6 +351,7 @@ def snaps_used(state, snaps):
 KERNELS = bind("flying_carpet", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
+run_progress = KERNELS.run_progress
 check_playout = KERNELS.check_playout
 simulate = KERNELS.simulate
 

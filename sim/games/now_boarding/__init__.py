@@ -40,4 +40,5 @@ GAME = GameDef(
     failure_metrics=FAILURE_METRICS,
     compile_seconds=187,
     speed_target=SpeedTarget(200_000, "planner", "planner games a minute (the shipped 4-player team, issue 10)"),
+    progress_unit="complaints",
 )

@@ -37,15 +37,20 @@ from sim.games.engine import (
 from sim.games.loop import bind
 from sim.games.now_boarding.layout import (
     MAXP,
+    P_COMPLAINT_LIMIT,
     P_NP,
     P_TURN_CAP,
     POL_PLANNER,
     POL_ROLLOUT,
     PW_ENDSEARCH,
     RO_MAXC,
+    S_COMPL,
+    S_LOST_EARLY,
     S_OVER,
     S_ROUND,
+    S_STALLED,
     S_VIOL,
+    S_WIN,
     STATE_SIZE,
 )
 from sim.games.now_boarding.play import (
@@ -241,6 +246,37 @@ def sim_clock(state, t):
     return t
 
 
+COOPERATIVE = True  # the tension columns of a team game: danger (complaints) against its limit
+
+
+@inline_kernel
+def round_of(state, spec):
+    return state[S_ROUND]  # a turn of the engine is a whole round
+
+
+@inline_kernel
+def decided(state):
+    return over(state)
+
+
+@inline_kernel
+def winner(state):
+    return state[S_WIN]
+
+
+@inline_kernel
+def danger_limit(spec):
+    return spec[0][P_COMPLAINT_LIMIT]
+
+
+@inline_kernel
+def progress(state, spec, hist, k):
+    # RULES.md "Tension": the complaint pile, and whether the end count was made (the game
+    # ended neither early by complaints nor by the turn cap)
+    hist[k, 0] = state[S_COMPL]
+    hist[k, 1] = 1 if state[S_OVER] != 0 and state[S_LOST_EARLY] == 0 and state[S_STALLED] == 0 else 0
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event rows (20,000) and snapshot rows (one a round) of a traced game."""
     return 20_000, int(spec[0][P_TURN_CAP]) + 2
@@ -254,6 +290,7 @@ def snaps_used(state, snaps):
 KERNELS = bind("now_boarding", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
+run_progress = KERNELS.run_progress
 check_playout = KERNELS.check_playout
 simulate = KERNELS.simulate
 

@@ -44,4 +44,5 @@ GAME = GameDef(
     calibration_note=CALIBRATION_NOTE,
     duplicates=DUPLICATES,
     compile_seconds=100,
+    progress_unit="$",
 )

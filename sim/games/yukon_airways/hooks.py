@@ -61,7 +61,7 @@ from sim.games.yukon_airways.play import (
     write_row,  # noqa: F401  (an engine hook)
 )
 from sim.games.yukon_airways.policies import CTX, action_score, fill_context, seat_weights, select
-from sim.games.yukon_airways.rules import apply_action, check_invariants, redeal, setup
+from sim.games.yukon_airways.rules import apply_action, check_invariants, redeal, score_now, setup
 
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
@@ -196,6 +196,27 @@ def sim_clock(state, t):
     return state[H_ROUND]  # a simulation's depth is in days
 
 
+@inline_kernel
+def round_of(state, spec):
+    return state[H_ROUND]  # days completed (the maintenance counts the day up)
+
+
+@inline_kernel
+def decided(state):
+    return over(state)  # the final scoring decides
+
+
+@inline_kernel
+def winner(state):
+    return state[H_WINNER]  # -1 for a shared win
+
+
+@inline_kernel
+def progress(state, spec, hist, k):
+    for s in range(spec[0][P_S]):
+        hist[k, s] = score_now(state, spec, s)  # money plus the final scoring as it stands
+
+
 def trace_rows(spec) -> tuple[int, int]:
     """Event rows (20,000) and snapshot rows (one a round) of a traced game."""
     return 20_000, int(spec[0][P_ROUNDS])
@@ -209,6 +230,7 @@ def snaps_used(state, snaps):
 KERNELS = bind("yukon_airways", globals(), trace_rows, snaps_used)
 play_batch = KERNELS.play_batch
 run_traced = KERNELS.run_traced
+run_progress = KERNELS.run_progress
 check_playout = KERNELS.check_playout
 simulate = KERNELS.simulate
 

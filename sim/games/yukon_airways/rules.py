@@ -73,6 +73,8 @@ from sim.games.yukon_airways.rules_common import (
 from sim.games.yukon_airways.rules_end import (
     ahead,
     end_game,
+    end_money,
+    score_now,
 )
 from sim.games.yukon_airways.rules_flight import (
     add_symbol,
@@ -139,6 +141,7 @@ __all__ = [
     "draw_card",
     "draw_cards",
     "end_game",
+    "end_money",
     "finish_boarding_turn",
     "flight_colour_count",
     "flight_numbers",
@@ -172,6 +175,7 @@ __all__ = [
     "resolve_flight",
     "reward_order",
     "roll_die_to_dock",
+    "score_now",
     "se",
     "set_size",
     "setup",

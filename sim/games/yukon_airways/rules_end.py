@@ -45,28 +45,13 @@ def end_game(state, spec, ev, evn):
     win to the most fuel left, then shares it; shared: always shared. Ranks: 1 + seats
     strictly ahead."""
     p = spec[0]
-    visited = spec[6]
     S = p[P_S]
-    L = p[P_L]
     for s in range(S):
-        pay(state, spec, s, dial_value(state, spec, s, D_CHRISTMAS), SE_M_CHRISTMAS)
+        christmas, switch, k, table = end_money(state, spec, s)
+        pay(state, spec, s, christmas, SE_M_CHRISTMAS)
         if switch_on(state, spec, s, SW_MARKER_MONEY) == 1:
-            best = 0
-            for c in range(NCOL):
-                n = 0
-                for l in range(L):
-                    n += state[cockpit_at(p, s, l, c)]
-                if n > best:
-                    best = n
-            pay(state, spec, s, best * p[P_MARKER_MONEY], SE_M_SWITCH)
-        k = 0
-        for l in range(L):
-            m = 0
-            for c in range(NCOLG):
-                m += state[cockpit_at(p, s, l, c)]
-            if m > 0:
-                k += 1
-        pay(state, spec, s, visited[min(k, visited.shape[0] - 1)], SE_M_VISITED)
+            pay(state, spec, s, switch, SE_M_SWITCH)
+        pay(state, spec, s, table, SE_M_VISITED)
         emit(ev, evn, state[H_TURN], s, E_END_MONEY, state[se(p, s, SE_M_CHRISTMAS)], state[se(p, s, SE_M_SWITCH)],
              k, state[se(p, s, SE_M_VISITED)], state[se(p, s, SE_MONEY)])
     top = -1
@@ -99,6 +84,45 @@ def end_game(state, spec, ev, evn):
     state[H_OVER] = 1
     state[H_STEP] = STEP_OVER
     emit(ev, evn, state[H_TURN], state[H_WINNER], E_END, top, ntop, state[H_SHARED], 0, 0)
+
+
+@leaf_kernel
+def end_money(state, spec, s):
+    """What the final scoring (RB Spielende, :func:`end_game`) would pay seat ``s`` in the
+    position ``state``: (the Christmas dial's money, the marker_money switch's money (0 when
+    the switch is off), the distinct locations visited, the visited-locations table's money)."""
+    p = spec[0]
+    visited = spec[6]
+    L = p[P_L]
+    switch = 0
+    if switch_on(state, spec, s, SW_MARKER_MONEY) == 1:
+        best = 0
+        for c in range(NCOL):
+            n = 0
+            for l in range(L):
+                n += state[cockpit_at(p, s, l, c)]
+            if n > best:
+                best = n
+        switch = best * p[P_MARKER_MONEY]
+    k = 0
+    for l in range(L):
+        m = 0
+        for c in range(NCOLG):
+            m += state[cockpit_at(p, s, l, c)]
+        if m > 0:
+            k += 1
+    return dial_value(state, spec, s, D_CHRISTMAS), switch, k, visited[min(k, visited.shape[0] - 1)]
+
+
+@leaf_kernel
+def score_now(state, spec, s):
+    """Seat ``s``'s progress for tension (RULES.md "Tension"): its money, plus what the final
+    scoring would pay it now (:func:`end_money`) while the game runs."""
+    m = state[se(spec[0], s, SE_MONEY)]
+    if state[H_STEP] == STEP_OVER:
+        return m
+    christmas, switch, _k, table = end_money(state, spec, s)
+    return m + christmas + switch + table
 
 
 @leaf_kernel

@@ -1,0 +1,247 @@
+"""Tension (issue 35, docs/tension.md): the engine's per-round progress records, the per-game
+tension columns the kernel computes from them, and the summary records built from those
+columns, each checked against an independent implementation written here from the docs'
+definitions (plain Python over the records, numpy over games.parquet)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.compile import load_run
+from sim.games.base import TENSION_COLUMNS, expand_columns
+from sim.games.tension import N_COMPETITIVE, N_COOPERATIVE, write_competitive, write_cooperative
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = {g: ROOT / "configs" / f"{g}.toml" for g in ("clear_for_takeoff", "flying_carpet", "yukon_airways",
+                                                      "now_boarding")}
+
+
+# ---- an independent implementation of the docs' definitions ----------------------------------
+def leader(rec) -> int:
+    """The one seat ahead, or -1 on a tie (docs/tension.md "Ties")."""
+    top = max(rec)
+    return rec.index(top) if rec.count(top) == 1 else -1
+
+
+def competitive_reference(hist: list[list[int]], w: int) -> dict[str, int | list[int]]:
+    n = len(hist)
+    S = len(hist[0]) if n else 0
+    changes, holder = 0, -1
+    for rec in hist:
+        lead = leader(rec)
+        if lead >= 0 and lead != holder:
+            changes += holder >= 0
+            holder = lead
+    mid = (n - 1) // 2
+    out: dict = {"tension_rounds": n, "lead_changes": changes, "mid_leader": leader(hist[mid]) if n else -1,
+                 "mid_behind": [max(hist[mid]) - v for v in hist[mid]] if n else [0] * S}
+    if w < 0 or n == 0:
+        return {**out, "decisive_round": -1, "mid_deficit": 0, "margin": 0, "drama": -1}
+    # the first record from which w leads alone in every later record
+    decisive = n
+    for k in range(n - 1, -1, -1):
+        if leader(hist[k]) != w:
+            break
+        decisive = k
+    others = lambda rec: max(v for s, v in enumerate(rec) if s != w)  # noqa: E731
+    deficits = [others(rec) - rec[w] for rec in hist if others(rec) > rec[w]]
+    final = hist[-1][w]
+    drama = 0 if not deficits else int(1000.0 * sum(deficits) / (len(deficits) * max(final, 1)) + 0.5)
+    return {**out, "decisive_round": decisive, "mid_deficit": others(hist[mid]) - hist[mid][w],
+            "margin": final - others(hist[-1]), "drama": drama}
+
+
+def cooperative_reference(hist: list[list[int]], limit: int) -> dict[str, int]:
+    danger = [r[0] for r in hist]
+    lost = next((k + 1 for k, d in enumerate(danger) if d >= limit), -1)
+    return {"tension_rounds": len(hist), "lost_round": lost, "closest_call": max(danger, default=0),
+            "rounds_one_short": sum(d == limit - 1 for d in danger),
+            "one_short": int(bool(hist) and hist[-1][1] == 1 and danger[-1] == limit)}
+
+
+def kernel_competitive(hist: list[list[int]], S: int, w: int) -> dict:
+    h = np.zeros((max(len(hist), 1), max(S, 2)), np.int32)
+    for k, rec in enumerate(hist):
+        h[k, :S] = rec
+    row = np.full(3 + N_COMPETITIVE + S, 99, np.int32)
+    write_competitive(h, np.int64(len(hist)), np.int64(S), np.int64(w), row, np.int64(3))
+    names = expand_columns(TENSION_COLUMNS["competitive"], S)
+    got = dict(zip(names, row[3:].tolist()))
+    assert row[:3].tolist() == [99, 99, 99]  # the game's own columns are left alone
+    got["mid_behind"] = [got.pop(f"mid_behind_s{s}") for s in range(S)]
+    return got
+
+
+# ---- the kernel's columns against the definitions ----------------------------------------------
+def test_a_known_race():
+    """Three seats over five rounds: seat 1 leads, seat 0 catches up (a tie keeps seat 1's
+    lead), passes it (a change), seat 2 passes both (a change) and wins; the midpoint is round 3
+    (index 2), where seat 0 led alone and the winner trailed by 2."""
+    hist = [[1, 2, 0], [3, 3, 1], [5, 4, 3], [6, 5, 7], [8, 6, 10]]
+    got = kernel_competitive(hist, 3, 2)
+    assert got == {"tension_rounds": 5, "lead_changes": 2, "decisive_round": 3, "mid_deficit": 2, "mid_leader": 0,
+                   "margin": 2, "drama": 200, "mid_behind": [0, 1, 2]}  # drama: deficits 2, 2, 1, 2 over 10
+    assert got == competitive_reference(hist, 2)
+
+
+def test_no_winner_and_no_records():
+    got = kernel_competitive([[2, 2], [3, 4]], 2, -1)
+    assert got["decisive_round"] == -1 and got["drama"] == -1 and got["margin"] == 0 and got["lead_changes"] == 0
+    assert kernel_competitive([], 3, -1)["tension_rounds"] == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 5).flatmap(lambda S: st.tuples(
+    st.just(S), st.lists(st.lists(st.integers(0, 6), min_size=S, max_size=S), min_size=1, max_size=12),
+    st.integers(-1, S - 1))))
+def test_competitive_columns_match_the_definitions(case):
+    S, hist, w = case
+    assert kernel_competitive(hist, S, w) == competitive_reference(hist, w)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 1)), min_size=0, max_size=10), st.integers(1, 4))
+def test_cooperative_columns_match_the_definitions(recs, limit):
+    hist = [list(r) for r in recs]
+    h = np.zeros((max(len(hist), 1), 2), np.int32)
+    for k, r in enumerate(hist):
+        h[k] = r
+    row = np.zeros(N_COOPERATIVE, np.int32)
+    write_cooperative(h, np.int64(len(hist)), np.int64(limit), row, np.int64(0))
+    names = [c.name for c in TENSION_COLUMNS["cooperative"]]
+    assert dict(zip(names, row.tolist())) == cooperative_reference(hist, limit)
+
+
+# ---- every game: the batch's columns are the records' ------------------------------------------
+@pytest.fixture(scope="module")
+def runs():
+    """A small run of each shipped config (the batch path), its games frame and summary."""
+    from sim.api import run_config
+
+    out = {}
+    for game, path in CONFIGS.items():
+        games = 60 if game == "now_boarding" else 300
+        run = load_run(path, games=games)
+        res = run_config(run, threads=1, write_rows=False, keep_frame=True)
+        out[game] = (run, res.df, res.summary)
+    return out
+
+
+@pytest.mark.parametrize("game", list(CONFIGS))
+def test_replayed_records_give_the_batch_columns(runs, game):
+    """The progress records of a replayed game (``GameDef.progress_trace``, the traced path)
+    give, by the definitions, exactly the tension columns the batch wrote for that game."""
+    run, df, _ = runs[game]
+    names = [c.name for c in TENSION_COLUMNS[run.game.mode] if not c.per_seat]
+    for g in range(0, 12):
+        hist = run.game.progress_trace(run, g)
+        row = df.row(g, named=True)
+        if run.game.mode == "competitive":
+            want = competitive_reference(hist[:, : run.n_seats].tolist(), int(row["winner"]))
+            assert want.pop("mid_behind") == [row[f"mid_behind_s{s}"] for s in range(run.n_seats)]
+        else:
+            want = cooperative_reference(hist.tolist(), int(run.cfg.section.complaint_limit))
+        assert {k: row[k] for k in names} == want, (game, g)
+
+
+def test_clear_for_takeoff_progress_counts_steps(runs):
+    """RULES.md "Tension": the winner's last record is its whole fleet airborne (5 steps an
+    aircraft), taken at its finish; every record is a whole number of steps within 0..20."""
+    run, df, _ = runs["clear_for_takeoff"]
+    for g in range(10):
+        hist = run.game.progress_trace(run, g)
+        w = df["winner"][g]
+        if w < 0:
+            continue
+        assert hist[-1, w] == 20 and hist.min() >= 0 and hist.max() == 20
+        assert np.all(np.diff(hist[:, w]) >= -5)  # a setback (FLR / DLY) moves one aircraft back at most
+        # a record per round before the finish: rounds = turns of the winner's finish / seats, rounded up
+        assert hist.shape[0] == -(-df["winner_turn"][g] // run.n_seats)
+
+
+def test_flying_carpet_progress_ends_at_the_course_length(runs):
+    run, df, _ = runs["flying_carpet"]
+    from sim.games.flying_carpet.layout import P_START
+
+    full = int(10.0 * run.spec[7][run.spec[0][P_START]] + 0.5)
+    for g in range(10):
+        hist = run.game.progress_trace(run, g)
+        w = df["winner"][g]
+        if w >= 0:
+            assert hist[-1, w] == full and hist.max() <= full
+
+
+def test_yukon_last_record_is_the_final_money(runs):
+    run, df, _ = runs["yukon_airways"]
+    money = [c for c in df.columns if c.startswith("money_s")]
+    assert money, df.columns
+    for g in range(10):
+        hist = run.game.progress_trace(run, g)
+        assert hist[-1, : run.n_seats].tolist() == [df[f"money_s{s}"][g] for s in range(run.n_seats)]
+        assert hist.shape[0] == run.cfg.section.rounds  # a record a day, the last the final score
+
+
+def test_now_boarding_records_the_complaint_pile(runs):
+    run, df, _ = runs["now_boarding"]
+    for g in range(10):
+        hist = run.game.progress_trace(run, g)
+        row = df.row(g, named=True)
+        assert hist[-1, 0] == row["complaints"]
+        assert hist.shape[0] == row["turns"]  # a record a round, the last after the end count
+        assert hist[-1, 1] == (1 - row["lost_early"]) * (1 - row["stalled"])
+        assert np.all(np.diff(hist[:, 0]) >= 0)  # complaints never leave the pile
+
+
+# ---- the summary records from the columns ------------------------------------------------------
+def _wilson(k, n):
+    from statsmodels.stats.proportion import proportion_confint
+
+    return proportion_confint(k, n, alpha=0.05, method="wilson")
+
+
+@pytest.mark.parametrize("game", list(CONFIGS))
+def test_summary_records_recompute_from_the_columns(runs, game):
+    """Every tension record of summary.json (value, interval, n) from the per-game columns with
+    numpy and statsmodels: what a reader of games.parquet can do."""
+    from scipy import stats
+
+    run, df, summary = runs[game]
+    recs = {r["metric"]: r for r in summary["metrics"] if not r["by"]}
+
+    def mean_check(name, values):
+        v = np.asarray(values, float)
+        r = recs[name]
+        assert r["n"] == v.size and r["value"] == pytest.approx(v.mean(), rel=1e-12, abs=1e-12), name
+        if v.size > 1 and v.std() > 0:
+            half = stats.norm.ppf(0.975) * v.std(ddof=1) / np.sqrt(v.size)
+            assert r["ci_high"] == pytest.approx(min(v.mean() + half, 1.0) if r.get("unit") == "%" else v.mean() + half,
+                                                 rel=1e-6), name
+
+    def rate_check(name, k, n):
+        r = recs[name]
+        lo, hi = _wilson(k, n)
+        assert (r["n"], r["value"]) == (n, pytest.approx(k / n)) and r["ci_low"] == pytest.approx(lo, abs=1e-9), name
+        assert r["ci_high"] == pytest.approx(hi, abs=1e-9), name
+
+    if run.game.mode == "competitive":
+        won = df.filter(pl.col("winner") >= 0)
+        mean_check("lead_changes", won["lead_changes"])
+        mean_check("decisive_point", (won["decisive_round"] / won["tension_rounds"]).to_numpy())
+        rate_check("comeback_rate", int((won["mid_deficit"] > 0).sum()), won.height)
+        lead = won.filter(pl.col("mid_leader") >= 0)
+        rate_check("runaway_rate", int((lead["mid_leader"] == lead["winner"]).sum()), lead.height)
+        mean_check("margin", won["margin"])
+        mean_check("drama", won["drama"].to_numpy() / 1000)
+    else:
+        won = df.filter(pl.col("team_win") != 0)
+        lost = df.filter((pl.col("team_win") == 0) & (pl.col("stalled") == 0))
+        mean_check("closest_call", won["closest_call"])
+        mean_check("rounds_one_short", won["rounds_one_short"])
+        mean_check("lost_round", lost["lost_round"])
+        rate_check("one_short_rate", int(df["one_short"].sum()), df.height)
