@@ -231,9 +231,8 @@ def headline_records(game: str, records: Sequence[dict]) -> list[tuple[str, str]
     its mode, then the rest of its gated ``GameDef.headline``; at most :data:`MAX_GROUPS` groups
     of one metric)."""
     from sim.check.paired import matches, registered_game
-    from sim.records import metric_key
-
     from sim.metrics import TENSION_METRICS
+    from sim.records import metric_key
 
     gdef = registered_game(game)
     out: list[tuple[str, str]] = []

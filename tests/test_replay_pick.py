@@ -127,7 +127,7 @@ def test_the_summary_has_one_format_for_every_game(name):
     assert turns.split()[1] == "1000" and float(turns.split()[2]) == pytest.approx(float(df["turns"].mean()), abs=0.01)
     assert lines[-2].startswith("   stands out: turns: 1000 vs ")
     shown = {ln.split()[0] for ln in lines[4:-2]}
-    assert shown == {c.name for c in run.game.columns}
+    assert shown == {c.name for c in run.game.result_columns}
 
 
 def test_replay_longest_from_the_run_folder(tmp_path, monkeypatch):
@@ -211,7 +211,7 @@ def test_a_column_that_does_not_apply_is_averaged_over_the_games_it_applies_to()
     # and the columns at 0 in this game come on one line, after the others
     assert [ln.split()[0] for ln in lines[4:-2]] == ["loss_stage", "loss_round"], lines
     zero = lines[-2].removeprefix("   0 in this game: ").split(", ")
-    assert zero == [c.name for c in run.game.columns if c.name not in ("loss_stage", "loss_round")]
+    assert zero == [c.name for c in run.game.result_columns if c.name not in ("loss_stage", "loss_round")]
     # a won game: the loss columns do not apply
     lines = summary_lines(run, 0, won, None, None, note="no run")
     assert lines[4:7] == ["   team_win                 1", "   loss_stage               - (does not apply in this game)",

@@ -245,3 +245,21 @@ def test_summary_records_recompute_from_the_columns(runs, game):
         mean_check("rounds_one_short", won["rounds_one_short"])
         mean_check("lost_round", lost["lost_round"])
         rate_check("one_short_rate", int(df["one_short"].sum()), df.height)
+
+
+def test_a_check_target_can_gate_a_tension_metric(tmp_path):
+    """docs/tension.md: a `[checks]` target may name a tension metric; `sim validate` accepts it
+    (the metric is in the catalogue) and refuses a name that is not one."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    text = CONFIGS["clear_for_takeoff"].read_text()
+    good = text.replace('targets = [\n', 'targets = [\n    { metric = "comeback_rate", min = 0.2 },\n', 1)
+    assert good != text
+    (tmp_path / "good.toml").write_text(good)
+    r = CliRunner().invoke(app, ["validate", str(tmp_path / "good.toml")])
+    assert r.exit_code == 0, r.output
+    (tmp_path / "bad.toml").write_text(good.replace('"comeback_rate"', '"comeback_rat"'))
+    r = CliRunner().invoke(app, ["validate", str(tmp_path / "bad.toml")])
+    assert r.exit_code == 2 and "comeback_rat" in r.output, r.output

@@ -22,6 +22,7 @@ from sim.report.format import (
     fmt_interval,
     fmt_pct,
     fmt_value,
+    is_percent,
     md_escape,
     md_table,
 )
@@ -385,7 +386,7 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     for metric in TENSION_METRICS.get(mode, ()):
         r = take(metric)
         if r is not None:
-            rows.append([f"`{metric}`", md_escape(_definition(cat, metric)), fmt_interval(r), _fmt_sd(r.get("sd")),
+            rows.append([f"`{metric}`", md_escape(_definition(cat, metric)), fmt_interval(r), _fmt_sd(r.get("sd"), r),
                          fmt_count(r.get("n"))])
     if rows:
         out += [f"## Tension (progress in {md_escape(info.get('progress_unit', 'progress points'))}; "
@@ -397,7 +398,7 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     for metric in LENGTH_ROWS:
         r = take(metric)
         if r is not None:
-            rows.append([f"`{metric}`", md_escape(_definition(cat, metric)), fmt_interval(r), _fmt_sd(r.get("sd")),
+            rows.append([f"`{metric}`", md_escape(_definition(cat, metric)), fmt_interval(r), _fmt_sd(r.get("sd"), r),
                          fmt_count(r.get("n"))])
     if rows:
         resh = " and reshuffles" if take("reshuffles_mean") is not None else ""
@@ -470,12 +471,17 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     return "\n".join(out)
 
 
-def _fmt_sd(sd: Any) -> str:
+def _fmt_sd(sd: Any, rec: dict | None = None) -> str:
+    """A record's sd in the unit its value is shown in (points of a percentage for a share)."""
     try:
         f = float(sd)
     except (TypeError, ValueError):
         return ""
-    return f"{f:.2f}" if math.isfinite(f) else ""
+    if not math.isfinite(f):
+        return ""
+    if rec is not None and is_percent(rec):
+        return f"{f * 100:.1f} pp"
+    return f"{f:.2f}"
 
 
 def rotation_note(labels: list[str], games: Any) -> str:

@@ -10,9 +10,9 @@ blocked a takeoff).
 from __future__ import annotations
 
 import sim.games.clear_for_takeoff.layout as L
-from sim.games.base import TraceResult, expand_columns
+from sim.games.base import TraceResult
 from sim.games.clear_for_takeoff.hooks import run_traced
-from sim.games.clear_for_takeoff.layout import COLUMNS, slot_name
+from sim.games.clear_for_takeoff.layout import slot_name
 
 RUNWAY = L.RUNWAY_NAMES
 
@@ -128,7 +128,7 @@ def trace(run, game_index: int) -> TraceResult:
             lines.extend(board_text(snap, p, fleet))
         else:
             lines.append(_event_line(e, p, fleet, labels))
-    rowd = {n: int(v) for n, v in zip(expand_columns(COLUMNS, S), row)}
+    rowd = {n: int(v) for n, v in zip(run.game.column_names(S), row, strict=True)}
     ranks = ", ".join(f"seat {s}: {rowd[f'rank_s{s}'] or '-'}" for s in range(S))
     lines.append("")
     lines.append(f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, stalled {rowd['stalled']}, "

@@ -21,7 +21,7 @@ import numpy as np
 import sim.games.dice_race.layout as L
 import sim.games.dice_race.rules as R
 from sim.compile import CompiledRun, run_from_dict
-from sim.games.base import GameStateBase, Rig
+from sim.games.base import GameStateBase, Rig, expand_columns
 from sim.games.dice_race.hooks import KERNELS, rollout_choice
 from sim.games.dice_race.play import write_row
 from sim.games.dice_race.policies import select
@@ -154,8 +154,10 @@ class GameState(GameStateBase):
         return tuple(int(v) for v in self.acts[i, : L.ACT_KEY])
 
     def row(self) -> list[int]:
-        """The result row (``layout.COLUMNS``) of the position now, as ``play_batch`` writes it."""
-        out = np.zeros(len(self.run.game.column_names(self.n_seats)), np.int32)
+        """The game's own result columns (``layout.COLUMNS``) of the position now, as
+        ``play_batch`` writes them; the engine's tension columns that follow them in a batch row
+        need the loop's round records (``GameDef.progress_trace``), which a scenario does not keep."""
+        out = np.zeros(len(expand_columns(L.COLUMNS, self.n_seats)), np.int32)
         write_row(self.state, self.spec, out)
         return out.tolist()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import sim.games.dice_race.layout as L
-from sim.games.base import TraceResult, expand_columns
+from sim.games.base import TraceResult
 from sim.games.dice_race.hooks import run_traced
 from sim.games.dice_race.rules import legal_moves
 
@@ -57,7 +57,7 @@ def trace(run, game_index: int) -> TraceResult:
         elif code == L.E_STALL:
             lines.append("  == turn cap reached: the race is a stall")
         # E_ROLL: the next turn's heading shows the dice
-    rowd = {n: int(v) for n, v in zip(expand_columns(L.COLUMNS, S), row)}
+    rowd = {n: int(v) for n, v in zip(run.game.column_names(S), row, strict=True)}
     ranks = ", ".join(f"seat {q}: {rowd[f'rank_s{q}'] or '-'}" for q in range(S))
     lines += ["", f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, stalled {rowd['stalled']}; "
               f"ranks {ranks}"]

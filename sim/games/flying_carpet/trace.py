@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import sim.games.flying_carpet.layout as L
-from sim.games.base import TraceResult, expand_columns
+from sim.games.base import TraceResult
 from sim.games.flying_carpet.data import CARD_KINDS, COLOURS, DIE_FACE_NAMES, ZONE_WIND
 from sim.games.flying_carpet.hooks import run_traced
 
@@ -198,7 +198,7 @@ def trace(run, game_index: int) -> TraceResult:
             line = _event_line(e, spec, labels)
             if line is not None:
                 lines.append(line)
-    rowd = {n: int(v) for n, v in zip(expand_columns(L.COLUMNS, S), row)}
+    rowd = {n: int(v) for n, v in zip(run.game.column_names(S), row, strict=True)}
     ranks = ", ".join(f"seat {s}: {rowd[f'rank_s{s}'] or '-'}" for s in range(S))
     lines.append("")
     lines.append(f"result: winner seat {rowd['winner']}, {rowd['turns']} turns, {rowd['rounds']} rounds, "

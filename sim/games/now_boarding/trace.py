@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.base import TraceResult, expand_columns
+from sim.games.base import TraceResult
 from sim.games.now_boarding.data import AIRPORTS, COLOURS, STAGES, UPGRADE_KINDS, VIP_NAMES
 from sim.games.now_boarding.hooks import run_traced
 from sim.games.now_boarding.layout import (
-    COLUMNS,
     E_ANGER,
     E_BUY,
     E_COMPLAINT,
@@ -127,7 +126,7 @@ def trace(run, game_index: int) -> TraceResult:
     st, ev, _, row = run_traced(run, game_index)
     K = run.spec[0]
     n = int(K[P_NP])
-    names = expand_columns(COLUMNS, n)
+    names = run.game.column_names(n)
     pid = int(run.entry_policy[run.perms[game_index % run.perms.shape[0], 0]])
     head = [f"Now Boarding, {n} players, seed {run.seed}, game {game_index}, policy {_policy_name(pid)}"]
     return TraceResult(head + render(K, ev, len(ev)), {k: int(v) for k, v in zip(names, row, strict=True)})

@@ -92,7 +92,7 @@ def test_rollout_seat_leaves_the_deal_alone_and_replays():
         _, _, sa, row_a = run_traced(a, g)
         _, _, sb, _ = run_traced(b, g)
         assert np.array_equal(sa[1], sb[1]) and np.array_equal(sa[3], sb[3])
-        out = np.zeros((2, len(expand_columns(L.COLUMNS, 4))), np.int32)
+        out = np.zeros((2, len(a.game.column_names(4))), np.int32)  # the game's columns, then the engine's
         play_batch(a.spec, a.entry_policy, a.entry_weights, a.perms, np.int64(a.seed), g, 2, out)
         assert np.array_equal(out[0], row_a)
 
