@@ -339,7 +339,8 @@ def validate(config: ConfigArg, sets: SetOpt = None) -> None:
             from sim.sensitivity import plan_sensitivity
 
             sp = plan_sensitivity(config, None, sets=sets)
-            sweep_note += f", [sensitivity] {len(sp.keys)} keys, {len(sp.points)} points"
+            nk = len(sp.keys)
+            sweep_note += f", [sensitivity] {nk} key{'s' if nk != 1 else ''}, {len(sp.points)} points"
     except ConfigError as e:
         fail(str(e))
     typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "

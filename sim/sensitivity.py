@@ -262,7 +262,7 @@ def plan_sensitivity(config: Path, keys: Sequence[str] | None = None, games: int
     docstring); an infeasible point is listed in ``plan.skipped``.
     """
     from sim.check import checks_of
-    from sim.design import design_keys, groups_of
+    from sim.design import design_keys
     from sim.overrides import load
 
     base_sets = parse_sets(sets)
@@ -303,7 +303,6 @@ def plan_sensitivity(config: Path, keys: Sequence[str] | None = None, games: int
         raise ConfigError(str(config), "", "no point of the plan can be played: " +
                           "; ".join(f"{p}: {why}" for p, why in plan.skipped[:3]))
     plan.seed = plan.points[0].run.cfg.seed
-    _ = groups_of  # the groups a key leads are attached by design_keys
     return plan
 
 
@@ -377,7 +376,6 @@ def morris_coord(k: DesignKey, v: Any) -> float:
 
 
 def _plan_morris(plan: SensitivityPlan, base_sets, dump, origins, seed, r: int, declared: dict) -> None:
-    import numpy as np
     from SALib.sample import morris as morris_sample
 
     ks = plan.keys
@@ -419,29 +417,32 @@ def _plan_morris(plan: SensitivityPlan, base_sets, dump, origins, seed, r: int, 
         plan.morris_rows.extend([[morris_coord(k, p.values[k.key]) for k in ks] for p in pts])
         kept += 1
     plan.trajectories = kept
-    _ = np
 
 
 # ------------------------------------------------------------------ speed and the plan text
 
 
 def measure_speed(plan: SensitivityPlan, threads: int | None = None, backend: str = "local",
-                  workers: int = 2, games: int = 300) -> tuple[float, float]:
+                  workers: int = 2, games: int = 2000) -> tuple[float, float]:
     """(games per second, seconds of overhead per point) of the config, measured by playing
-    ``min(games, plan.games)`` games of its first point on ``backend`` (after its kernels are
-    compiled or loaded from the cache, which is not counted)."""
+    its first point on ``backend``, ``min(games, plan.games)`` games and a tenth of that
+    (after its kernels are compiled or loaded from the cache, which is not counted): the
+    difference of the two times gives the speed, the rest the cost of a point (set-up,
+    summary, paired per-game outcomes)."""
     from sim.api import prepare, run_config
 
-    n = max(1, min(games, plan.games))
-    run = plan.points[0].run
-    run = _compile(plan.config, Point(0, {}, plan.points[0].sets, None), None, n, plan.seed)
-    prepare(run)
-    t0 = time.perf_counter()
-    out = run_config(run, threads=threads, backend=backend, workers=workers, write_rows=False)
-    total = time.perf_counter() - t0
-    wall = float(out.manifest.get("wall_s") or total)
-    gps = n / wall if wall > 0 else float("inf")
-    return gps, max(0.0, total - wall)
+    n2 = max(2, min(games, plan.games))
+    n1 = max(1, n2 // 10)
+    times = []
+    for n in (n1, n1, n2):  # the first call pays one-time costs (imports, caches): not counted
+        run = _compile(plan.config, Point(0, {}, plan.points[0].sets, None), None, n, plan.seed)
+        prepare(run)
+        t0 = time.perf_counter()
+        run_config(run, threads=threads, backend=backend, workers=workers, write_rows=False)
+        times.append(time.perf_counter() - t0)
+    dt = times[2] - times[1]
+    gps = (n2 - n1) / dt if dt > 0 else n2 / max(times[2], 1e-9)
+    return gps, max(0.0, times[1] - n1 / gps)
 
 
 def plan_lines(plan: SensitivityPlan, speed: tuple[float, float] | None = None) -> list[str]:
@@ -493,6 +494,11 @@ def play(plan: SensitivityPlan, threads: int | None = None, on_progress: Callabl
     from sim.sweep import play_sweep
 
     return play_sweep(plan, threads=threads, on_progress=on_progress, backend=backend, workers=workers)  # type: ignore[arg-type]
+
+
+def step_text(r: dict) -> str:
+    """``+1 (= 10)`` for a number's step, ``=greedy`` for a choice's alternative."""
+    return r["step"] if r["step"].startswith("=") else f"{r['step']} (= {r['value']})"
 
 
 def is_change_rate(row: Any) -> bool:
@@ -647,8 +653,13 @@ def records_of(plan: SensitivityPlan, outputs: Sequence[Any]) -> list[dict]:
     return oat_records(plan, outputs) if plan.method == "oat" else morris_records(plan, outputs)
 
 
-def _metrics(records: Sequence[dict]) -> list[str]:
-    return list(dict.fromkeys(r["metric"] for r in records))
+def _metrics(records: Sequence[dict], plan: SensitivityPlan | None = None) -> list[str]:
+    """The metrics of ``records`` in record order; with ``plan``, the verdict's metric first."""
+    out = list(dict.fromkeys(r["metric"] for r in records))
+    if plan is not None and out:
+        first = balance_metric(plan, out)[0]
+        out = [first] + [m for m in out if m != first]
+    return out
 
 
 def verdict_lines(plan: SensitivityPlan, records: Sequence[dict]) -> list[str]:
@@ -667,13 +678,16 @@ def verdict_lines(plan: SensitivityPlan, records: Sequence[dict]) -> list[str]:
                 ", Morris screening: mu* is the mean absolute effect over the key's range") + "):", ""]
     for i, (key, r) in enumerate(top, 1):
         if plan.method == "oat":
-            sig = "" if r.get("ci_low") is None or (r["ci_low"] <= 0 <= r["ci_high"]) else " (beyond noise)"
-            lines.append(f"{i}. `{md_escape(key)}` {md_escape(r['step'])} (= {md_escape(r['value'])}): "
-                         f"{metric} {fmt_change(r)}{sig}")
+            sig = "" if r.get("p") is None else f", p = {r['p']:.2g}"
+            lines.append(f"{i}. `{md_escape(key)}` {md_escape(step_text(r))}: {metric} {fmt_change(r)}{sig}")
         else:
             lines.append(f"{i}. `{md_escape(key)}` (over [{r['low']:g}, {r['high']:g}]): mu* "
                          f"{fmt_change({**r, 'change': r['mu_star']})}, sigma {fmt_change({**r, 'change': r['sigma'] or 0.0}, False)}")
     lines.append("")
+    if plan.method == "oat":
+        lines += ["Read a change whose interval holds 0 as noise. Every change is measured from the same point "
+                  "p00, so all of them share p00's own luck: when most changes of a metric lean one way, p00 may "
+                  "simply have drawn an unusual value (more games per point narrow every interval).", ""]
     return lines
 
 
@@ -696,7 +710,7 @@ def tornado_plots(plan: SensitivityPlan, records: Sequence[dict], folder: Path) 
 
     plt = _plt()
     out = []
-    for metric in _metrics(records):
+    for metric in _metrics(records, plan):
         ranked = ranking(records, metric)[:TORNADO_KEYS]
         if not ranked:
             continue
@@ -710,7 +724,7 @@ def tornado_plots(plan: SensitivityPlan, records: Sequence[dict], folder: Path) 
         labels, colors = [], []
         for r in rows:
             labels.append(f"{r['key'].split('.', 1)[-1] if r['key'].startswith(plan.game + '.') else r['key']} "
-                          + (f"{r['step']} (= {r['value']})" if plan.method == "oat" else "mu*"))
+                          + (step_text(r) if plan.method == "oat" else ""))
             colors.append("C3" if r["step"].startswith("-") else "C0" if r["step"].startswith("+") else "C2")
         vals = [r["change"] for r in rows]
         err = [[max(0.0, r["change"] - r["ci_low"]) if r.get("ci_low") is not None else 0.0 for r in rows],
@@ -722,19 +736,28 @@ def tornado_plots(plan: SensitivityPlan, records: Sequence[dict], folder: Path) 
         hi = max([v + e for v, e in zip(vals, err[1])] + [0.0])
         ax.xaxis.set_major_formatter(_tick_formatter(scale, lo, hi))
         unit = " (percentage points)" if rate else ""
+        if metric.startswith("turns_"):
+            from sim.games import get_game
+
+            unit = f" ({get_game(plan.game).length_unit})"
         if plan.method == "oat":
-            ax.set_xlabel(f"change of {metric} from the config's own value{unit}")
-            title = f"{metric}: change per step, 95% paired intervals"
+            ax.set_xlabel(f"change of {metric}{unit}", fontsize=9)
+            title = f"{metric}: change per step from the config's own value\n(95% paired intervals)"
+            from matplotlib.patches import Patch
+
+            kinds = [("C3", "one step down"), ("C0", "one step up"), ("C2", "another alternative")]
+            ax.legend(handles=[Patch(color=c, label=t) for c, t in kinds if c in colors], fontsize=7,
+                      loc="lower right")
         else:
-            ax.set_xlabel(f"mu* of {metric} (mean |elementary effect| per the key's range){unit}")
-            title = f"{metric}: Morris mu*, 95% bootstrap intervals"
+            ax.set_xlabel(f"mu* of {metric} per the key's range{unit}", fontsize=9)
+            title = f"{metric}: Morris mu* (mean |elementary effect|)\n(95% bootstrap intervals)"
         ax.set_title(title, fontsize=10)
         ax.grid(**{**GRID, "axis": "x"})
         fig.tight_layout()
-        name = f"tornado_{_slug(metric)}.png"
+        name = f"tornado_{_slug(metric).replace('=', '-')}.png"  # the names the folder check reads: [\w.-]
         fig.savefig(folder / name, dpi=DPI)
         plt.close(fig)
-        out.append((metric, title, name))
+        out.append((metric, title.replace("\n", " "), name))
     return out
 
 
@@ -765,7 +788,7 @@ def render_md(plan: SensitivityPlan, records: Sequence[dict], figures: list[tupl
     for metric, t, name in figures:
         lines += [f"### {md_escape(metric)}", "", f"![{md_escape(t)}]({src(name)})", ""]
     lines += ["## Table", ""]
-    for metric in _metrics(records):
+    for metric in _metrics(records, plan):
         lines += [f"### {md_escape(metric)}", ""]
         rows = []
         for rank, (key, _b) in enumerate(ranking(records, metric), 1):
@@ -886,7 +909,7 @@ def ranked_table(plan: SensitivityPlan, records: Sequence[dict], width: int = 12
         t.add_column("sigma", justify="right")
     for i, (key, r) in enumerate(ranking(records, metric), 1):
         if plan.method == "oat":
-            t.add_row(str(i), escape(key), escape(f"{r['step']} (= {r['value']})"), escape(fmt_change(r)),
+            t.add_row(str(i), escape(key), escape(step_text(r)), escape(fmt_change(r)),
                       "-" if r["p"] is None else f"{r['p']:.3g}")
         else:
             t.add_row(str(i), escape(key), f"[{r['low']:g}, {r['high']:g}]", escape(fmt_change(r)),

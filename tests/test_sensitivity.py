@@ -64,6 +64,9 @@ def test_oat_change_equals_the_two_point_sweep(tmp_path):
     df = pl.read_parquet(se / "sensitivity.parquet")
     assert df.height == len(data["records"])
     assert "keys ranked by their effect on seat balance" in r.output
+    from sim.sensitivity import is_sensitivity_folder
+
+    assert is_sensitivity_folder(se)  # a second run may replace it
 
 
 def test_default_keys_cover_every_design_key():
@@ -201,3 +204,22 @@ def test_dry_run_prints_the_plan_and_plays_nothing(tmp_path):
     assert "now_boarding.start_speed = 3: -1 (= 2), +1 (= 4); now_boarding.speed_prices follows" in r.output
     assert "3 points x 50 games = 150 games in all" in r.output and "games/s" in r.output
     assert not out.exists()
+
+
+def test_an_infeasible_point_is_skipped_and_listed():
+    plan = plan_sensitivity(CFT, ["clear_for_takeoff.stands_ac"], games=10,
+                            sets=["clear_for_takeoff.stands_ab=0", "clear_for_takeoff.stands_ac=1"])
+    assert [s.value for s in plan.steps if s is not None] == [2]
+    ((point, why),) = plan.skipped
+    assert point == "stands_ac -1 (= 0)"
+    assert why.startswith("sensitivity point stands_ac -1 (= 0): ") and "at least one stand" in why
+
+
+def test_validate_reads_the_sensitivity_table(tmp_path):
+    good = _with_table(tmp_path, "[sensitivity]\nkeys = [\"clear_for_takeoff.hand_size\"]\n")
+    r = runner.invoke(app, ["validate", str(good)])
+    assert r.exit_code == 0 and "[sensitivity] 1 key, 3 points" in r.output, r.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(CFT.read_text() + "\n[sensitivity]\nkeys = [\"seed\"]\n")
+    r = runner.invoke(app, ["validate", str(bad)])
+    assert r.exit_code == 2 and "key 'sensitivity.keys': 'seed' is a run setting" in r.output, r.output
