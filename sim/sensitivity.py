@@ -569,6 +569,22 @@ def fmt_change(r: dict, ci: bool = True) -> str:
 # ------------------------------------------------------------------ Morris
 
 
+def bounds_text(plan: SensitivityPlan, key: str) -> str:
+    """A Morris key's range as the tables show it: ``[8, 11]``, or a choice's alternatives."""
+    k = next(k for k in plan.keys if k.key == key)
+    if k.kind == "choice":
+        return ", ".join(_show(c) for c in k.choices)
+    lo, hi = plan.bounds[key]
+    return f"[{lo:g}, {hi:g}]"
+
+
+def sd_text(r: dict) -> str:
+    """A record's sigma, unsigned, in the unit of its change (``0.9 pp``), or ``-``."""
+    if r.get("sigma") is None:
+        return "-"
+    return fmt_change({**r, "change": r["sigma"]}, False).lstrip("+")
+
+
 def morris_stats(rows: Sequence[Sequence[float]], y: Sequence[float], bounds: Sequence[tuple[float, float]],
                  num_resamples: int = 1000, conf_level: float = 0.95, seed: int = 0) -> dict[str, list[float]]:
     """Morris statistics of trajectories of D+1 points (``rows``: [points, D] coordinates,
@@ -681,8 +697,8 @@ def verdict_lines(plan: SensitivityPlan, records: Sequence[dict]) -> list[str]:
             sig = "" if r.get("p") is None else f", p = {r['p']:.2g}"
             lines.append(f"{i}. `{md_escape(key)}` {md_escape(step_text(r))}: {metric} {fmt_change(r)}{sig}")
         else:
-            lines.append(f"{i}. `{md_escape(key)}` (over [{r['low']:g}, {r['high']:g}]): mu* "
-                         f"{fmt_change({**r, 'change': r['mu_star']})}, sigma {fmt_change({**r, 'change': r['sigma'] or 0.0}, False)}")
+            lines.append(f"{i}. `{md_escape(key)}` (over {md_escape(bounds_text(plan, key))}): mu* "
+                         f"{fmt_change({**r, 'change': r['mu_star']})}, sigma {sd_text(r)}")
     lines.append("")
     if plan.method == "oat":
         lines += ["Read a change whose interval holds 0 as noise. Every change is measured from the same point "
@@ -798,10 +814,10 @@ def render_md(plan: SensitivityPlan, records: Sequence[dict], figures: list[tupl
                                  fmt_change(r), "-" if r["p"] is None else f"{r['p']:.3g}",
                                  md_escape(r.get("test") or ""), r["point"]])
                 else:
-                    rows.append([str(rank), f"`{md_escape(key)}`", f"[{r['low']:g}, {r['high']:g}]",
+                    rows.append([str(rank), f"`{md_escape(key)}`", md_escape(bounds_text(plan, key)),
                                  fmt_change({**r, "change": r["mu_star"]}),
                                  fmt_change({**r, "change": r["mu"] or 0.0}, False),
-                                 "-" if r["sigma"] is None else fmt_change({**r, "change": r["sigma"]}, False),
+                                 sd_text(r),
                                  str(r["n"])])
         head = ["rank", "key", "step", "value", "change [95 % interval]", "p", "test", "point"] \
             if plan.method == "oat" else ["rank", "key", "bounds", "mu* [95 % interval]", "mu", "sigma", "effects"]
@@ -912,6 +928,5 @@ def ranked_table(plan: SensitivityPlan, records: Sequence[dict], width: int = 12
             t.add_row(str(i), escape(key), escape(step_text(r)), escape(fmt_change(r)),
                       "-" if r["p"] is None else f"{r['p']:.3g}")
         else:
-            t.add_row(str(i), escape(key), f"[{r['low']:g}, {r['high']:g}]", escape(fmt_change(r)),
-                      "-" if r["sigma"] is None else escape(fmt_change({**r, "change": r["sigma"]}, False)))
+            t.add_row(str(i), escape(key), escape(bounds_text(plan, key)), escape(fmt_change(r)), escape(sd_text(r)))
     return t
