@@ -151,6 +151,28 @@ def _at_point(err: ConfigError, point: Point, flag: str) -> ConfigError:
     return ConfigError(err.file, err.key, reason)
 
 
+def _group_hint(err: ConfigError, point: Point, base: Any) -> ConfigError:
+    """``err`` with a hint when its key is the partner of a linked group
+    (:mod:`sim.design`) whose leader the point moved alone: the partner's value that follows,
+    and how to sweep both (``--zip``) or use ``sim sensitivity``."""
+    from sim.design import follow, groups_of, lookup
+    from sim.overrides import parse_key
+
+    for g in groups_of(base.game):
+        if err.key != g.partner or g.leader not in point.values or g.partner in point.values:
+            continue
+        try:
+            dump = {**base.raw, base.game: base.section.model_dump(by_alias=True)}
+            own = lookup(dump, parse_key(g.leader))
+            want = follow(g, lookup(dump, parse_key(g.partner)), point.values[g.leader] - own)
+        except (KeyError, ValueError, TypeError, ConfigError):
+            continue
+        return ConfigError(err.file, err.key, f"{err.reason}; {g.partner} follows {g.leader} (a linked group): "
+                           f"{g.leader}={toml_value(point.values[g.leader])} takes {g.partner}={toml_value(want)}, "
+                           "so sweep both in lockstep (--zip --param ... --param ...) or use sim sensitivity")
+    return err
+
+
 def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | None = None, seed: int | None = None,
                sets: Sequence[str] | None = None, zip_keys: bool | None = None) -> SweepPlan:
     """Parse the grid, validate and compile every point (nothing is played).
@@ -226,7 +248,7 @@ def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | N
                                   f"{points[0].run.cfg.game!r}: a sweep compares the points of one game, game "
                                   "by game on the same seed")
         except ConfigError as e:
-            raise _at_point(e, point, flag) from None
+            raise _group_hint(_at_point(e, point, flag), point, base) from None
         points.append(point)
     first = points[0].run.cfg
     from sim.design import lookup

@@ -94,7 +94,8 @@ def test_default_keys_cover_every_design_key():
 def test_now_boarding_start_speed_moves_its_price_list():
     with pytest.raises(ConfigError) as e:  # alone, the start speed cannot move
         plan_sweep(NB, ["now_boarding.start_speed=2"], games=10)
-    assert "speed_prices" in e.value.key + e.value.reason
+    assert e.value.key == "now_boarding.speed_prices" and "sweep point p00" in e.value.reason
+    assert "now_boarding.start_speed=2 takes now_boarding.speed_prices=[3, 5, 7, 9, 11, 13, 15]" in e.value.reason
     plan = plan_sensitivity(NB, ["now_boarding.start_speed"], games=10)
     got = {s.value: (p.run.cfg.section.start_speed, list(p.run.cfg.section.speed_prices))
            for p, s in zip(plan.points, plan.steps) if s is not None}
