@@ -558,8 +558,12 @@ def fmt_change(r: dict, ci: bool = True) -> str:
     """``+1.2 pp [+0.4, +2.0]`` (rates in percentage points) or ``-3.1 [-4.0, -2.2]``."""
     scale = 100.0 if r.get("rate") else 1.0
     lo, hi = r.get("ci_low"), r.get("ci_high")
+    if r.get("step") != "morris" and r["change"] == 0 and lo == 0 and hi == 0:
+        return "0 (no game differs)"
     width = (hi - lo) * scale if lo is not None and hi is not None else 0.0
     dec = 2 if not width > 0 else max(0, min(4, 1 - math.floor(math.log10(width))))
+    while dec < 4 and any(x and round(scale * x, dec) == 0 for x in (lo, hi)):
+        dec += 1  # a bound near 0 shows on which side of 0 it lies (no "+0.0" or "-0.0")
     text = f"{scale * r['change']:+.{dec}f}" + (" pp" if r.get("rate") else "")
     if ci and lo is not None and hi is not None:
         text += f" [{scale * lo:+.{dec}f}, {scale * hi:+.{dec}f}]"
