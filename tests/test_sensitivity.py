@@ -56,6 +56,16 @@ def test_oat_change_equals_the_two_point_sweep(tmp_path):
     # the files, the verdict first in the page, the ranked terminal table
     assert {p.name for p in se.iterdir()} >= {"sensitivity.html", "sensitivity.md", "sensitivity.json",
                                                "sensitivity.parquet", "points", "plots"}
+    # every number of the verdict stands in the table beside it (the same record, the same text)
+    from sim.sensitivity import fmt_change, ranking
+
+    md = (se / "sensitivity.md").read_text()
+    verdict = md.split("## Tornado charts")[0]
+    fpa = [x for x in data["records"] if x["metric"] == "first_player_advantage"]
+    best = ranking(fpa, "first_player_advantage")[0][1]
+    assert f"first_player_advantage {fmt_change(best)}" in verdict
+    table = md.split("## Table")[1].split("### ")[1]
+    assert table.startswith("first_player_advantage") and f"| {fmt_change(best)} |" in table
     html = (se / "sensitivity.html").read_text()
     assert "knobs that move seat balance" in html and html.index("knobs that move") < html.index("Tornado")
     assert "data:image/png;base64," in html
@@ -224,3 +234,13 @@ def test_validate_reads_the_sensitivity_table(tmp_path):
     bad.write_text(CFT.read_text() + "\n[sensitivity]\nkeys = [\"seed\"]\n")
     r = runner.invoke(app, ["validate", str(bad)])
     assert r.exit_code == 2 and "key 'sensitivity.keys': 'seed' is a run setting" in r.output, r.output
+
+
+def test_tornado_tick_labels_stay_distinct():
+    from sim.sensitivity import _tick_formatter
+
+    for lo, hi, scale in ((0.0, 0.0004, 100.0), (-0.02, 0.03, 100.0), (-3.0, 70.0, 1.0), (0.0, 0.002, 1.0)):
+        f = _tick_formatter(scale, lo, hi)
+        ticks = np.linspace(lo, hi, 6)
+        labels = [f(t, None) for t in ticks]
+        assert len(set(labels)) == len(labels), labels
