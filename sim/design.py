@@ -2,8 +2,9 @@
 sizes, prices, board sizes, rule options), their ranges and steps, and **linked groups** (a key
 whose value forces another: Now Boarding's ``start_speed`` and the length of ``speed_prices``).
 
-``sim sensitivity`` moves these keys; ``sim sweep`` uses the same groups for ``--zip``-free
-one-key sweeps of a group leader (:func:`follow_partners`).
+``sim sensitivity`` moves these keys; ``sim sweep`` reads the groups to say, when a point moves a
+leader alone and the game refuses it, which partner value follows (:func:`follow`) and that
+``--zip`` sweeps both in lockstep.
 
 Where the list comes from: every field of the game's section model (pydantic,
 ``sim/games/<game>/config.py``) whose type is a bounded integer, a float, a bool or a ``Literal``
@@ -204,10 +205,9 @@ def _walk(model: type, node: Any, prefix: str, design: GameDesign, top: bool, ou
         origin = typing.get_origin(tp)
         if origin is list and isinstance(value, list):
             (item,) = typing.get_args(tp) or (Any,)
-            lengths = {getattr(m, "min_length", None) for m in info.metadata} | {
-                getattr(m, "max_length", None) for m in info.metadata}
-            fixed = len({x for x in lengths if x is not None}) == 1 and len(lengths - {None}) == 1 and \
-                any(getattr(m, "min_length", None) for m in info.metadata)
+            mins = [m.min_length for m in info.metadata if getattr(m, "min_length", None) is not None]
+            maxs = [m.max_length for m in info.metadata if getattr(m, "max_length", None) is not None]
+            fixed = bool(mins and maxs and mins[0] == maxs[0])  # a list of fixed length: its items are keys
             if rel in design.items:
                 lo, hi = design.items[rel]
                 out.extend(DesignKey(f"{key}[{i}]", "int", v, lo, hi) for i, v in enumerate(value)

@@ -241,7 +241,10 @@ def oat_steps(k: DesignKey) -> list[tuple[str, Any] | tuple[str, Any, str]]:
         if k.kind == "int":
             v, lab = k.value + d * int(k.step), f"{'+' if d > 0 else '-'}{int(k.step)}"
         else:
-            v, lab = k.value * (1 + d * k.step), f"{'+' if d > 0 else '-'}{100 * k.step:g}%"
+            if k.value == 0:  # a relative step of 0 is no step: the step itself, absolute
+                v, lab = d * k.step, f"{'+' if d > 0 else '-'}{k.step:g}"
+            else:
+                v, lab = k.value * (1 + d * k.step), f"{'+' if d > 0 else '-'}{100 * k.step:g}%"
         if k.in_range(v):
             out.append((lab, v))
         else:

@@ -244,3 +244,16 @@ def test_tornado_tick_labels_stay_distinct():
         ticks = np.linspace(lo, hi, 6)
         labels = [f(t, None) for t in ticks]
         assert len(set(labels)) == len(labels), labels
+
+
+def test_oat_steps_of_each_kind():
+    from sim.design import DesignKey
+    from sim.sensitivity import oat_steps
+
+    assert oat_steps(DesignKey("k", "int", 9, 1, 30, step=2)) == [("-2", 7), ("+2", 11)]
+    assert oat_steps(DesignKey("k", "int", 1, 1, 5)) == [("-1", 0, "outside the key's range 1 .. 5"), ("+1", 2)]
+    assert oat_steps(DesignKey("k", "float", 0.5, 0, 1, step=0.1)) == [("-10%", 0.45), ("+10%", 0.55)]
+    assert oat_steps(DesignKey("k", "float", 0.0, 0, 1, step=0.1)) == [
+        ("-0.1", -0.1, "outside the key's range 0 .. 1"), ("+0.1", 0.1)]
+    assert oat_steps(DesignKey("k", "choice", "same", choices=["same", "any"])) == [("=any", "any")]
+    assert oat_steps(DesignKey("k", "choice", False, choices=[False, True])) == [("=true", True)]
