@@ -331,8 +331,8 @@ def replay(
 def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics its [checks] names
     against the game's metric catalogue) without playing anything: what `sim run` reads, the
-    [checks] table as `sim check` / `sim baseline` read it and every point of the [sweep]
-    grid as `sim sweep` reads it."""
+    [checks] table as `sim check` / `sim baseline` read it, every point of the [sweep]
+    grid as `sim sweep` reads it and the [sensitivity] table's keys, steps, bounds and groups."""
     run_ = load_config(config, sets)
     cfg = run_.cfg
     from sim.cli_regress import load_for_run
@@ -346,6 +346,12 @@ def validate(config: ConfigArg, sets: SetOpt = None) -> None:
         if cfg.sweep is not None:  # the grid sim sweep plays without --param, every point
             n = len(plan_sweep(config, None, sets=sets).points)
             sweep_note = f", [sweep] {n} point{'s' if n != 1 else ''}"
+        if cfg.sensitivity is not None:  # the keys, steps, bounds and groups sim sensitivity reads
+            from sim.sensitivity import plan_sensitivity
+
+            sp = plan_sensitivity(config, None, sets=sets)
+            nk = len(sp.keys)
+            sweep_note += f", [sensitivity] {nk} key{'s' if nk != 1 else ''}, {len(sp.points)} points"
     except ConfigError as e:
         fail(str(e))
     typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "
@@ -564,6 +570,16 @@ def _register_sweep() -> None:
 
 
 _register_sweep()
+
+
+def _register_sensitivity() -> None:
+    from sim import cli_sensitivity
+
+    app.command("sensitivity", short_help="Rank the config's design parameters by their effect on the balance")(
+        cli_sensitivity.sensitivity)
+
+
+_register_sensitivity()
 
 if __name__ == "__main__":
     main()

@@ -38,7 +38,10 @@ def sweep(
     reference: Annotated[Optional[str], typer.Option(
         "--reference", metavar="V",
         help="the point the changes are measured from: pNN, or a value of the swept key (one-parameter grids); "
-             "default: the first point")] = None,
+             "default: the config's own value when the grid holds it, else the first point")] = None,
+    zip_keys: Annotated[bool, typer.Option(
+        "--zip", help="the --param keys move in lockstep (point i takes the i-th value of each; every list as "
+                      "long) instead of every combination: linked keys such as a start speed and its price list")] = False,
     sets: SetOpt = None,
 ) -> None:
     """Play the config at every point of a grid of key values, all on the same seed (--seed,
@@ -54,7 +57,7 @@ def sweep(
     if why:
         raise _fail(why)
     try:
-        plan = plan_sweep(config, param, games=games, seed=seed, sets=sets)
+        plan = plan_sweep(config, param, games=games, seed=seed, sets=sets, zip_keys=zip_keys or None)
         ref = resolve_reference(plan, reference)
     except ConfigError as e:
         raise _fail(str(e)) from None

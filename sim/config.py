@@ -25,7 +25,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -267,18 +267,73 @@ class SweepConfig(Strict):
 
     ``params``: dotted config key (as ``--set`` takes it) -> the values of the grid (TOML
     values, at least one); the grid is every combination, the first key varying slowest.
-    ``games``: games per point when ``--games`` is not given.
+    ``games``: games per point when ``--games`` is not given. ``zip = true``: the keys move in
+    lockstep (a start speed and its price list), point i taking the i-th value of each.
     """
 
     params: dict[str, list[Any]] = Field(min_length=1, description="dotted key -> values of the sweep grid")
     games: int | None = Field(None, gt=0, le=MAX_INT64, description="games per point (default: [checks] games, "
                               "else the config's games)")
+    zip: bool = Field(False, description="true: the keys move in lockstep (point i takes the i-th value of every "
+                      "key; every list as long) instead of every combination")
 
     @model_validator(mode="after")
     def _values(self) -> SweepConfig:
         for k, v in self.params.items():
             if not v:
                 raise ValueError(f"params.{k}: give at least one value")
+        return self
+
+
+class SensitivityGroup(Strict):
+    """One linked group of the ``[sensitivity]`` table (:class:`sim.design.Group`)."""
+
+    leader: str = Field(max_length=200, description="dotted key that moves (e.g. now_boarding.start_speed)")
+    partner: str = Field(max_length=200, description="dotted key that follows it")
+    follow: Literal["list_front", "list_back", "offset"] = Field(
+        description="list_front: a list whose first items go as the leader grows; list_back: a list that grows at "
+        "its end with the leader; offset: a number that moves by factor x the leader's change")
+    factor: FiniteFloat = Field(1.0, description="offset only: the partner moves by factor x the leader's change")
+
+
+class SensitivityConfig(Strict):
+    """The ``[sensitivity]`` table of a config: what ``sim sensitivity`` moves::
+
+        [sensitivity]
+        keys = ["clear_for_takeoff.hand_size", "clear_for_takeoff.deck.FLR"]   # default: every design key
+        games = 5_000
+        [sensitivity.steps]
+        "clear_for_takeoff.hand_size" = 2           # an integer's step; a float's relative step (0.1 = 10 %)
+        [sensitivity.bounds]
+        "clear_for_takeoff.hand_size" = [6, 12]     # Morris: the range a key is sampled over
+        [[sensitivity.groups]]
+        leader = "now_boarding.start_speed"
+        partner = "now_boarding.speed_prices"
+        follow = "list_front"
+    """
+
+    keys: list[str] = Field(default_factory=list, max_length=500, description="dotted design keys to move "
+                            "(default: every design key of the game's section)")
+    games: int | None = Field(None, gt=0, le=MAX_INT64, description="games per point (default: [checks] games, "
+                              "else the config's games)")
+    method: Literal["oat", "morris"] = Field("oat", description="oat: one step down and up from the config's "
+                                             "value; morris: Morris screening over the bounds")
+    trajectories: int = Field(4, ge=2, le=100, description="Morris trajectories (points: trajectories x (keys + 1))")
+    steps: dict[str, FiniteFloat] = Field(default_factory=dict, description="dotted key -> step (an integer's "
+                                         "step, a float's relative step)")
+    bounds: dict[str, list[FiniteFloat]] = Field(default_factory=dict, description="dotted key -> [low, high] "
+                                                 "(Morris)")
+    groups: list[SensitivityGroup] = Field(default_factory=list, max_length=100,
+                                           description="linked groups: a key whose value forces another")
+
+    @model_validator(mode="after")
+    def _checks(self) -> SensitivityConfig:
+        for k, v in self.steps.items():
+            if not v > 0:
+                raise ValueError(f"steps.{k}: a step must be > 0, got {v:g}")
+        for k, v in self.bounds.items():
+            if len(v) != 2 or not v[0] < v[1]:
+                raise ValueError(f"bounds.{k}: give [low, high] with low < high")
         return self
 
 
@@ -328,6 +383,8 @@ class RunConfig(Strict):
     seats: list[SeatConfig] = Field(min_length=1, description="one entry per seat, in turn order from the first player")
     checks: CheckConfig = Field(default_factory=CheckConfig, description="[checks] table for `sim check` / `sim baseline`")
     sweep: SweepConfig | None = Field(None, description="[sweep] table: the grid of `sim sweep`")
+    sensitivity: SensitivityConfig | None = Field(None, description="[sensitivity] table: the keys, steps, bounds "
+                                                  "and linked groups of `sim sensitivity`")
     report: ReportConfig = Field(default_factory=ReportConfig, description="[report] table: thresholds of the "
                                  "report's verdict")
 

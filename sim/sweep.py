@@ -3,7 +3,8 @@ the same seed (common random numbers: game g of every point is dealt from the sa
 and a report of the headline metrics against the parameter.
 
 The grid comes from ``--param KEY=V1,V2,...`` flags (repeatable; the grid is every
-combination, the first key varying slowest) or, without them, from the config's ``[sweep]``
+combination, the first key varying slowest; with ``--zip`` the keys move in lockstep, point i
+taking the i-th value of each: a start speed and its price list) or, without them, from the config's ``[sweep]``
 table (:class:`sim.config.SweepConfig`). KEY is a dotted config key as ``--set`` takes it
 (:mod:`sim.overrides`); a point is exactly ``sim run CONFIG --set KEY=V ...`` with the same
 ``--games`` and ``--seed`` (the same raw config, config hash and results, bit for bit).
@@ -16,7 +17,8 @@ Output folder (``reports/<run name>-sweep/`` by default), written atomically:
 
 * ``sweep.md`` / ``sweep.html``: the grid, a table of the headline metrics per point with
   their 95 % intervals, a table of each gated headline metric's change from the reference
-  point (the first, or ``--reference``) with the interval of the change, the test and the
+  point (the one at the config's own value when the grid holds it, else the first; or
+  ``--reference``) with the interval of the change, the test and the
   per-game correlation ρ (:func:`point_changes`: paired by game index, since every point
   plays the same seed), one plot per headline metric against the first parameter with
   interval bands (one line per group, e.g. per seat; with two or more parameters one plot
@@ -94,6 +96,10 @@ class SweepPlan:
     seed: int
     name: str
     outputs: list[Any] = field(default_factory=list)
+    zip: bool = False
+    own: dict[str, Any] = field(default_factory=dict)
+    """The config's own value of each swept key (after ``--set``; a key the file leaves unset is
+    missing): the default reference is the point at these values (:func:`resolve_reference`)."""
 
     @property
     def total_games(self) -> int:
@@ -145,17 +151,41 @@ def _at_point(err: ConfigError, point: Point, flag: str) -> ConfigError:
     return ConfigError(err.file, err.key, reason)
 
 
+def _group_hint(err: ConfigError, point: Point, base: Any) -> ConfigError:
+    """``err`` with a hint when its key is the partner of a linked group
+    (:mod:`sim.design`) whose leader the point moved alone: the partner's value that follows,
+    and how to sweep both (``--zip``) or use ``sim sensitivity``."""
+    from sim.design import follow, groups_of, lookup
+    from sim.overrides import parse_key
+
+    for g in groups_of(base.game):
+        if err.key != g.partner or g.leader not in point.values or g.partner in point.values:
+            continue
+        try:
+            dump = {**base.raw, base.game: base.section.model_dump(by_alias=True)}
+            own = lookup(dump, parse_key(g.leader))
+            want = follow(g, lookup(dump, parse_key(g.partner)), point.values[g.leader] - own)
+        except (KeyError, ValueError, TypeError, ConfigError):
+            continue
+        return ConfigError(err.file, err.key, f"{err.reason}; {g.partner} follows {g.leader} (a linked group): "
+                           f"{g.leader}={toml_value(point.values[g.leader])} takes {g.partner}={toml_value(want)}, "
+                           "so sweep both in lockstep (--zip --param ... --param ...) or use sim sensitivity")
+    return err
+
+
 def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | None = None, seed: int | None = None,
-               sets: Sequence[str] | None = None) -> SweepPlan:
+               sets: Sequence[str] | None = None, zip_keys: bool | None = None) -> SweepPlan:
     """Parse the grid, validate and compile every point (nothing is played).
 
     ``params``: ``--param KEY=V1,V2,...`` texts (None or empty: the config's ``[sweep]``);
     ``games``: games per point (None: ``[sweep] games``, else ``[checks] games``, else the
     config's ``games``); ``seed``: the seed of every point (None: the config's); ``sets``:
-    ``--set`` flags applied to every point first. Raises ConfigError (the key, the flag) for
+    ``--set`` flags applied to every point first; ``zip_keys``: the keys move in lockstep
+    (``--zip``; None: the ``[sweep]`` table's ``zip``), point i taking the i-th value of every
+    key, instead of every combination. Raises ConfigError (the key, the flag) for
     a bad flag, a bad key or value at any point (naming the point and ``--param`` or
-    ``[sweep]``), points of different games, no grid, a key given twice, or more than
-    :data:`sim.overrides.MAX_POINTS` points.
+    ``[sweep]``), points of different games, no grid, a key given twice, zipped keys with
+    lists of different lengths, or more than :data:`sim.overrides.MAX_POINTS` points.
     """
     from sim.check import checks_of
     from sim.cli_common import compile_checked
@@ -178,9 +208,20 @@ def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | N
                 raise ConfigError("--param", keys[i], "given twice")
             raise ConfigError(base.source, f"sweep.params.{keys[i]}",
                               f"the same config key as sweep.params.{keys[paths.index(p)]}")
+    if zip_keys is None:
+        zip_keys = bool(not params and base.sweep is not None and base.sweep.zip)
     n_points = 1
     for _k, _p, vals in grid:
         n_points *= len(vals)
+    if zip_keys:
+        lengths = {len(vals) for _k, _p, vals in grid}
+        if len(lengths) > 1:
+            k0, _p0, v0 = grid[0]
+            bad = next((k, v) for k, _p, v in grid if len(v) != len(v0))
+            file, key = ("--param", bad[0]) if params else (base.source, f"sweep.params.{bad[0]}")
+            raise ConfigError(file, key, f"has {len(bad[1])} values where {k0} has {len(v0)}: zipped keys move in "
+                              "lockstep, so every key needs as many values")
+        n_points = lengths.pop()
     if n_points > MAX_POINTS:
         file, key = ("--param", "") if params else (base.source, "sweep.params")
         raise ConfigError(file, key, f"the grid has {n_points:,} points; at most {MAX_POINTS}")
@@ -194,7 +235,8 @@ def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | N
             games = base.games
     flag = "--param" if params else "[sweep]"
     points = []
-    for i, combo in enumerate(itertools.product(*[vals for _k, _p, vals in grid])):
+    combos = zip(*[vals for _k, _p, vals in grid]) if zip_keys else itertools.product(*[vals for _k, _p, vals in grid])
+    for i, combo in enumerate(combos):
         ovs = list(base_sets)
         for (k, p, _vals), v in zip(grid, combo):
             ovs.append(Override(k, p, v, flag, f"{k}={toml_value(v)}"))
@@ -206,11 +248,19 @@ def plan_sweep(config: Path, params: Sequence[str] | None = None, games: int | N
                                   f"{points[0].run.cfg.game!r}: a sweep compares the points of one game, game "
                                   "by game on the same seed")
         except ConfigError as e:
-            raise _at_point(e, point, flag) from None
+            raise _group_hint(_at_point(e, point, flag), point, base) from None
         points.append(point)
     first = points[0].run.cfg
+    from sim.design import lookup
+
+    own = {}
+    for k, p, _v in grid:
+        try:
+            own[k] = lookup(base.raw, p)
+        except KeyError:
+            pass
     return SweepPlan(Path(config), [(k, list(v)) for k, _p, v in grid], points, games, first.seed,
-                     base.run_name)
+                     base.run_name, zip=bool(zip_keys), own=own)
 
 
 def play_sweep(plan: SweepPlan, threads: int | None = None, on_progress: Callable[[int], None] | None = None,
@@ -246,15 +296,32 @@ def headline_records(game: str, records: Sequence[dict]) -> list[tuple[str, str]
     return out
 
 
+def _same(v: Any, w: Any) -> bool:
+    return type(w) is type(v) and w == v or (_numeric([v, w]) and float(v) == float(w))
+
+
+def own_point(plan: SweepPlan) -> int | None:
+    """The index of the point at the config's own value of every swept key
+    (:attr:`SweepPlan.own`), or None when the grid does not hold it."""
+    if len(plan.own) != len(plan.params):
+        return None
+    for p in plan.points:
+        if all(_same(plan.own[k], p.values[k]) for k, _v in plan.params):
+            return p.index
+    return None
+
+
 def resolve_reference(plan: SweepPlan, text: str | None) -> int:
-    """The index of the point ``--reference`` names: None -> 0 (the first point); ``pNN`` (the
+    """The index of the point ``--reference`` names: None -> the point at the config's own
+    values when the grid holds it (:func:`own_point`), else 0 (the first point); ``pNN`` (the
     point's folder, as the tables head it); for a one-parameter grid also one of its values
     (TOML text, as in ``--param``). Raises ConfigError (file ``--reference``) otherwise."""
     from sim.config import excerpt
     from sim.overrides import parse_value
 
     if text is None:
-        return 0
+        own = own_point(plan)
+        return 0 if own is None else own
     t = text.strip()
     m = re.fullmatch(r"p(\d+)", t)
     if m:
@@ -269,8 +336,7 @@ def resolve_reference(plan: SweepPlan, text: str | None) -> int:
         except ValueError:
             v = t
         for p in plan.points:
-            w = p.values[key]
-            if type(w) is type(v) and w == v or (_numeric([v, w]) and float(v) == float(w)):
+            if _same(v, p.values[key]):
                 return p.index
         raise ConfigError("--reference", key, f"{excerpt(t)} is not a value of the grid "
                           f"({', '.join(toml_value(x) for x in vals)}); or give a point as pNN")
@@ -417,7 +483,7 @@ def sweep_plots(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[s
     key0, vals0 = plan.params[0]
     numeric = _numeric(vals0)
     xs = [float(v) for v in vals0] if numeric else list(range(len(vals0)))
-    others = plan.params[1:]
+    others = [] if plan.zip else plan.params[1:]  # zipped keys: one line along the first key
     combos = list(itertools.product(*[v for _k, v in others])) if others else [()]
 
     def at(x_value, combo) -> int:
@@ -548,6 +614,8 @@ def render_sweep_md(plan: SweepPlan, summaries: Sequence[dict], series: list[tup
     s0 = summaries[0]
     lines = [f"# Sweep: {md_escape(s0['title'])} ({md_escape(plan.name)})", ""]
     grid = "; ".join(f"`{k}` = {', '.join(toml_value(v) for v in vals)}" for k, vals in plan.params)
+    if plan.zip:
+        grid += " (in lockstep)"
     lines += [f"{len(plan.points)} points ({grid}), {plan.games:,} games each, every point on seed {plan.seed} "
               "(common random numbers: game g of every point is dealt from the same streams, so differences "
               "between points are the parameter's, not the deal's). Intervals are 95 %.", "",
@@ -586,7 +654,9 @@ def _changes_md(plan: SweepPlan, changes: dict[int, dict[str, Any]], reference: 
     seeds = {p.run.cfg.seed for p in plan.points}
     lines = [f"## Change from p{ref.index:02d} ({md_escape(ref.label)})", "",
              f"Each gated headline metric of each point minus its value at p{ref.index:02d}"
-             + (" (`--reference pNN` chooses another)" if reference == 0 else " (chosen with `--reference`)")
+             + (" (the config's own value; `--reference pNN` chooses another)" if reference == own_point(plan)
+                else " (the first point: the grid does not hold the config's own value; `--reference pNN` chooses "
+                "another)" if reference == 0 else " (chosen with `--reference`)")
              + ", with the 95 % interval of the change (per figure, not adjusted for the many figures) and "
              "ρ, the per-game correlation of the two points. "
              + ("Every point played the same seed and game indices, so each change is measured game by game "
@@ -643,11 +713,18 @@ def is_sweep_folder(folder: Path) -> bool:
     """True when ``folder`` is a sweep sim wrote: ``sweep.json`` of :data:`SWEEP_FORMAT` and
     nothing but :data:`SWEEP_FILES`, ``plots/`` with the plots sweep.md shows and ``points/``
     with ``p<NN>/`` folders of :data:`POINT_FILES`."""
+    return is_points_folder(folder, "sweep", SWEEP_FILES)
+
+
+def is_points_folder(folder: Path, stem: str, files: set[str]) -> bool:
+    """True when ``folder`` holds ``<stem>.json`` of format ``sim-<stem>/...`` and nothing but
+    ``files``, ``plots/`` with the plots ``<stem>.md`` shows and ``points/`` with ``p<NN>/``
+    folders of :data:`POINT_FILES` (a sweep's or a sensitivity run's folder)."""
     try:
-        data = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+        data = json.loads((folder / f"{stem}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return False
-    if not (isinstance(data, dict) and str(data.get("format", "")).startswith("sim-sweep/")):
+    if not (isinstance(data, dict) and str(data.get("format", "")).startswith(f"sim-{stem}/")):
         return False
     from sim.outputs import only_own
 
@@ -658,12 +735,31 @@ def is_sweep_folder(folder: Path) -> bool:
         except OSError:
             return False
 
-    return only_own(folder, SWEEP_FILES, "sweep.md", plots="plots", dirs={"points": points})
+    return only_own(folder, files, f"{stem}.md", plots="plots", dirs={"points": points})
 
 
 def default_folder(plan: SweepPlan) -> Path:
     """``reports/<run name>-sweep``."""
     return Path("reports") / f"{plan.name}-sweep"
+
+
+def write_points(folder: Path, points: Sequence[Point], outputs: Sequence[Any], what: str = "sweep") -> None:
+    """``folder/points/p<NN>/``: each point's ``summary.json``, ``manifest.json`` and
+    ``config.toml`` (the config as run, headed by the ``--set`` flags that make the point)."""
+    from sim.jsonio import write_json
+    from sim.report.tomlw import config_text
+
+    pts = folder / "points"
+    pts.mkdir()
+    for p, o in zip(points, outputs):
+        d = pts / p.folder
+        d.mkdir()
+        write_json(o.summary, d / "summary.json")
+        write_json(o.manifest, d / "manifest.json")
+        text, _how = config_text(o.cfg.raw, o.cfg.source)
+        head = f"# {what} point " + p.folder + ": " + ", ".join(f"--set {ov.key}={toml_value(ov.value)}"
+                                                              for ov in p.sets) + "\n"
+        (d / "config.toml").write_text(head + text, encoding="utf-8")
 
 
 def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = None, reference: int = 0) -> Path:
@@ -673,24 +769,13 @@ def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = Non
     written or is not a sweep sim wrote."""
     from sim.jsonio import write_json
     from sim.outputs import atomic_folder
-    from sim.report.tomlw import config_text
     from sim.report.writer import _write_parquet, render_html
 
     outputs = list(outputs if outputs is not None else plan.outputs)
     summaries = [o.summary for o in outputs]
     series = headline_records(plan.points[0].run.cfg.game, [r for s in summaries for r in s["metrics"]])
     with atomic_folder(dest, is_sweep_folder, "sweep") as tmp:
-        pts = tmp / "points"
-        pts.mkdir()
-        for p, o in zip(plan.points, outputs):
-            d = pts / p.folder
-            d.mkdir()
-            write_json(o.summary, d / "summary.json")
-            write_json(o.manifest, d / "manifest.json")
-            text, _how = config_text(o.cfg.raw, o.cfg.source)
-            head = "# sweep point " + p.folder + ": " + ", ".join(f"--set {ov.key}={toml_value(ov.value)}"
-                                                                 for ov in p.sets) + "\n"
-            (d / "config.toml").write_text(head + text, encoding="utf-8")
+        write_points(tmp, plan.points, outputs)
         _write_parquet(records_frame(plan, summaries), tmp / "sweep.parquet")
         plots = tmp / "plots"
         plots.mkdir()
@@ -712,7 +797,7 @@ def write_sweep(dest: Path, plan: SweepPlan, outputs: Sequence[Any] | None = Non
         write_json({
             "format": SWEEP_FORMAT, "config": str(plan.config), "run": plan.name, "game": summaries[0]["game"],
             "seed": plan.seed, "games": plan.games,
-            "params": [{"key": k, "values": v} for k, v in plan.params],
+            "params": [{"key": k, "values": v} for k, v in plan.params], "zip": plan.zip,
             "points": [{"index": p.index, "folder": f"points/{p.folder}", "values": p.values,
                         "config_hash": p.run.cfg.config_hash()} for p in plan.points],
             "headline": [_label(k) for k in series],

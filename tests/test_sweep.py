@@ -243,7 +243,7 @@ def test_reference_names_a_point():
     from sim.sweep import resolve_reference
 
     plan = plan_sweep(CFT, ["clear_for_takeoff.hand_size=7,8,9"], games=10)
-    assert resolve_reference(plan, None) == 0
+    assert resolve_reference(plan, None) == 2  # the config's own hand size (issue 40), not the first point
     assert resolve_reference(plan, "8") == 1 and resolve_reference(plan, "p02") == 2
     for bad, words in (("p07", "no point"), ("10", "not a value of the grid")):
         with pytest.raises(ConfigError) as e:
