@@ -221,6 +221,8 @@ def check(
     seed: Annotated[int | None, typer.Option(
         "--seed", help="play on this seed, not the config's: the games are then not the baseline's, the check "
         "compares unpaired")] = None,
+    show_all: Annotated[bool, typer.Option(
+        "--all", help="print every table and note on a pass too (a pass prints a few lines; --json has all)")] = False,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
     backend: BackendOpt = "local",
@@ -281,7 +283,7 @@ def check(
             write_text(check_to_junit(report), junit, is_sim_junit)
     except OutputError as e:
         raise _fail_input(e) from None
-    render_check(report, _console())
+    render_check(report, _console(), show_all=show_all, json_path=json_out)
     raise typer.Exit(report.exit_code)
 
 

@@ -128,7 +128,7 @@ def evaluate_targets(summary: dict, targets: list[Target]) -> list[TargetRow]:
             continue
         for r in matched:
             v = r.get("value")
-            row = TargetRow(t.label(), r["metric"], dict(r.get("by") or {}), r.get("kind", ""), v, t.min, t.max,
+            row = TargetRow(t.label(r), r["metric"], dict(r.get("by") or {}), r.get("kind", ""), v, t.min, t.max,
                             r.get("ci_low"), r.get("ci_high"))
             if v is None or math.isnan(v):
                 row.verdict, row.note = "FAIL", "no value"
