@@ -244,10 +244,12 @@ def replay(
         "boolean expression over the games.parquet columns (comparisons, AND, OR, NOT, IN (list), + - * / %; "
         "no functions), e.g. 'flr_played_on_s1 > 10 AND winner = 3'")] = None,
     run_dir: Annotated[Optional[Path], typer.Option(
-        "--run", help="report folder to pick from (default reports/<config name> when it is a run of this config; "
-        "else the config's games are played now)")] = None,
+        "--run", help="report folder to pick from: what `sim run --out` wrote, or a folder holding such folders "
+        "(its newest run of this config); default reports/<config name> when it is a run of this config, else "
+        "the newest run of it in reports/, else games are played now")] = None,
     games: Annotated[Optional[int], typer.Option(
-        "--games", min=1, help="games to play now to pick from when there is no run (default: the config's)")] = None,
+        "--games", min=1, help="games to play now to pick from when there is no run (default: the config's, at "
+        "most 20,000)")] = None,
     seed: SeedOpt = None,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
@@ -295,10 +297,18 @@ def replay(
             from sim.api import run_config
             from sim.cli_progress import progress_bar
 
-            play = run_ if games is None else load_config(config, sets, seed=seed, games=games)
+            from sim.replay_pick import PLAY_NOW_MAX
+
+            if games is None and cfg.games > PLAY_NOW_MAX:  # bounded: a million games took minutes
+                play = load_config(config, sets, seed=seed, games=PLAY_NOW_MAX)
+                typer.echo(f"warning: {why}; playing only the first {PLAY_NOW_MAX:,} of its {cfg.games:,} games now "
+                           f"to pick from (`sim run {config}` keeps a run of all of them to pick from; --games N "
+                           "plays N now)", err=True)
+            else:
+                play = run_ if games is None else load_config(config, sets, seed=seed, games=games)
+                typer.echo(f"note: {why}; playing its {play.cfg.games:,} games now to pick from (`sim run {config}` "
+                           "keeps a run to pick from; --games plays fewer)", err=True)
             n = play.cfg.games
-            typer.echo(f"note: {why}; playing its {n:,} games now to pick from (`sim run {config}` keeps a run "
-                       "to pick from; --games plays fewer)", err=True)
             with progress_bar(cfg.run_name, n, enabled=not quiet and sys.stderr.isatty(), title=play.game.title,
                               quiet=quiet) as on_progress:
                 result = run_config(play, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
@@ -313,7 +323,40 @@ def replay(
                    "seed but has no row in its report", err=True)
     res = do_replay(run_, game)
     head = summary_lines(run_, game, res.row, found, pick, note=why)
-    typer.echo("\n".join(head + res.lines))
+    show_long(head + res.lines)
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def show_long(lines: list[str]) -> None:
+    """Print ``lines``; on a terminal, more lines than it is high go through the pager
+    ($PAGER, else less), so a game of thousands of lines can be read and left with q. Piped or
+    redirected output is printed whole."""
+    import shutil
+
+    text = "\n".join(lines)
+    if not (_stdout_is_terminal() and len(lines) > shutil.get_terminal_size((80, 24)).lines and page(text + "\n")):
+        typer.echo(text)
+
+
+def page(text: str) -> bool:
+    """Show ``text`` in the pager ($PAGER, else ``less -R``); False when there is none to run
+    (the caller prints it)."""
+    import os
+    import shlex
+    import shutil
+    import subprocess
+
+    cmd = shlex.split(os.environ.get("PAGER", "")) or (["less", "-R"] if shutil.which("less") else [])
+    if not cmd or shutil.which(cmd[0]) is None:
+        return False
+    try:
+        subprocess.run(cmd, input=text, text=True, check=False)
+    except OSError:
+        return False
+    return True
 
 
 @app.command(short_help="Check a config without playing it")
