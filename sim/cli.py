@@ -296,7 +296,6 @@ def replay(
         if found is None:
             from sim.api import run_config
             from sim.cli_progress import progress_bar
-
             from sim.replay_pick import PLAY_NOW_MAX
 
             if games is None and cfg.games > PLAY_NOW_MAX:  # bounded: a million games took minutes
