@@ -358,6 +358,38 @@ def page(text: str) -> bool:
     return True
 
 
+@app.command("export", short_help="Write a report's games and summary as spreadsheets (CSV or Excel)")
+def export_cmd(
+    report_dir: Annotated[Path, typer.Argument(help="report folder of `sim run` (e.g. reports/<config name>)",
+                                               show_default=False)],
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", metavar="csv|xlsx", help="csv: a folder of run.csv, summary.csv and games.csv; xlsx: one "
+        "workbook with the sheets run, summary and games (default csv)")] = None,
+    csv: Annotated[bool, typer.Option("--csv", help="the same as --format csv")] = False,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", help="where to write (default beside the report: REPORT_DIR-csv/ or REPORT_DIR.xlsx)")] = None,
+) -> None:
+    """Write a report folder's games (games.parquet, one row per game) and summary (one row per
+    metric record, with its interval and trials) as spreadsheets a designer can open: CSV files
+    or an Excel workbook. Only a report folder `sim run` wrote is read."""
+    from sim.errors import ConfigError, OutputError
+    from sim.export import FORMATS, export
+
+    if csv and fmt not in (None, "csv"):
+        fail(f"--csv and --format {fmt} ask for two formats: give one")
+    fmt = "csv" if fmt is None else fmt.lower()
+    if fmt not in FORMATS:
+        fail(f"--format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    try:
+        path, n_games, n_metrics = export(report_dir, fmt, out)
+    except ConfigError as e:
+        fail(str(e))
+    except OutputError as e:
+        fail(f"--out: {e}" if out is not None else str(e))
+    what = "run.csv, summary.csv, games.csv" if fmt == "csv" else "sheets run, summary, games"
+    typer.echo(f"exported: {path} ({what}: {n_metrics:,} metric records, {n_games:,} games)")
+
+
 @app.command(short_help="Check a config without playing it")
 def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics its [checks] names
