@@ -1511,3 +1511,65 @@ def test_git_revision_ignores_generated_reports(tmp_path):
     assert git_revision(tmp_path / "sim") == head
     (tmp_path / "sim" / "x.py").write_text("x = 2\n")
     assert git_revision(tmp_path) == head + "-dirty"
+
+
+@pytest.mark.parametrize("delta, verdict, stops", [(0.008, "pass", False), (0.015, "FAIL", True), (0.0, "pass", True)])
+def test_the_sprt_decides_when_to_stop_and_the_stated_rule_decides_the_verdict(delta, verdict, stops):
+    """Issue 40, item 0: a paired change of 0.8 points against a 1-point tolerance is
+    significant, and its SPRT (0 against the tolerance) accepts the tolerance; it used to fail
+    ("SPRT: change of the tolerance accepted"). The verdict is the stated rule (significant and
+    beyond the tolerance): it passes, and the check keeps playing rather than stopping on it; 1.5
+    points fails and stops; no change passes and stops."""
+    from sim.check.gate import apply_sequential, sequential_decision
+    from sim.check.paired import encode
+    from sim.cli_regress import sequential_settled
+
+    a, b, pa, pb = _paired_summaries(20_000, delta)
+    checks = CheckConfig(tolerance=0.01)
+    rep = check_summary({**make_baseline(a), "per_game": encode(pa)}, b, checks, per_game=pb)
+    row = rep.rows[0]
+    state = sequential_decision(rep, checks)
+    assert row.test == "mcnemar" and row.change == pytest.approx(delta, abs=0.0005)
+    assert state == {"win_rate[seat=0]": "inside" if delta == 0 else "outside"}
+    assert row.significant == (delta > 0)
+    apply_sequential(rep, state, checks, 20_000, 20_000, [20_000])
+    assert (row.verdict, rep.exit_code) == (verdict, 1 if verdict == "FAIL" else 0)
+    assert sequential_settled(rep, state) is stops
+    if delta == 0.008:
+        assert row.note == "significant but within tolerance" and not rep.regressions
+        assert "the verdict is significant and beyond the tolerance" in rep.notes[-1]
+
+
+NB_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "now_boarding.toml"
+
+
+def test_a_key_added_since_the_baseline_at_its_default_is_not_a_changed_key():
+    """Issue 40, item 0: Now Boarding's baseline predates the planner weight `endsearch`; a
+    check on another seed listed `seats[i].weights.endsearch: (absent) -> 0.0` as changed. A key
+    the baseline lacks whose value is the code's default is named apart, not as a change; a
+    real change is still listed."""
+    from sim.check.configdiff import effective_config
+    from sim.cli_regress import _changed_keys_note
+    from sim.config import load
+
+    cfg = load(NB_CONFIG).with_overrides(games=20_000, seed=5)
+    base = {"config": effective_config(cfg.with_overrides(seed=20261129))}
+    for seat in base["config"]["seats"]:
+        del seat["weights"]["endsearch"]  # as the committed baseline, recorded before the weight
+    note = _changed_keys_note(base, cfg)
+    assert note == ("changed config keys (baseline -> now): seed: 20261129 -> 5; keys the baseline predates, at "
+                    "their defaults now (not changes): " + ", ".join(f"seats[{i}].weights.endsearch = 0.0"
+                                                                     for i in range(4)))
+    base["config"]["seats"][0]["weights"].pop("crit")
+    other = cfg.with_overrides(seed=20261129)
+    assert _changed_keys_note(base, other).startswith("changed config keys: none (the baseline's effective config "
+                                                      "is this one); keys the baseline predates")
+    # absent in the baseline but not the default now: a change
+    from sim.overrides import load as load_sets
+    from sim.overrides import parse_sets
+
+    set_one = load_sets(NB_CONFIG, parse_sets(["seats[1].weights.endsearch=1", "seed=20261129"]))
+    note = _changed_keys_note(base, set_one.with_overrides(games=20_000))
+    assert note.startswith("changed config keys (baseline -> now): seats[1].weights.endsearch: (absent) -> 1.0; "
+                           "keys the baseline predates"), note
+    assert "seats[1].weights.endsearch = " not in note and "seats[0].weights.crit = 300.0" in note
