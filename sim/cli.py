@@ -228,7 +228,13 @@ def print_summary(summary: dict, manifest: dict) -> None:
     where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"
              else f"{manifest['threads']} thread(s)")
     t.add_row("speed", f"{gps:,.0f} games/s on {where} ({manifest['wall_s']:.1f} s)" if gps else "-")
-    Console().print(t)
+    con = Console()
+    con.print(t)
+    from sim.check.gate import first_player_caveat
+
+    caveat = first_player_caveat(summary)
+    if caveat:
+        con.print(f"note: first-player advantage: {caveat}", markup=False, highlight=False)
 
 
 @app.command(short_help="Print the turn-by-turn log of one game")
