@@ -893,6 +893,7 @@ def test_cli_baseline_then_unchanged_check_passes(fake_game, tmp_path, monkeypat
     assert data["format"] == "sim-baseline/1" and data["game"] == "fakegame" and data["games"] == 20_000
     assert data["seed"] == 7 and data["git_revision"] == "abc1234" and data["package_version"] == "0.1.0"
     assert "planning:" in res.output
+    monkeypatch.setenv("COLUMNS", "200")  # whatever width another test left: one line a line
     res = invoke("check", cfg, "--junit", tmp_path / "out" / "j.xml", "--json", tmp_path / "out" / "c.json")
     assert res.exit_code == 0, res.output
     # a pass is a few lines (issue 40, item 1): the runs, the counts, the notes that matter, PASS
