@@ -231,7 +231,7 @@ def select(df, longest: bool = False, stalled: bool = False, where: str | None =
     if sel.height == 0:
         hint = ""
         if stalled:  # say so, and how else to pick an unusual game
-            hint = ("; no game stalled: --where EXPR picks by any column (e.g. --where 'turns > 200'), --longest "
+            hint = ("; --where EXPR picks a game by any column (e.g. --where 'turns > 200'), --longest "
                     "the longest game")
         raise ConfigError("--where" if where is not None else "--stalled", "",
                           f"no game of the {df.height:,} is {' and '.join(what)}{hint}")

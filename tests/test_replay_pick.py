@@ -172,7 +172,7 @@ def test_replay_without_a_run_plays_the_games_to_pick_from(tmp_path, monkeypatch
 @pytest.mark.parametrize("args, words", [
     (["--game", "1", "--longest"], "give one or the other"),
     ([], "which game?"),
-    (["--stalled", "--games", "20"], "no game of the 20 is stalled; no game stalled: --where EXPR picks by any "
+    (["--stalled", "--games", "20"], "no game of the 20 is stalled; --where EXPR picks a game by any "
                                      "column (e.g. --where 'turns > 200'), --longest the longest game"),
     (["--where", "nosuch = 1", "--games", "20"], "cannot evaluate"),
 ])
