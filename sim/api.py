@@ -157,13 +157,17 @@ def summarize(run: CompiledRun, data) -> dict:
 
 
 def git_revision(cwd: Path | None = None) -> str:
-    """``git rev-parse HEAD`` (+ ``-dirty`` with uncommitted changes), or 'unknown'."""
+    """``git rev-parse HEAD`` (+ ``-dirty`` with uncommitted changes to tracked files), or
+    'unknown'. Files under ``reports/`` do not count: they are sim's own outputs (``make
+    baselines`` rewrites reports/baselines/*.json one after the other, and a tree whose only
+    changes are those generated files still runs the code of HEAD)."""
     try:
         rev = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
                              cwd=cwd).stdout.strip()
         if not rev:
             return "unknown"
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ":(top)",
+                                ":(top,exclude)reports"], capture_output=True,
                                text=True, timeout=5, cwd=cwd).stdout.strip()
         return rev + ("-dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):

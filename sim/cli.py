@@ -237,7 +237,13 @@ def print_summary(summary: dict, manifest: dict) -> None:
     where = (f"{manifest['workers']} dask workers" if manifest.get("backend") == "dask"
              else f"{manifest['threads']} thread(s)")
     t.add_row("speed", f"{gps:,.0f} games/s on {where} ({manifest['wall_s']:.1f} s)" if gps else "-")
-    Console().print(t)
+    con = Console()
+    con.print(t)
+    from sim.check.gate import first_player_caveat
+
+    caveat = first_player_caveat(summary)
+    if caveat:
+        con.print(f"note: first-player advantage: {caveat}", markup=False, highlight=False)
 
 
 @app.command(short_help="Print the turn-by-turn log of one game")
@@ -253,10 +259,12 @@ def replay(
         "boolean expression over the games.parquet columns (comparisons, AND, OR, NOT, IN (list), + - * / %; "
         "no functions), e.g. 'flr_played_on_s1 > 10 AND winner = 3'")] = None,
     run_dir: Annotated[Optional[Path], typer.Option(
-        "--run", help="report folder to pick from (default reports/<config name> when it is a run of this config; "
-        "else the config's games are played now)")] = None,
+        "--run", help="report folder to pick from: what `sim run --out` wrote, or a folder holding such folders "
+        "(its newest run of this config); default reports/<config name> when it is a run of this config, else "
+        "the newest run of it in reports/, else games are played now")] = None,
     games: Annotated[Optional[int], typer.Option(
-        "--games", min=1, help="games to play now to pick from when there is no run (default: the config's)")] = None,
+        "--games", min=1, help="games to play now to pick from when there is no run (default: the config's, at "
+        "most 20,000)")] = None,
     seed: SeedOpt = None,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
@@ -303,11 +311,18 @@ def replay(
         if found is None:
             from sim.api import run_config
             from sim.cli_progress import progress_bar
+            from sim.replay_pick import PLAY_NOW_MAX
 
-            play = run_ if games is None else load_config(config, sets, seed=seed, games=games)
+            if games is None and cfg.games > PLAY_NOW_MAX:  # bounded: a million games took minutes
+                play = load_config(config, sets, seed=seed, games=PLAY_NOW_MAX)
+                typer.echo(f"warning: {why}; playing only the first {PLAY_NOW_MAX:,} of its {cfg.games:,} games now "
+                           f"to pick from (`sim run {config}` keeps a run of all of them to pick from; --games N "
+                           "plays N now)", err=True)
+            else:
+                play = run_ if games is None else load_config(config, sets, seed=seed, games=games)
+                typer.echo(f"note: {why}; playing its {play.cfg.games:,} games now to pick from (`sim run {config}` "
+                           "keeps a run to pick from; --games plays fewer)", err=True)
             n = play.cfg.games
-            typer.echo(f"note: {why}; playing its {n:,} games now to pick from (`sim run {config}` keeps a run "
-                       "to pick from; --games plays fewer)", err=True)
             with progress_bar(cfg.run_name, n, enabled=not quiet and sys.stderr.isatty(), title=play.game.title,
                               quiet=quiet) as on_progress:
                 result = run_config(play, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
@@ -324,7 +339,72 @@ def replay(
     head = summary_lines(run_, game, res.row, found, pick, note=why)
     from sim.replay_progress import progress_lines
 
-    typer.echo("\n".join(head + res.lines + progress_lines(run_, game)))
+    show_long(head + res.lines + progress_lines(run_, game))
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def show_long(lines: list[str]) -> None:
+    """Print ``lines``; on a terminal, more lines than it is high go through the pager
+    ($PAGER, else less), so a game of thousands of lines can be read and left with q. Piped or
+    redirected output is printed whole."""
+    import shutil
+
+    text = "\n".join(lines)
+    if not (_stdout_is_terminal() and len(lines) > shutil.get_terminal_size((80, 24)).lines and page(text + "\n")):
+        typer.echo(text)
+
+
+def page(text: str) -> bool:
+    """Show ``text`` in the pager ($PAGER, else ``less -R``); False when there is none to run
+    (the caller prints it)."""
+    import os
+    import shlex
+    import shutil
+    import subprocess
+
+    cmd = shlex.split(os.environ.get("PAGER", "")) or (["less", "-R"] if shutil.which("less") else [])
+    if not cmd or shutil.which(cmd[0]) is None:
+        return False
+    try:
+        subprocess.run(cmd, input=text, text=True, check=False)
+    except OSError:
+        return False
+    return True
+
+
+@app.command("export", short_help="Write a report's games and summary as spreadsheets (CSV or Excel)")
+def export_cmd(
+    report_dir: Annotated[Path, typer.Argument(help="report folder of `sim run` (e.g. reports/<config name>)",
+                                               show_default=False)],
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", metavar="csv|xlsx", help="csv: a folder of run.csv, summary.csv and games.csv; xlsx: one "
+        "workbook with the sheets run, summary and games (default csv)")] = None,
+    csv: Annotated[bool, typer.Option("--csv", help="the same as --format csv")] = False,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", help="where to write (default beside the report: REPORT_DIR-csv/ or REPORT_DIR.xlsx)")] = None,
+) -> None:
+    """Write a report folder's games (games.parquet, one row per game) and summary (one row per
+    metric record, with its interval and trials) as spreadsheets a designer can open: CSV files
+    or an Excel workbook. Only a report folder `sim run` wrote is read."""
+    from sim.errors import ConfigError, OutputError
+    from sim.export import FORMATS, export
+
+    if csv and fmt not in (None, "csv"):
+        fail(f"--csv and --format {fmt} ask for two formats: give one")
+    fmt = "csv" if fmt is None else fmt.lower()
+    if fmt not in FORMATS:
+        fail(f"--format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    try:
+        path, n_games, n_metrics = export(report_dir, fmt, out)
+    except ConfigError as e:
+        fail(str(e))
+    except OutputError as e:
+        fail(f"--out: {e}" if out is not None else str(e))
+    what = "run.csv, summary.csv, games.csv" if fmt == "csv" else "sheets run, summary, games"
+    typer.echo(f"exported: {path} ({what}: {n_metrics:,} metric records, {n_games:,} games)")
 
 
 @app.command(short_help="Check a config without playing it")

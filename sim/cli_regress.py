@@ -221,6 +221,8 @@ def check(
     seed: Annotated[int | None, typer.Option(
         "--seed", help="play on this seed, not the config's: the games are then not the baseline's, the check "
         "compares unpaired")] = None,
+    show_all: Annotated[bool, typer.Option(
+        "--all", help="print every table and note on a pass too (a pass prints a few lines; --json has all)")] = False,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
     backend: BackendOpt = "local",
@@ -281,7 +283,7 @@ def check(
             write_text(check_to_junit(report), junit, is_sim_junit)
     except OutputError as e:
         raise _fail_input(e) from None
-    render_check(report, _console())
+    render_check(report, _console(), show_all=show_all, json_path=json_out)
     raise typer.Exit(report.exit_code)
 
 
@@ -320,24 +322,29 @@ def _looks(max_games: int, looks: int) -> list[int]:
 def _changed_keys_note(base: dict, cfg: Any) -> str:
     """One note: the config keys whose effective values differ between the baseline and
     ``cfg`` (``key: baseline -> now``), or why they cannot be known."""
-    from sim.check.configdiff import diff_lines, effective_config
+    from sim.check.configdiff import defaults_of, diff, effective_config, fmt_value, split_new_defaults
 
     old = base.get("config")
     if not isinstance(old, dict):
         return "changed config keys: baseline has no config to diff (recorded before baselines stored it)"
-    lines = diff_lines(old, effective_config(cfg))
-    if not lines:
-        return "changed config keys: none (the baseline's effective config is this one)"
-    return "changed config keys (baseline -> now): " + "; ".join(f"{k}: {a} -> {b}" for k, a, b in lines)
+    changes, added = split_new_defaults(diff(old, effective_config(cfg)), defaults_of(cfg))
+    # a key added to the code since the baseline, at its default, is not a change of the config
+    tail = ("; keys the baseline predates, at their defaults now (not changes): "
+            + ", ".join(f"{k} = {fmt_value(b)}" for k, _a, b in added[:8])
+            + (f" and {len(added) - 8} more" if len(added) > 8 else "")) if added else ""
+    if not changes:
+        return "changed config keys: none (the baseline's effective config is this one)" + tail
+    return ("changed config keys (baseline -> now): "
+            + "; ".join(f"{k}: {fmt_value(a)} -> {fmt_value(b)}" for k, a, b in changes) + tail)
 
 
 def _sequential_check(run: Any, base: dict, checks: Any, play: Play):
     """Play and check ``run`` against baseline ``base``: the full games at once when config,
     seed and rules version equal the baseline's (the instant "identical" pass) or when
     ``checks.sequential`` is false; otherwise in looks of doubling game counts (the same game
-    indices from 0, so the pairing with the baseline holds) until every gated metric's SPRT
-    is decided or one of them is outside its tolerance (the check fails whatever the others
-    do) (:func:`sim.check.gate.sequential_decision`). Returns the CheckReport."""
+    indices from 0, so the pairing with the baseline holds) until :func:`sequential_settled`
+    (:func:`sim.check.gate.sequential_decision` gives each gated metric's SPRT state); the
+    verdict is always the stated rule's at the last look. Returns the CheckReport."""
     from sim.check import check_summary
     from sim.check.gate import apply_sequential, sequential_decision
     from sim.compile import compile_run
@@ -356,11 +363,24 @@ def _sequential_check(run: Any, base: dict, checks: Any, play: Play):
         report = check_summary(base, result.summary, checks, result.manifest, _per_game(result), cfg.games)
         done.append(k)
         state = sequential_decision(report, checks)
-        # the question is answered when every gated metric is decided, or one is outside (FAIL)
-        if all(v != "open" for v in state.values()) or "outside" in state.values():
+        if sequential_settled(report, state):
             break
     apply_sequential(report, state, checks, k, cfg.games, done)
     return report
+
+
+def sequential_settled(report: Any, state: dict[str, str]) -> bool:
+    """Whether a sequential check may stop at this look (:func:`_sequential_check`). The SPRT
+    only says when to stop; the verdict is the stated rule's (significant and beyond the
+    tolerance, :func:`sim.check.gate.check_summary`) at the look it stops at. It stops when a
+    gated metric fails by that rule and its SPRT accepts a change of the tolerance (the check
+    fails whatever the others do), or when every gated metric's SPRT accepts no change. A
+    metric whose SPRT leans to a change the rule does not fail (from about half the
+    tolerance), or is undecided, keeps the check playing, up to the most games."""
+    rows = {r.label: r for r in report.rows}
+    if any(v == "outside" and rows[k].verdict == "FAIL" for k, v in state.items() if k in rows):
+        return True
+    return all(v == "inside" for v in state.values())
 
 
 def _check_metrics(run: Any, checks: Any) -> None:

@@ -203,10 +203,26 @@ class Target(Strict):
             raise ValueError(f"min ({self.min}) is above max ({self.max})")
         return self
 
-    def label(self) -> str:
-        lo = "-inf" if self.min is None else f"{self.min:g}"
-        hi = "inf" if self.max is None else f"{self.max:g}"
-        return f"{metric_label(self.metric, self.by)} in [{lo}, {hi}]"
+    def label(self, record: dict | None = None) -> str:
+        """The target as a designer writes it: ``stall_rate ≤ 0.1%``, ``win_rate[seat=*] 15% to
+        35%``, ``turns_mean ≥ 40``; bounds in percent when ``record`` (a matching metric
+        record) is a rate (:func:`sim.report.format.is_percent`), else as numbers."""
+        from sim.report.format import is_percent
+
+        pct = record is not None and is_percent({**record, "metric": self.metric})
+
+        def num(x: float) -> str:
+            return f"{100 * x:.4g}%" if pct else f"{x:.4g}"
+
+        if self.min is None:
+            bounds = f"≤ {num(self.max)}"
+        elif self.max is None:
+            bounds = f"≥ {num(self.min)}"
+        elif self.min == self.max:
+            bounds = f"= {num(self.min)}"
+        else:
+            bounds = f"{num(self.min)} to {num(self.max)}"
+        return f"{metric_label(self.metric, self.by)} {bounds}"
 
     def matches(self, rec: dict) -> bool:
         """True when ``rec`` (a metric record) is one this target constrains."""

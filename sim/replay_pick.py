@@ -4,12 +4,16 @@ the same format for every game (generic over ``GameDef.result_columns``).
 
 Where the games come from (decided here, documented in the README):
 
-1. ``--run DIR``: that report folder's ``games.parquet``; it must be a run of the same config
-   (its ``config.toml`` equals the config as loaded, but for ``games``, ``batch_size``,
-   ``name``, ``[checks]`` and ``[sweep]``, which do not change what game g plays);
-2. else ``reports/<run name>/`` when it is such a run;
-3. else the config's games (``--games N`` to play fewer) are played now, in memory, to pick
-   from (nothing is written; ``sim run CONFIG`` keeps a run to pick from next time).
+1. ``--run DIR``: that report folder's ``games.parquet`` (the ``--out`` of ``sim run``); it
+   must be a run of the same config (its ``config.toml`` equals the config as loaded, but for
+   ``games``, ``batch_size``, ``name``, ``[checks]`` and ``[sweep]``, which do not change what
+   game g plays). A folder holding report folders (``--run reports``) gives its newest run of
+   the config;
+2. else ``reports/<run name>/`` when it is such a run, else the newest run of the config among
+   the folders of ``reports/`` (``sim run CONFIG --out reports/other`` is found too);
+3. else games are played now, in memory, to pick from: ``--games N``, else the config's games
+   but at most :data:`PLAY_NOW_MAX` (a warning says so; nothing is written; ``sim run CONFIG``
+   keeps a run of every game to pick from next time).
 
 ``--game N`` replays game N without playing anything; its summary compares with the run of
 1. or 2. when there is one, else shows the game's own values only.
@@ -32,6 +36,9 @@ from sim.errors import ConfigError
 PLAY_KEYS_IGNORED = ("games", "batch_size", "name", "checks", "sweep")
 """Config keys that do not change what game g of a seed plays (a run folder made with other
 values of these is still a run of the same games)."""
+PLAY_NOW_MAX = 20_000
+"""Most games ``sim replay --longest | --stalled | --where`` plays now when there is no run to
+pick from and no ``--games`` (a config's million games took 5 1/2 minutes)."""
 MAX_WHERE = 1000
 """Longest ``--where`` expression (characters)."""
 STANDOUT_SD = 2.0
@@ -85,10 +92,29 @@ def read_games(folder: Path):
             from None
 
 
+def newest_run(parent: Path, cfg: Any) -> Path | None:
+    """The folder of ``parent`` (one level down) that is a run of ``cfg``'s games
+    (:func:`run_folder_problem`) with the newest games.parquet, or None."""
+    best: tuple[float, str] | None = None
+    try:
+        subs = sorted(p for p in parent.iterdir() if p.is_dir())
+    except OSError:
+        return None
+    for p in subs:
+        try:
+            if run_folder_problem(p, cfg) is None:
+                key = ((p / "games.parquet").stat().st_mtime, str(p))
+                best = key if best is None or key > best else best
+        except OSError:
+            continue
+    return Path(best[1]) if best is not None else None
+
+
 def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
-    """The run folder to use (``run_dir``, else ``reports/<run name>/``) as :class:`Games`,
-    or None and why not. Raises ConfigError when ``run_dir`` is given and is not a run of
-    ``cfg``."""
+    """The run folder to use as :class:`Games` (see the module docstring: ``run_dir``, a run
+    or a folder of runs; else ``reports/<run name>/``, else the newest run of ``cfg`` in
+    ``reports/``), or None and why not. Raises ConfigError when ``run_dir`` is given and is
+    neither a run of ``cfg`` nor a folder holding one."""
     folder = run_dir if run_dir is not None else Path("reports") / cfg.run_name
     try:
         is_dir = folder.is_dir()
@@ -96,15 +122,31 @@ def find_games(cfg: Any, run_dir: Path | None) -> tuple[Games | None, str]:
         if run_dir is not None:
             raise ConfigError(str(folder), "", f"cannot read (--run): {e.strerror or e}") from None
         is_dir = False
+    if run_dir is not None and is_dir and not (folder / "games.parquet").exists():
+        inner = newest_run(folder, cfg)  # a folder of report folders (--run reports)
+        if inner is None:
+            raise ConfigError(str(folder), "", f"--run: neither a report folder of `sim run` nor a folder holding a "
+                              f"run of this config; make one with `sim run {cfg.source} --out {folder / cfg.run_name}`")
+        found, _ = find_games(cfg, inner)
+        found.what += f" (the newest run of this config in {folder}/)"
+        return found, ""
+    why = None
     if not is_dir:
         if run_dir is not None:
             raise ConfigError(str(folder), "", "no such folder (--run)")
-        return None, f"no run of this config at {folder}/"
-    why = run_folder_problem(folder, cfg)
-    if why:
-        if run_dir is not None:
+        why = f"no run of this config at {folder}/"
+    else:
+        why = run_folder_problem(folder, cfg)
+        if why and run_dir is not None:
             raise ConfigError(str(folder), "", f"--run: {why}")
-        return None, f"{folder}/ {why}"
+        why = f"{folder}/ {why}" if why else None
+    if why:
+        other = newest_run(folder.parent, cfg) if run_dir is None else None
+        if other is None:
+            return None, why + f" nor in any folder of {folder.parent}/" if not is_dir else why
+        found, _ = find_games(cfg, other)
+        found.what += f" (the newest run of this config in {folder.parent}/)"
+        return found, ""
     df = read_games(folder)
     missing = [c for c in play_columns(cfg) if c not in df.columns]
     if missing:
@@ -187,8 +229,12 @@ def select(df, longest: bool = False, stalled: bool = False, where: str | None =
         sel = sel.filter(pl.col("stalled") == 1)
         what.insert(0, "stalled")
     if sel.height == 0:
+        hint = ""
+        if stalled:  # say so, and how else to pick an unusual game
+            hint = ("; --where EXPR picks a game by any column (e.g. --where 'turns > 200'), --longest "
+                    "the longest game")
         raise ConfigError("--where" if where is not None else "--stalled", "",
-                          f"no game of the {df.height:,} is {' and '.join(what)}")
+                          f"no game of the {df.height:,} is {' and '.join(what)}{hint}")
     if longest:
         best = sel.sort(["turns", "game_index"], descending=[True, False]).row(0, named=True)
         desc = "the longest" + (f" of the {sel.height:,} {' and '.join(what)}" if what else "") + \

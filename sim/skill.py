@@ -278,7 +278,9 @@ def comparisons(table: SkillTable) -> list[dict]:
                 nb, nc = int((wa & ~wb).sum()), int((~wa & wb).sum())
                 d, lo, hi, p = paired_difference(nb, nc, m)
                 out.append({"field": f, "a": a, "b": b, "diff": d, "ci_low": lo, "ci_high": hi, "p": p,
-                            "n": m, "only_a": nb, "only_b": nc})
+                            "n": m, "only_a": nb, "only_b": nc, "rate_a": float(wa.mean()) if m else None,
+                            "rate_b": float(wb.mean()) if m else None, "n_a": int(ca.wins.size),
+                            "n_b": int(cb.wins.size)})
     if out:
         reject, adj = holm([c["p"] for c in out], ALPHA)
         for c, r, q in zip(out, reject, adj):
@@ -308,7 +310,7 @@ def verdict(table: SkillTable, records: list[dict], comps: list[dict]) -> str:
         strong, weak = (biggest["a"], biggest["b"]) if biggest["diff"] >= 0 else (biggest["b"], biggest["a"])
         d = abs(biggest["diff"])
         same = (f" Against the same field ({biggest['field']}), playing {strong} instead of {weak} moves one "
-                f"seat's win rate by {d * 100:.1f} points [{_abs_ci(biggest)}].")
+                f"seat's win rate by {d * 100:.1f} points [{_abs_ci(biggest)}]{_games_of(biggest)}.")
         return head + spread + same
     lo = min(records, key=lambda r: r["value"])
     hi = max(records, key=lambda r: r["value"])
@@ -318,6 +320,20 @@ def verdict(table: SkillTable, records: list[dict], comps: list[dict]) -> str:
         return head + f" Every team policy wins {fmt_interval(lo)} of the same deals."
     return (head + f" The team wins from {fmt_interval(lo)} ({lo['by']['policy']}) to {fmt_interval(hi)} "
             f"({hi['by']['policy']}) of the same deals.")
+
+
+def _games_of(c: dict) -> str:
+    """Which games a comparison's difference is over, when they are not every game of both
+    cells (a look-ahead cell plays fewer): the deals both played and each side's rate on them,
+    so the figure can be checked against its parts, and the cells' own game counts (the
+    table's rates are over those)."""
+    n_a, n_b = c.get("n_a"), c.get("n_b")
+    if n_a is None or n_b is None or n_a == n_b == c["n"] or c.get("rate_a") is None:
+        return ""
+    strong, weak = ("a", "b") if c["diff"] >= 0 else ("b", "a")
+    rs, rw = c[f"rate_{strong}"], c[f"rate_{weak}"]
+    return (f", on the {c['n']:,} deals both played ({c[strong]} {rs * 100:.1f}% − {c[weak]} {rw * 100:.1f}% of "
+            f"them; the table's cells are over {c[f'n_{strong}']:,} and {c[f'n_{weak}']:,} games)")
 
 
 def _abs_ci(c: dict) -> str:

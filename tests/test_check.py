@@ -597,7 +597,7 @@ def test_junit_parses_with_one_case_per_metric_and_target():
     assert len(cases) == len(rep.rows) + len(rep.targets) == len(rep.rows) + 5
     failed = {c.get("name") for c in cases if c.find("failure") is not None}
     assert "win_rate[seat=0]" in failed and "win_rate[seat=1]" not in failed
-    assert "win_rate[seat=*] in [0.22, 0.28]: win_rate[seat=0]" in failed
+    assert "win_rate[seat=*] 22% to 28%: win_rate[seat=0]" in failed
     # a regression's message (what a CI screen shows) gives the change against its tolerance
     msg = next(c for c in cases if c.get("name") == "win_rate[seat=0]").find("failure").get("message")
     row = next(r for r in rep.rows if r.label == "win_rate[seat=0]")
@@ -893,9 +893,22 @@ def test_cli_baseline_then_unchanged_check_passes(fake_game, tmp_path, monkeypat
     assert data["format"] == "sim-baseline/1" and data["game"] == "fakegame" and data["games"] == 20_000
     assert data["seed"] == 7 and data["git_revision"] == "abc1234" and data["package_version"] == "0.1.0"
     assert "planning:" in res.output
+    monkeypatch.setenv("COLUMNS", "200")  # whatever width another test left: one line a line
     res = invoke("check", cfg, "--junit", tmp_path / "out" / "j.xml", "--json", tmp_path / "out" / "c.json")
     assert res.exit_code == 0, res.output
-    assert IDENTICAL_MESSAGE in res.output and "win_rate[seat=0]" in res.output
+    # a pass is a few lines (issue 40, item 1): the runs, the counts, the notes that matter, PASS
+    lines = res.output.splitlines()
+    assert lines[0] == "sim check fake (fakegame): baseline 20000 games seed 7, now 20000 games seed 7"
+    assert lines[1] == ("  9 gated headline metrics within tolerance; 4 targets met; 2 information metrics not "
+                        "gated (0 with raw p < 0.05)")
+    assert f"PASS: {IDENTICAL_MESSAGE}" in lines
+    assert lines[-1] == (f"detail: every metric, target and note in {tmp_path / 'out' / 'c.json'}; --all prints "
+                         "the tables")
+    assert len(lines) <= 8 and not any("baseline" in ln and "now" in ln and "change" in ln for ln in lines)
+    # --all prints the tables: every gated metric has its row
+    full = invoke("check", cfg, "--all")
+    assert full.exit_code == 0 and "win_rate[seat=0]" in full.output and "p (Holm)" in full.output
+    assert len(full.output.splitlines()) > len(lines) + 9
     ET.parse(tmp_path / "out" / "j.xml")
     assert json.loads((tmp_path / "out" / "c.json").read_text())["identical"] is True
 
@@ -1425,11 +1438,15 @@ def test_detectable_at_the_most_games_scales_the_comparison_se():
                            per_game_b={"win_rate[seat=0]": (wb, one)})[0]
     look = compare_records(summ(wa), summ(wb[:2000]), per_game_a={"win_rate[seat=0]": (wa, one)},
                            per_game_b={"win_rate[seat=0]": (wb[:2000], one[:2000])})[0]
-    # the note says what each side was over the games paired, which the change is the difference of
-    want = (f"paired on the first 2000 games: baseline {100 * wa[:2000].mean():.2f}%, "
-            f"now {100 * wb[:2000].mean():.2f}% over them")
+    # baseline, now and change are over the same 2,000 games (issue 40, item 1); the note
+    # gives the whole baseline's value
+    want = (f"baseline, now and change over the first 2,000 games of both; whole runs: "
+            f"baseline {100 * wa.mean():.2f}% over its 8,000")
     assert look.test == full.test == "mcnemar" and look.note == want, look.note
     assert look.change == pytest.approx(wb[:2000].mean() - wa[:2000].mean())
+    assert (look.a, look.b, look.games) == (pytest.approx(wa[:2000].mean()), pytest.approx(wb[:2000].mean()), 2000)
+    assert look.change == pytest.approx(look.b - look.a) and look.a_run == pytest.approx(wa.mean())
+    assert (full.a, full.games, full.a_run) == (pytest.approx(wa.mean()), None, None)
     assert detectable_at(look, 8000, 0.05, 0.8) == pytest.approx(full.detectable, rel=0.25)
     assert detectable_at(full, 8000, 0.05, 0.8) == pytest.approx(_z_sum(0.05, 0.8) * full.se)
     # unpaired (another seed): the baseline's 8,000 games stay, this run's 2,000 become 8,000
@@ -1451,3 +1468,109 @@ def test_a_game_declares_the_records_that_repeat_another_metric():
     assert not is_duplicate({"metric": "outcome_share", "by": {"outcome": "shared"}}, yukon)
     assert not is_duplicate({"metric": "outcome_share", "by": {"outcome": "seat 2"}})
     assert duplicate_patterns("clear_for_takeoff") == () == duplicate_patterns("not_a_game")
+
+
+def test_target_label_is_written_as_a_designer_would():
+    """Targets show as "≤ 0.1%", "≥ 40", "15% to 35%", not "[-inf, 0.001]" (issue 40, item 1)."""
+    rate = {"metric": "stall_rate", "kind": "proportion"}
+    assert Target(metric="stall_rate", max=0.001).label(rate) == "stall_rate ≤ 0.1%"
+    assert Target(metric="turns_mean", min=40).label({"kind": "mean"}) == "turns_mean ≥ 40"
+    assert Target(metric="win_rate", by={"seat": "*"}, min=0.15, max=0.35).label(rate) == "win_rate[seat=*] 15% to 35%"
+    assert Target(metric="nope", max=1).label() == "nope ≤ 1"
+    rep = check_summary(make_baseline(synth_summary(seed=1)), synth_summary(seed=2),
+                        CheckConfig(targets=[Target(metric="stall_rate", max=0.001)]))
+    assert [(t.target, t.verdict, t.note) for t in rep.targets] == [("stall_rate ≤ 0.1%", "FAIL", "above max")]
+    assert "missed targets: stall_rate (stall_rate ≤ 0.1%)" in _render(render_check, rep)
+    # every error line starts the same way, as the CLI's own ("error: ...")
+    bad = check_summary(make_baseline(synth_summary(seed=1)), synth_summary(seed=1),
+                        CheckConfig(targets=[Target(metric="nope", max=1)]))
+    assert bad.exit_code == 2
+    assert _render(render_check, bad).splitlines()[-1] == "error: target(s) matching no metric: nope ≤ 1"
+
+
+def test_git_revision_ignores_generated_reports(tmp_path):
+    """A tree whose only changes are sim's own outputs under reports/ (make baselines rewrites
+    them one after the other) is not "-dirty"; a changed source file is."""
+    import subprocess
+
+    from sim.api import git_revision
+
+    def git(*a):
+        subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *a], cwd=tmp_path, check=True,
+                       capture_output=True)
+
+    (tmp_path / "reports" / "baselines").mkdir(parents=True)
+    (tmp_path / "sim").mkdir()
+    (tmp_path / "reports" / "baselines" / "a.json").write_text("{}")
+    (tmp_path / "sim" / "x.py").write_text("x = 1\n")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path, capture_output=True, text=True).stdout.strip()
+    (tmp_path / "reports" / "baselines" / "a.json").write_text('{"changed": 1}')
+    assert git_revision(tmp_path) == head
+    assert git_revision(tmp_path / "sim") == head
+    (tmp_path / "sim" / "x.py").write_text("x = 2\n")
+    assert git_revision(tmp_path) == head + "-dirty"
+
+
+@pytest.mark.parametrize("delta, verdict, stops", [(0.008, "pass", False), (0.015, "FAIL", True), (0.0, "pass", True)])
+def test_the_sprt_decides_when_to_stop_and_the_stated_rule_decides_the_verdict(delta, verdict, stops):
+    """Issue 40, item 0: a paired change of 0.8 points against a 1-point tolerance is
+    significant, and its SPRT (0 against the tolerance) accepts the tolerance; it used to fail
+    ("SPRT: change of the tolerance accepted"). The verdict is the stated rule (significant and
+    beyond the tolerance): it passes, and the check keeps playing rather than stopping on it; 1.5
+    points fails and stops; no change passes and stops."""
+    from sim.check.gate import apply_sequential, sequential_decision
+    from sim.check.paired import encode
+    from sim.cli_regress import sequential_settled
+
+    a, b, pa, pb = _paired_summaries(20_000, delta)
+    checks = CheckConfig(tolerance=0.01)
+    rep = check_summary({**make_baseline(a), "per_game": encode(pa)}, b, checks, per_game=pb)
+    row = rep.rows[0]
+    state = sequential_decision(rep, checks)
+    assert row.test == "mcnemar" and row.change == pytest.approx(delta, abs=0.0005)
+    assert state == {"win_rate[seat=0]": "inside" if delta == 0 else "outside"}
+    assert row.significant == (delta > 0)
+    apply_sequential(rep, state, checks, 20_000, 20_000, [20_000])
+    assert (row.verdict, rep.exit_code) == (verdict, 1 if verdict == "FAIL" else 0)
+    assert sequential_settled(rep, state) is stops
+    if delta == 0.008:
+        assert row.note == "significant but within tolerance" and not rep.regressions
+        assert "the verdict is significant and beyond the tolerance" in rep.notes[-1]
+
+
+NB_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "now_boarding.toml"
+
+
+def test_a_key_added_since_the_baseline_at_its_default_is_not_a_changed_key():
+    """Issue 40, item 0: Now Boarding's baseline predates the planner weight `endsearch`; a
+    check on another seed listed `seats[i].weights.endsearch: (absent) -> 0.0` as changed. A key
+    the baseline lacks whose value is the code's default is named apart, not as a change; a
+    real change is still listed."""
+    from sim.check.configdiff import effective_config
+    from sim.cli_regress import _changed_keys_note
+    from sim.config import load
+
+    cfg = load(NB_CONFIG).with_overrides(games=20_000, seed=5)
+    base = {"config": effective_config(cfg.with_overrides(seed=20261129))}
+    for seat in base["config"]["seats"]:
+        del seat["weights"]["endsearch"]  # as the committed baseline, recorded before the weight
+    note = _changed_keys_note(base, cfg)
+    assert note == ("changed config keys (baseline -> now): seed: 20261129 -> 5; keys the baseline predates, at "
+                    "their defaults now (not changes): " + ", ".join(f"seats[{i}].weights.endsearch = 0.0"
+                                                                     for i in range(4)))
+    base["config"]["seats"][0]["weights"].pop("crit")
+    other = cfg.with_overrides(seed=20261129)
+    assert _changed_keys_note(base, other).startswith("changed config keys: none (the baseline's effective config "
+                                                      "is this one); keys the baseline predates")
+    # absent in the baseline but not the default now: a change
+    from sim.overrides import load as load_sets
+    from sim.overrides import parse_sets
+
+    set_one = load_sets(NB_CONFIG, parse_sets(["seats[1].weights.endsearch=1", "seed=20261129"]))
+    note = _changed_keys_note(base, set_one.with_overrides(games=20_000))
+    assert note.startswith("changed config keys (baseline -> now): seats[1].weights.endsearch: (absent) -> 1.0; "
+                           "keys the baseline predates"), note
+    assert "seats[1].weights.endsearch = " not in note and "seats[0].weights.crit = 300.0" in note

@@ -308,3 +308,24 @@ def test_the_speed_column_stops_when_the_last_game_is_played():
     assert games_per_second(running) == "2,000 games/s"
     assert games_per_second(SimpleNamespace(finished=False, finished_time=None, elapsed=None, completed=0)) \
         == "0 games/s"
+
+
+def test_first_player_advantage_of_fixed_mixed_seats_carries_the_caveat(tmp_path):
+    """Issue 40, item 0: with fixed seats of different policies the first-player advantage
+    mixes the seat's effect with the policies'; `sim run` and the report say so (as `sim check`
+    does), and say nothing of the kind for rotated seats or four seats of one policy."""
+    want = ("seat 0's win rate minus 1/4 with fixed seats of different policies (greedy, greedy, heuristic, "
+            "random): it mixes the seat's effect with the policies'; set rotate_seats = true to measure the seat "
+            "alone")
+    r = runner.invoke(app, ["run", str(CFT), "--games", "48", "--threads", "1", "--quiet", "--set",
+                            "rotate_seats=false", "--out", str(tmp_path / "fixed")])
+    assert r.exit_code == 0, r.output
+    assert f"note: first-player advantage: {want}" in " ".join(r.output.split())
+    assert f"**Caveat:** S{want[1:]}." in (tmp_path / "fixed" / "report.md").read_text()
+    for name, sets in (("rotated", []), ("greedy", ["--set", "rotate_seats=false"] + [
+            x for i in range(4) for x in ("--set", f'seats[{i}].policy="greedy"')])):
+        r = runner.invoke(app, ["run", str(CFT), "--games", "48", "--threads", "1", "--quiet", *sets,
+                                "--out", str(tmp_path / name)])
+        assert r.exit_code == 0, r.output
+        assert "mixes the seat's effect" not in r.output
+        assert "Caveat" not in (tmp_path / name / "report.md").read_text()

@@ -172,7 +172,8 @@ def test_replay_without_a_run_plays_the_games_to_pick_from(tmp_path, monkeypatch
 @pytest.mark.parametrize("args, words", [
     (["--game", "1", "--longest"], "give one or the other"),
     ([], "which game?"),
-    (["--stalled", "--games", "20"], "no game of the 20 is stalled"),
+    (["--stalled", "--games", "20"], "no game of the 20 is stalled; --where EXPR picks a game by any "
+                                     "column (e.g. --where 'turns > 200'), --longest the longest game"),
     (["--where", "nosuch = 1", "--games", "20"], "cannot evaluate"),
 ])
 def test_replay_bad_picks_exit_2(tmp_path, monkeypatch, args, words):
@@ -252,3 +253,66 @@ def test_a_damaged_run_folder_is_one_message_not_a_traceback(tmp_path, monkeypat
     else:
         assert r.exit_code == 0, r.output
         assert "60 sampled games in rep/ (its manifest's rows entry does not say of how many)" in r.output
+
+
+def test_replay_without_a_run_plays_a_bounded_number_with_a_warning(tmp_path, monkeypatch):
+    """Issue 40, item 5: no run to pick from and no --games: at most PLAY_NOW_MAX games are
+    played (the config's 1,000,000 took 5 1/2 minutes), with a warning naming the command that
+    keeps a run; the summary says which games the pick is of."""
+    import sim.replay_pick
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sim.replay_pick, "PLAY_NOW_MAX", 30)
+    r = runner.invoke(app, ["replay", str(CFT), "--longest"])
+    assert r.exit_code == 0, r.output
+    assert (f"warning: no run of this config at reports/clear_for_takeoff/ nor in any folder of reports/; playing "
+            f"only the first 30 of its 1,000,000 games now to pick from (`sim run {CFT}` keeps a run of all of them "
+            "to pick from; --games N plays N now)") in r.output
+    assert "of 30 games played now" in r.output.splitlines()[1]
+    assert not (tmp_path / "reports").exists()
+
+
+def test_replay_finds_the_newest_run_of_the_config_wherever_sim_run_put_it(tmp_path, monkeypatch):
+    """`sim run --out reports/x` and `sim replay` agree on where reports are: without --run the
+    newest run of the config among the folders of reports/ is used; --run takes a report folder
+    or a folder of them; a folder with no run of the config is refused with the command to make
+    one."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    for out, n in (("reports/early", "40"), ("reports/late", "50")):
+        r = runner.invoke(app, ["run", str(CFT), "--games", n, "--threads", "1", "--quiet", "--out", out])
+        assert r.exit_code == 0, r.output
+    os.utime(tmp_path / "reports/early/games.parquet", (1e9, 1e9))  # the older run
+    late = pl.read_parquet(tmp_path / "reports/late/games.parquet")
+    g = late.sort(["turns", "game_index"], descending=[True, False])["game_index"][0]
+    r = runner.invoke(app, ["replay", str(CFT), "--longest"])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0].startswith(f"== summary of game {g} (seed 20261129): the longest")
+    assert r.output.splitlines()[0].endswith("of 50 games in reports/late/ (the newest run of this config in "
+                                             "reports/)"), r.output.splitlines()[0]
+    r = runner.invoke(app, ["replay", str(CFT), "--longest", "--run", "reports"])
+    assert r.exit_code == 0 and r.output.splitlines()[0].endswith(
+        "of 50 games in reports/late/ (the newest run of this config in reports/)"), r.output
+    (tmp_path / "empty").mkdir()
+    r = runner.invoke(app, ["replay", str(CFT), "--longest", "--run", "empty"])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == ("error: empty: --run: neither a report folder of `sim run` nor a folder holding a run "
+                                f"of this config; make one with `sim run {CFT} --out empty/clear_for_takeoff`")
+
+
+def test_a_long_game_is_paged_on_a_terminal_and_whole_when_piped(monkeypatch):
+    """Issue 40, item 5: a game of thousands of lines goes through the pager on a terminal;
+    piped (CliRunner) it is printed whole, the summary first and the result last."""
+    import sim.cli
+
+    r = runner.invoke(app, ["replay", str(CFT), "--game", "3"])
+    lines = r.output.splitlines()
+    assert r.exit_code == 0 and len(lines) > 1000
+    assert lines[0].startswith("== summary of game 3") and lines[-1].startswith("result: winner seat")
+    paged = []
+    monkeypatch.setattr(sim.cli, "_stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(sim.cli, "page", lambda text: paged.append(text) or True)
+    r = runner.invoke(app, ["replay", str(CFT), "--game", "3"])
+    assert r.exit_code == 0 and r.output == "" and len(paged) == 1
+    assert paged[0].splitlines() == lines

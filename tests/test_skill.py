@@ -266,3 +266,38 @@ def test_an_entry_named_like_a_config_seat_plays_its_weights(tmp_path):
     }
     assert list(entries_of(cfg, None)) == [p.name for p in get_game("clear_for_takeoff").policies]
     assert list(entries_of(cfg, None))[:3] == ["random", "greedy", "heuristic"]
+
+
+def test_the_headline_difference_says_which_games_it_is_over():
+    """Issue 40, item 4: a look-ahead cell plays fewer games (--lookahead-games 48) than the
+    others (1,008); the headline's paired difference is over the 48 deals both played, so it
+    gives both rates over those deals (their difference is the headline figure) and the cells'
+    own game counts, which the table's rates are over."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from sim.metrics import proportion
+    from sim.skill import comparisons, verdict
+
+    rng = np.random.default_rng(5)
+    wins = {("rollout", "greedy"): rng.random(48) < 0.9, ("greedy", "greedy"): rng.random(1008) < 0.25,
+            ("rollout", "rollout"): rng.random(48) < 0.25, ("greedy", "rollout"): rng.random(48) < 0.05}
+    cells = [SimpleNamespace(policy=p, field=f, wins=w) for (p, f), w in wins.items()]
+    table = SimpleNamespace(names=["rollout", "greedy"], competitive=True, n_seats=4, cells=cells)
+    comps = comparisons(table)
+    records = [proportion("skill_win_rate", {"policy": c.policy, "field": c.field}, int(c.wins.sum()),
+                          int(c.wins.size)) for c in cells]
+    text = verdict(table, records, comps)
+    big = max(comps, key=lambda c: abs(c["diff"]))
+    assert (big["field"], big["n"], big["n_a"], big["n_b"]) == ("greedy", 48, 48, 1008)
+    ra, rb = wins[("rollout", "greedy")].mean(), wins[("greedy", "greedy")][:48].mean()
+    assert big["diff"] == pytest.approx(ra - rb)
+    want = (f"playing rollout instead of greedy moves one seat's win rate by {100 * (ra - rb):.1f} points "
+            f"[{100 * big['ci_low']:.1f}, {100 * big['ci_high']:.1f}], on the 48 deals both played (rollout "
+            f"{100 * ra:.1f}% − greedy {100 * rb:.1f}% of them; the table's cells are over 48 and 1,008 games).")
+    assert text.endswith(want), text
+    # equal cells: no such clause, the table and the headline are the same games
+    same = SimpleNamespace(names=["rollout", "greedy"], competitive=True, n_seats=4,
+                           cells=[SimpleNamespace(policy=c.policy, field=c.field, wins=c.wins[:48]) for c in cells])
+    assert "deals both played" not in verdict(same, records, comparisons(same))

@@ -116,6 +116,69 @@ def _toml(v: Any) -> str:
     return "(none)" if v is None else json.dumps(str(v))
 
 
+def defaults_of(cfg: Any) -> dict:
+    """What the current code fills in where a config says nothing, in the shape of
+    :func:`effective_config`: each seat's ``weights`` (and a look-ahead seat's
+    ``base_weights``) as its policy's defaults, and the game's section with every default
+    (when the section can be built from defaults alone)."""
+    from sim.games import get_game
+
+    out: dict = {}
+    try:
+        gdef = get_game(cfg.game)
+    except (KeyError, ImportError, ValueError):
+        return out
+    seats = []
+    for seat in cfg.seats:
+        sd: dict = {}
+        try:
+            pdef = gdef.policy(seat.policy)
+            sd["weights"] = dict(pdef.weights)
+            base = seat.base or getattr(pdef, "base", None)
+            if getattr(pdef, "lookahead", False) and base:
+                sd["base_weights"] = dict(gdef.policy(base).weights)
+        except KeyError:
+            pass
+        seats.append(sd)
+    out["seats"] = seats
+    section = getattr(cfg, "section", None)
+    if section is not None and hasattr(section, "model_dump"):
+        try:
+            out[cfg.game] = type(section)().model_dump(mode="json", by_alias=True)
+        except Exception:  # noqa: BLE001 - a section without defaults for every key: no default known
+            pass
+    return json.loads(json.dumps(out, default=str))
+
+
+def value_at(d: Any, path: str) -> Any:
+    """The value at dotted ``path`` (:func:`diff`'s spelling: ``seats[2].weights.attack``) in
+    plain value ``d``, or :data:`ABSENT`."""
+    import re
+
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path):
+        if index:
+            i = int(index)
+            if not isinstance(d, list) or i >= len(d):
+                return ABSENT
+            d = d[i]
+        else:
+            if not isinstance(d, dict) or name not in d:
+                return ABSENT
+            d = d[name]
+    return d
+
+
+def split_new_defaults(changes: list[tuple[str, Any, Any]], defaults: dict) -> tuple[list, list]:
+    """(changes, new defaults): a key the baseline lacks (:data:`ABSENT`) whose value now is
+    the current code's default (:func:`defaults_of`) is not a change of the config but a key
+    added since the baseline was recorded; it goes to the second list."""
+    kept, new = [], []
+    for k, a, b in changes:
+        d = value_at(defaults, k) if a is ABSENT else ABSENT
+        (new if d is not ABSENT and not diff(d, b) else kept).append((k, a, b))
+    return kept, new
+
+
 def diff_lines(a: dict, b: dict) -> list[tuple[str, str, str]]:
     """:func:`diff` of two effective configs as text triples (key, A value, B value)."""
     return [(k, fmt_value(x), fmt_value(y)) for k, x, y in diff(a, b)]

@@ -9,8 +9,8 @@ its tolerance: ``tolerance`` (absolute) for rates, ``mean_tolerance`` (relative 
 baseline mean) for means, ``tolerances[metric]`` (same unit as its kind's default) overriding
 either. Holm keeps the chance that an unchanged game fails at <= ``alpha`` however the metrics
 correlate; the tolerance keeps a huge run from failing on changes too small to matter. A
-sequential check (:func:`sequential_decision`) also fails a metric whose SPRT accepts a change
-of its tolerance. A headline metric of the baseline missing from the run fails (the baseline is
+sequential check (:func:`sequential_decision`) uses each metric's SPRT only to decide when to
+stop playing; its verdict is the same rule at the look it stopped at. A headline metric of the baseline missing from the run fails (the baseline is
 stale); a new metric is informational. A tolerance smaller than what the check's most games can
 detect is replaced by that detectable change, and the output says so (:func:`check_summary`;
 docs/checks.md has the figures per shipped config).
@@ -128,7 +128,7 @@ def evaluate_targets(summary: dict, targets: list[Target]) -> list[TargetRow]:
             continue
         for r in matched:
             v = r.get("value")
-            row = TargetRow(t.label(), r["metric"], dict(r.get("by") or {}), r.get("kind", ""), v, t.min, t.max,
+            row = TargetRow(t.label(r), r["metric"], dict(r.get("by") or {}), r.get("kind", ""), v, t.min, t.max,
                             r.get("ci_low"), r.get("ci_high"))
             if v is None or math.isnan(v):
                 row.verdict, row.note = "FAIL", "no value"
@@ -385,25 +385,28 @@ def sequential_decision(report: CheckReport, checks: CheckConfig) -> dict[str, s
 
 def apply_sequential(report: CheckReport, state: dict[str, str], checks: CheckConfig, games: int,
                      max_games: int, looks: list[int]) -> None:
-    """Set the verdicts of a sequential check's last look: "outside" fails, "inside" passes,
-    a metric still open at the most games keeps the fixed-sample verdict; adds the note."""
+    """Note a sequential check's SPRT states on its last look's rows and add the note. The
+    verdicts stay the stated rule's (significant and beyond the tolerance, set by
+    :func:`check_summary`): the SPRT decides when the check stops, never whether a metric
+    fails, so a change smaller than its tolerance cannot fail because the SPRT leans to H1
+    (which it does from about half the tolerance)."""
     for r in report.rows:
         st = state.get(r.label)
-        if st == "outside" and r.verdict != "FAIL":
-            r.verdict, r.note = "FAIL", "SPRT: change of the tolerance accepted"
-        elif st == "inside" and r.verdict == "FAIL":
-            r.verdict, r.note = "pass", "SPRT: no change accepted"
-        elif st == "inside":
+        if st == "inside":
             r.note = r.note or "SPRT: no change accepted"
+        elif st == "outside" and r.verdict != "FAIL":
+            r.note = r.note or ("SPRT leans to a change of the tolerance, but the change is not significant and "
+                                "beyond it")
         elif st == "open" and r.verdict == "pass":
-            r.note = r.note or "SPRT undecided at the most games: fixed-sample verdict"
+            r.note = r.note or "SPRT undecided at the most games"
     m = max(len(state), 1)
-    n_open = sum(v == "open" for v in state.values()) if games == max_games else 0
+    n_open = sum(v != "inside" for v in state.values()) if games == max_games else 0
     report.notes.append(
         f"sequential check (SPRT per gated metric, H0 no change vs H1 |change| = tolerance, false alarm "
-        f"{checks.alpha:g}/{m} each, power {100 * checks.power:.0f}%): looks at {', '.join(map(str, looks))} games, "
+        f"{checks.alpha:g}/{m} each, power {100 * checks.power:.0f}%; it decides when to stop, the verdict is "
+        f"significant and beyond the tolerance): looks at {', '.join(map(str, looks))} games, "
         f"stopped at {games} of at most {max_games}"
-        + (f"; {n_open} metric(s) undecided at the most games, decided on the fixed-sample rule" if n_open else ""))
+        + (f"; {n_open} metric(s) without an SPRT decision of no change at the most games" if n_open else ""))
 
 
 def detect_line(rows: list[MetricRow], games: Any, checks: CheckConfig, m: int, most: int | None = None) -> str:
@@ -452,9 +455,21 @@ def first_player_note(summary: dict) -> str | None:
     if len(kinds) == 1:
         return (f"first_player_advantage: seat 0's win rate minus 1/{len(seats)}, fixed seats, every seat "
                 f"plays {kinds[0]}: a seat effect")
-    return (f"first_player_advantage: seat 0's win rate minus 1/{len(seats)} with fixed seats of different "
-            f"policies ({', '.join(map(str, seats))}): it mixes the seat's effect with the policies'; "
-            "set rotate_seats = true to measure the seat alone")
+    return f"first_player_advantage: {first_player_caveat(summary)}"
+
+
+def first_player_caveat(summary: dict) -> str | None:
+    """The caveat of ``first_player_advantage`` with fixed seats of different policies (it
+    mixes the seat's effect with the policies'), for ``sim check``, ``sim run`` and the report;
+    None when the seats rotate, every seat plays one policy, the game says who plays first
+    (a ``doc``), or there is no such metric."""
+    fpa = [r for r in summary.get("metrics", []) if r.get("metric") == "first_player_advantage"]
+    seats = [str(s) for s in summary.get("seats") or []]
+    if not fpa or fpa[0].get("doc") or summary.get("rotate_seats") or len(set(seats)) < 2:
+        return None
+    return (f"seat 0's win rate minus 1/{len(seats)} with fixed seats of different policies "
+            f"({', '.join(seats)}): it mixes the seat's effect with the policies'; set rotate_seats = true to "
+            "measure the seat alone")
 
 
 @dataclass

@@ -111,7 +111,7 @@ def check_to_junit(report: CheckReport) -> str:
         case = ET.SubElement(suite, "testcase", classname=f"sim.check.{report.game}.targets",
                              name=f"{t.target}: {t.label}" if t.verdict != "no match" else t.target)
         value = fmt_number(t.value, _target_meta(t))
-        text = f"value {value}, bounds [{t.min}, {t.max}]" + (f" ({t.note})" if t.note else "")
+        text = f"value {value}, target {t.target}" + (f" ({t.note})" if t.note else "")
         if t.verdict == "FAIL":
             failures += 1
             ET.SubElement(case, "failure", message=f"{t.label} = {value}: {t.note}", type="target").text = text
@@ -171,6 +171,10 @@ def _narrow_table(title: str, rows: list[MetricRow], report: CheckReport, consol
                or (r.p_value is not None and r.p_value < report.alpha)]
     shown = rows if gated else sorted(notable, key=lambda r: r.p_value if r.p_value is not None else -1.0)[:INFO_ROWS]
     shown = shown if gated else [r for r in rows if any(r is x for x in shown)]  # in the report's order
+    firsts = {r.games for r in shown if r.tested}
+    common = next(iter(firsts)) if len(firsts) == 1 and None not in firsts else None
+    if common:  # one look for every row: said once, in the title
+        title += f": baseline, now and change over the first {common:,} games of both runs"
     console.print(Text(title, style="bold"))
     if shown:
         t = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), header_style="bold")
@@ -184,7 +188,8 @@ def _narrow_table(title: str, rows: list[MetricRow], report: CheckReport, consol
             style = _STYLE.get(r.verdict, "")
             mark = r.verdict + ("!" if r.games_needed else "")
             a, b, _ = _cells(r)
-            t.add_row(esc(_check_label(r)), a, b, change_text(r), interval_text(r), test_text(r),
+            label = _check_label(r) + (f" (first {r.games:,})" if r.games and not common else "")
+            t.add_row(esc(label), a, b, change_text(r), interval_text(r), test_text(r),
                       fmt_p(r.p_holm if gated else r.p_value, label=False), f"[{style}]{esc(mark)}[/]" if style
                       else esc(mark))
         console.print(t)
@@ -199,6 +204,9 @@ def _narrow_table(title: str, rows: list[MetricRow], report: CheckReport, consol
                            + (f"{more} of them with p < {report.alpha:g}" if more else
                               f"none with p < {report.alpha:g}") + " (all in --json, or a wider terminal)",
                            style="dim"))
+    if any(r.games for r in shown) and not common:
+        console.print(Text("(first N): baseline, now and change over the first N games of both runs; the whole "
+                           "runs' values in --json", style="dim"))
     if gated and any(r.games_needed for r in shown):
         console.print(Text("! = this many games cannot reliably detect a change of the tolerance (see the note)",
                            style="dim"))
@@ -219,12 +227,52 @@ def moved_text(report: CheckReport) -> str:
             + "; ".join(parts))
 
 
-def render_check(report: CheckReport, console: Any) -> None:
+PASS_NOTES = ("--seed ", "rules version changed", "same config, seed and games", "checks.tolerances names",
+              "changed config keys", "tolerance = what", "the baseline predates")
+"""Beginnings of the notes a passing check prints (:func:`render_pass`): what the designer must
+know about a pass (another seed, another rules version or code, keys that changed, tolerances
+the games cannot enforce); the others (what the gate detects, the first-player caveat, the
+sequential looks) are in ``--json`` and with ``--all``."""
+
+
+def render_pass(report: CheckReport, console: Any, json_path: Any = None) -> None:
+    """A passing check in a few lines: the runs compared, what passed (gated metrics, targets,
+    information metrics counted), the notes of :data:`PASS_NOTES`, the PASS line and where the
+    detail is (``--json``, ``--all``)."""
+    from rich.text import Text
+
+    b, n = report.baseline, report.now
+    console.print(Text.assemble(("sim check", "bold"), f" {report.run} ({report.game}): baseline {b.get('games')} "
+                                f"games seed {b.get('seed')}, now {n.get('games')} games seed {n.get('seed')}"),
+                  soft_wrap=False)
+    gated = [r for r in report.rows if r.headline and r.tested]
+    info = [r for r in report.rows if not r.headline]
+    low = sum(1 for r in info if r.p_value is not None and r.p_value < report.alpha)
+    parts = [f"{len(gated)} gated headline metric{'s' if len(gated) != 1 else ''} within tolerance"]
+    if report.targets:
+        parts.append(f"{len(report.targets)} target{'s' if len(report.targets) != 1 else ''} met")
+    parts.append(f"{len(info)} information metric{'s' if len(info) != 1 else ''} not gated ({low} with raw "
+                 f"p < {report.alpha:g})")
+    console.print(Text("  " + "; ".join(parts)))
+    for note in report.notes:
+        if note.startswith(PASS_NOTES):  # no table here to hold the '!' marks the note names
+            console.print(Text(f"note: {note}".replace(" marked '!'", "")))
+    console.print(Text.assemble(("PASS", "bold green"), (f": {IDENTICAL_MESSAGE}" if report.identical else "")
+                                + moved_text(report)))
+    where = f"in {json_path}" if json_path is not None else "with --json FILE"
+    console.print(Text(f"detail: every metric, target and note {where}; --all prints the tables", style="dim"))
+
+
+def render_check(report: CheckReport, console: Any, show_all: bool = True, json_path: Any = None) -> None:
     """Print the check as rich tables (metrics, then targets) and a one-line verdict; below
-    :data:`NARROW` columns the compact tables of :func:`_narrow_table`."""
+    :data:`NARROW` columns the compact tables of :func:`_narrow_table`. A passing check
+    prints only :func:`render_pass`'s few lines unless ``show_all``."""
     from rich.markup import escape as esc
     from rich.table import Table
 
+    if report.exit_code == 0 and not show_all:
+        render_pass(report, console, json_path)
+        return
     b, n = report.baseline, report.now
     narrow = console.width < NARROW
     if narrow:
@@ -281,7 +329,7 @@ def render_check(report: CheckReport, console: Any) -> None:
         console.print("[bold green]PASS[/]" + (f": {IDENTICAL_MESSAGE}" if report.identical else "")
                       + esc(moved_text(report)), highlight=False)
     elif report.exit_code == 2:
-        console.print("[bold red]ERROR[/]: target(s) matching no metric: "
+        console.print("[bold red]error:[/] target(s) matching no metric: "
                       + esc(", ".join(t.target for t in report.bad_targets)))
     else:
         parts = []

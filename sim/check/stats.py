@@ -84,7 +84,10 @@ class MetricRow:
     ``p_holm`` Holm-adjusted across the tested rows. ``tolerance`` is the absolute threshold
     applied to |change| (for means: relative tolerance × |baseline mean|); when ``sim check``
     raised it to the change its games can detect, ``tolerance_set`` is the configured one
-    (:func:`sim.check.gate.check_summary`). ``detectable``:
+    (:func:`sim.check.gate.check_summary`). When a paired row's sides played different game
+    counts (a sequential look against a whole baseline), ``a``, ``b`` and ``change`` are over
+    the first ``games`` games of both, and ``a_run`` / ``b_run`` keep the whole runs' values
+    (otherwise ``games`` is None and ``a`` / ``b`` are the whole runs'). ``detectable``:
     smallest change detectable at ``power`` and α/m (m = tested metrics), the change a lone
     moved metric needs under Holm. ``verdict``: "pass", "FAIL", "info" (not tested), "new",
     "missing" (in the baseline only: fails).
@@ -114,6 +117,9 @@ class MetricRow:
     headline: bool = False
     se: float | None = None
     tolerance_set: float | None = None
+    games: int | None = None
+    a_run: float | None = None
+    b_run: float | None = None
     _power_args: tuple = field(default=(), repr=False)
 
     @property
@@ -185,16 +191,16 @@ def _counts(rec: dict, p: float, games: int | None) -> tuple[int, int, bool]:
     return min(max(int(x), 0), n), n, capped
 
 
-def _first_games_value(value: float, num, den, m: int, meta: dict) -> str:
-    """A run's value of a metric over its first ``m`` games, as table text: its whole-run
-    ``value`` moved by the difference between the per-game ratio ``sum(num) / sum(den)`` over
-    the first ``m`` games and over all of them (the per-game outcomes of a rate are its value
-    less any reference, e.g. the fair share of ``first_player_advantage``)."""
-    from sim.report.format import fmt_number
-
+def first_games_value(value: float, num, den, m: int) -> float | None:
+    """A run's value of a metric over its first ``m`` games: its whole-run ``value`` moved by
+    the difference between the per-game ratio ``sum(num) / sum(den)`` over the first ``m``
+    games and over all of them (the per-game outcomes of a rate are its value less any
+    reference, e.g. the fair share of ``first_player_advantage``). None when unknown."""
     if m <= 0 or den[:m].sum() <= 0 or den.sum() <= 0:
-        return "–"
-    return fmt_number(value + num[:m].sum() / den[:m].sum() - num.sum() / den.sum(), meta)
+        return None
+    if m >= num.size:
+        return value
+    return float(value + num[:m].sum() / den[:m].sum() - num.sum() / den.sum())
 
 
 def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, alpha: float = 0.05) -> None:
@@ -224,10 +230,17 @@ def _test_row(row: MetricRow, ra: dict, rb: dict, a: dict, b: dict, pairs=None, 
                 if alone._power_args:
                     row._power_args = alone._power_args
             if an.size != bn.size:
-                # the change is over those games: say what each side was there, or the table's
-                # full-run baseline and the change seem to disagree
-                row.note = (f"paired on the first {m} games: baseline {_first_games_value(va, an, ad, m, row.meta)}, "
-                            f"now {_first_games_value(vb, bn, bd, m, row.meta)} over them")
+                # the change is over those games: the row's values are too (baseline and now
+                # over the same games as the change), the whole runs' values go to the note
+                from sim.report.format import fmt_number
+
+                fa, fb = first_games_value(va, an, ad, m), first_games_value(vb, bn, bd, m)
+                if fa is not None and fb is not None:
+                    row.a, row.b, row.a_run, row.b_run, row.games = fa, fb, va, vb, m
+                    whole = [f"baseline {fmt_number(va, row.meta)} over its {an.size:,}" if an.size > m else "",
+                             f"now {fmt_number(vb, row.meta)} over its {bn.size:,}" if bn.size > m else ""]
+                    row.note = (f"baseline, now and change over the first {m:,} games of both; whole runs: "
+                                + ", ".join(w for w in whole if w))
             return
     ga, gb = a.get("games"), b.get("games")
     sa, sb = ra.get("se"), rb.get("se")

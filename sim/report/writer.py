@@ -588,6 +588,11 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
             note = f"Seat 0's win rate minus the fair share {fmt_pct(fpa[0]['reference'])}, in percentage points."
         if note:
             out += [f"*{md_escape(note)}*", ""]
+        from sim.check.gate import first_player_caveat
+
+        caveat = first_player_caveat({"metrics": fpa, "seats": labels, "rotate_seats": rotate})
+        if caveat:  # fixed seats of different policies: not a seat effect alone
+            out += [f"**Caveat:** {md_escape(caveat[0].upper() + caveat[1:])}.", ""]
     if fpa:
         out += define("first_player_advantage")
     if eq is not None:
