@@ -309,7 +309,10 @@ def test_a_long_game_is_paged_on_a_terminal_and_whole_when_piped(monkeypatch):
     r = runner.invoke(app, ["replay", str(CFT), "--game", "3"])
     lines = r.output.splitlines()
     assert r.exit_code == 0 and len(lines) > 1000
-    assert lines[0].startswith("== summary of game 3") and lines[-1].startswith("result: winner seat")
+    assert lines[0].startswith("== summary of game 3")
+    # the log ends with the result, then the per-round progress table (docs/tension.md)
+    res = max(i for i, ln in enumerate(lines) if ln.startswith("result: winner seat"))
+    assert lines[res + 1].startswith("== progress by round") and " lead change" in lines[-1]
     paged = []
     monkeypatch.setattr(sim.cli, "_stdout_is_terminal", lambda: True)
     monkeypatch.setattr(sim.cli, "page", lambda text: paged.append(text) or True)

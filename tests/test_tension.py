@@ -263,3 +263,25 @@ def test_a_check_target_can_gate_a_tension_metric(tmp_path):
     (tmp_path / "bad.toml").write_text(good.replace('"comeback_rate"', '"comeback_rat"'))
     r = CliRunner().invoke(app, ["validate", str(tmp_path / "bad.toml")])
     assert r.exit_code == 2 and "comeback_rat" in r.output, r.output
+
+
+@pytest.mark.parametrize("game", ["clear_for_takeoff", "yukon_airways"])
+def test_sim_replay_marks_the_lead_changes_the_column_counts(runs, game):
+    """`sim replay` prints every seat's progress each round after the log and marks each lead
+    change with '*': as many marks as the game's lead_changes column, the same records."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    run, df, _ = runs[game]
+    g = next(i for i in range(df.height) if df["lead_changes"][i] >= 2)
+    r = CliRunner().invoke(app, ["replay", str(CONFIGS[game]), "--game", str(g)])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    top = next(i for i, ln in enumerate(lines) if ln.startswith("== progress by round"))
+    table = lines[top + 2: -1]
+    hist = run.game.progress_trace(run, g)
+    assert len(table) == hist.shape[0] == df["tension_rounds"][g]
+    assert [int(x) for x in table[0].split()[1: 1 + run.n_seats]] == hist[0, : run.n_seats].tolist()
+    assert sum(ln.endswith(" *") for ln in table) == df["lead_changes"][g]
+    assert lines[-1] == f"   {df['lead_changes'][g]} lead changes in {hist.shape[0]} rounds"
