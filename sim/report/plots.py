@@ -437,27 +437,9 @@ def plot_reshuffles(df, folder: Path, mode: str = "competitive") -> tuple[str, s
     values, counts, _ = _counts(df, "reshuffles")
     if not reshuffles_shown(mode, int(values.max()) > 0):
         return None
-    left, width, c, _ = _binned(values, counts, counts * 0, max_bins=40)
-    total = counts.sum()
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7.0, 3.8))
-    ax.bar(left if width > 1 else left, c / total, width=width * 0.85 if width == 1 else width,
-           align="center" if width == 1 else "edge", color=BAR, linewidth=0)
-    mean = float((values * counts).sum() / total)
-    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean: {mean:.2f}")
-    ax.set_ylim(0, float((c / total).max()) * 1.12)
-    ax.set_xlabel("reshuffles of the draw pile per game")
-    ax.set_ylabel("share of games (%)")
-    ax.set_title("Reshuffles per game")
-    if width == 1 and len(left) <= 25:
-        ax.set_xticks(left)
-    ax.yaxis.set_major_formatter(_pct_fmt((c / total).max()))
-    ax.grid(**GRID)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=8, frameon=False)
-    name = "reshuffles.png"
-    _save(fig, folder, name)
-    return ("Reshuffles per game", name)
+    mean = float((values * counts).sum() / counts.sum())
+    return _share_bars(folder, "reshuffles.png", "Reshuffles per game", values, counts,
+                       "reshuffles of the draw pile per game", "mean", mean)
 
 
 def plot_team_outcome(df, records, folder: Path) -> tuple[str, str] | None:
