@@ -285,3 +285,26 @@ def test_sim_replay_marks_the_lead_changes_the_column_counts(runs, game):
     assert [int(x) for x in table[0].split()[1: 1 + run.n_seats]] == hist[0, : run.n_seats].tolist()
     assert sum(ln.endswith(" *") for ln in table) == df["lead_changes"][g]
     assert lines[-1] == f"   {df['lead_changes'][g]} lead changes in {hist.shape[0]} rounds"
+
+
+def test_the_verdict_bullet_quotes_the_records(runs):
+    """The report's verdict states the tension records as summary.json holds them (value and
+    interval, as the Tension table prints them), in a designer's words."""
+    from sim.report.format import fmt_interval
+    from sim.report.writer import tension_lines
+
+    for game in ("clear_for_takeoff", "now_boarding"):
+        run, _, summary = runs[game]
+        recs = summary["metrics"]
+        (line,) = tension_lines(recs, run.game.mode, run.game.progress_unit)
+        get = {r["metric"]: r for r in recs if not r["by"]}
+        if game == "clear_for_takeoff":
+            assert line.startswith("- **Tension:** the lead changed hands " + fmt_interval(get["lead_changes"]))
+            assert f"behind at the midpoint in {fmt_interval(get['comeback_rate'])} of the games" in line
+            assert line.endswith(f"{fmt_interval(get['margin'])} preparation steps (games with a winner).")
+        else:
+            assert line.startswith(f"- **How close:** {fmt_interval(get['one_short_rate'])} of the games were lost "
+                                   "at the final count by a single complaint")
+            assert (f"won games reached at most {fmt_interval(get['closest_call'])} complaints on average and "
+                    f"spent {fmt_interval(get['rounds_one_short'])} rounds") in line
+    assert tension_lines([], "competitive", "steps") == []

@@ -330,9 +330,10 @@ def tension_lines(records: list[dict], mode: str, unit: str) -> list[str]:
     parts = [f"{fmt_interval(one)} of the games were lost at the final count by a single complaint (one fewer "
              "and the team had won)"]
     if cc is not None:
-        parts.append(f"won games reached {fmt_interval(cc)} complaints at most on average")
-    if short is not None:
-        parts.append(f"and spent {fmt_interval(short)} rounds one complaint from losing")
+        text = f"won games reached at most {fmt_interval(cc)} complaints on average"
+        if short is not None:
+            text += f" and spent {fmt_interval(short)} rounds one complaint from losing"
+        parts.append(text)
     if lost is not None:
         parts.append(f"lost games were lost in round {fmt_interval(lost)} on average")
     return ["- **How close:** " + "; ".join(parts) + "."]
