@@ -212,7 +212,15 @@ def print_summary(summary: dict, manifest: dict) -> None:
         for r in recs:
             if r["metric"] == "win_rate" and "policy" in r["by"]:
                 t.add_row(f"win rate policy {r['by']['policy']}", fmt_interval(r))
-        t.add_row("first-player advantage", fmt_interval(find(recs, "first_player_advantage")))
+        starts = sorted((r for r in recs if r["metric"] == "win_rate" and set(r["by"]) == {"start_pos"}),
+                        key=lambda r: r["by"]["start_pos"])
+        for r in starts:  # a game whose first player is drawn (Yukon Airways): by place in the turn order
+            k = r["by"]["start_pos"]
+            where = " (starts)" if k == 0 else (" (last)" if k == len(starts) - 1 else "")
+            t.add_row(f"win rate start position {k}{where}", fmt_interval(r))
+        fpa = find(recs, "first_player_advantage")
+        t.add_row("first-player advantage" + (" (start player, drawn)" if fpa and fpa.get("doc") else ""),
+                  fmt_interval(fpa))
     else:
         t.add_row("team win rate", fmt_interval(find(recs, "win_rate")))
         t.add_row("loss rate", fmt_interval(find(recs, "loss_rate")))

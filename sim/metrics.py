@@ -492,14 +492,15 @@ def catalogue_names(gdef) -> dict[str, set[frozenset]]:
 def spread(a: dict, b: dict) -> dict[str, Any]:
     """The difference ``a - b`` of two proportion records (value and 95 % normal interval).
 
-    Records from the same games (two seats' win rates: multinomial shares, negatively
-    correlated) use var = (pa + pb - (pa - pb)^2) / n; records over different samples (two
+    Records from the same games (two seats' or two start positions' win rates: multinomial
+    shares, negatively correlated) use var = (pa + pb - (pa - pb)^2) / n; records over different samples (two
     policies' win rates per seat-appearance) add the two variances, which ignores the
     dependence of seats within a game. Returns a ``difference`` record named ``spread``."""
     pa, pb = float(a["value"]), float(b["value"])
     na, nb = int(a["n"]), int(b["n"])
     d = pa - pb
-    if na == nb and a.get("by", {}).keys() == b.get("by", {}).keys() == {"seat"}:
+    if na == nb and a.get("by", {}).keys() == b.get("by", {}).keys() and a.get("by", {}).keys() in ({"seat"},
+                                                                                             {"start_pos"}):
         var = max(pa + pb - d * d, 0.0) / na if na else float("nan")
     else:
         var = (pa * (1 - pa) / na if na else float("nan")) + (pb * (1 - pb) / nb if nb else float("nan"))

@@ -308,3 +308,31 @@ def test_the_verdict_bullet_quotes_the_records(runs):
             assert (f"won games reached at most {fmt_interval(get['closest_call'])} complaints on average and "
                     f"spent {fmt_interval(get['rounds_one_short'])} rounds") in line
     assert tension_lines([], "competitive", "steps") == []
+
+
+def test_yukon_terminal_summary_names_the_start_player(runs, capsys):
+    """Issue 40 item 3: Yukon's first player is drawn, so the terminal's first-player advantage
+    says whose it is, beside the win rate of every start position (the spread it comes from)."""
+    from sim.cli import print_summary
+
+    _, _, summary = runs["yukon_airways"]
+    print_summary(summary, {"games_per_s": None, "threads": 1, "wall_s": 1.0})
+    out = capsys.readouterr().out
+    assert "first-player advantage (start player, drawn)" in out
+    assert "win rate start position 0 (starts)" in out and "win rate start position 3 (last)" in out
+
+
+def test_yukon_verdict_states_the_turn_order_spread(runs):
+    """Issue 40 item 3: the report's verdict gives the start-position spread (the start player
+    is drawn, so the seat spread hides it), with the same values as the win_rate records."""
+    from sim.metrics import report_info
+    from sim.report.format import fmt_interval
+    from sim.report.writer import verdict_lines
+
+    run, _, summary = runs["yukon_airways"]
+    lines = verdict_lines(run.cfg, run.game, summary, report_info(run.game), {})
+    (turn,) = [ln for ln in lines if ln.startswith("- **Turn order:**")]
+    get = {r["by"]["start_pos"]: r for r in summary["metrics"] if r["metric"] == "win_rate"
+           and set(r["by"]) == {"start_pos"}}
+    assert f"the start player (drawn each game) wins {fmt_interval(get[0])}, the last in the turn order " \
+           f"{fmt_interval(get[max(get)])}" in turn

@@ -251,6 +251,16 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
                 word = f"below the practical threshold of {thr}, beyond sampling noise"
             out.append(f"- **Seat balance:** seat spread {_spread_text(d)} between {seat_name(hi['by']['seat'])} "
                        f"{fmt_interval(hi)} and {seat_name(lo['by']['seat'])} {fmt_interval(lo)}: {word}.")
+        starts = _win_rates(records, "start_pos")
+        if len(starts) >= 2:  # a game whose first player is drawn: the seat spread hides the turn order's
+            first = next((r for r in starts if r["by"]["start_pos"] == 0), None)
+            last = max(starts, key=lambda r: r["by"]["start_pos"])
+            hi, lo = _extremes(starts)
+            d = spread(hi, lo)
+            if first is not None:
+                out.append(f"- **Turn order:** the start player (drawn each game) wins {fmt_interval(first)}, the last "
+                           f"in the turn order {fmt_interval(last)}; start positions {hi['by']['start_pos']} and "
+                           f"{lo['by']['start_pos']} differ by {_spread_text(d)}.")
         pols = _win_rates(records, "policy")
         if len(pols) >= 2:
             hi, lo = _extremes(pols)
