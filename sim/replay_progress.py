@@ -45,7 +45,7 @@ def progress_lines(run: Any, g: int) -> list[str]:
                 changes += 1
                 mark = " *"
             holder = lead
-        who = f"seat {lead}" if lead >= 0 else "tie"
+        who = f"seat {lead}" if lead >= 0 else ("tie" if holder < 0 else f"tie (seat {holder} keeps the lead)")
         out.append("   " + f"{k + 1:>5}  " + "  ".join(f"{int(hist[k, s]):>{width}}" for s in range(S))
                    + f"  {who}{mark}")
     out.append(f"   {changes} lead change{'s' if changes != 1 else ''} in {n} round{'s' if n != 1 else ''}")

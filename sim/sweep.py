@@ -534,7 +534,7 @@ def sweep_plots(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[s
                 paired = len({p.run.cfg.seed for p in plan.points}) == 1
                 ax.set_title(f"{title}: change from p{reference:02d} (95% {'paired ' if paired else ''}interval bands)",
                              fontsize=10)
-                ax.set_ylabel(f"change of {metric}" + (" (points)" if percent else ""))
+                ax.set_ylabel(f"change of {metric}" + (" (percentage points)" if percent else ""))
                 if percent:
                     from matplotlib.ticker import FuncFormatter
 

@@ -336,3 +336,53 @@ def test_yukon_verdict_states_the_turn_order_spread(runs):
            and set(r["by"]) == {"start_pos"}}
     assert f"the start player (drawn each game) wins {fmt_interval(get[0])}, the last in the turn order " \
            f"{fmt_interval(get[max(get)])}" in turn
+
+
+def test_comeback_plot_survives_a_group_won_always_or_never(tmp_path):
+    """A deficit group whose seats always (or never) won: Wilson's bound lies a rounding error
+    beyond 100 % (0 %), which matplotlib refused as a negative error bar and crashed `sim run`
+    (Flying Carpet and Yukon at 1,000-4,000 games). The plots are drawn, the bars clipped."""
+    from sim.report.plots import plot_tension
+    n = 57  # wilson(57, 57)'s upper bound is 2.2e-16 below 1
+    df = pl.DataFrame({"winner": [0] * n, "lead_changes": [1] * n, "decisive_round": [2] * n,
+                       "tension_rounds": [6] * n, "mid_deficit": [-3] * n, "mid_leader": [0] * n,
+                       "margin": [4] * n, "drama": [0] * n, "mid_behind_s0": [0] * n, "mid_behind_s1": [3] * n,
+                       TENSION_COLUMNS["competitive"][0].name: [6] * n})
+    got = plot_tension(df, [], tmp_path, "competitive", 2, "steps")
+    assert [f for _, f in got] == ["lead_changes.png", "decisive_point.png", "comeback.png"]
+    assert all((tmp_path / f).stat().st_size > 0 for _, f in got)
+
+
+def test_comeback_points_group_many_deficits_into_ranges():
+    """Flying Carpet's deficits run 0-89 tenths of a move: the plot groups them into at most 11
+    ranges beside 'leading' (0), each of at least 30 seat-games, labelled by its range."""
+    from sim.report.plots import comeback_points
+
+    behind = np.arange(0, 90)
+    n = np.full(90, 10)
+    n[0] = 500
+    k = np.zeros(90, np.int64)
+    k[0] = 250
+    pts = comeback_points(behind, n, k)
+    assert pts[0] == (0.0, 250, 500, "0")
+    assert len(pts) <= 12 and all(b >= 30 for _, _, b, _ in pts)
+    assert pts[1][3] == "1-9" and pts[1][2] == 90 and pts[1][0] == pytest.approx(5.0)
+    assert comeback_points(np.array([0, 1, 2]), np.array([40, 40, 5]), np.array([20, 10, 1])) == [
+        (0.0, 20, 40, "0"), (1.0, 10, 40, "1")]
+
+
+@pytest.mark.parametrize("lo,hi", [(0.66, 0.685), (0.100, 0.112), (0.0, 0.6), (0.2501, 0.2519)])
+def test_percent_ticks_read_differently_on_a_narrow_axis(lo, hi):
+    """A sweep of decisive_point spans about a point: 0-decimal percent ticks read '68% 68% 67%
+    66% 66%'. The axis takes the decimals its span needs, so no two ticks print the same."""
+    from sim.report.plots import _percent_axis, _plt
+
+    plt = _plt()
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [lo, hi])
+    ax.set_ylim(lo, hi)
+    _percent_axis(ax)
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    plt.close(fig)
+    assert len(labels) >= 3 and len(set(labels)) == len(labels), labels

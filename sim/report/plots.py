@@ -29,9 +29,14 @@ def _plt():
 
 
 def _percent_axis(ax, axis: str = "y") -> None:
+    """Percent tick labels on ``axis`` with as many decimals as the axis's current span needs for
+    its ticks to read differently (0 from a span of 8 points, then 1, then 2): call it after the
+    data and limits are set."""
     from matplotlib.ticker import PercentFormatter
 
-    fmt = PercentFormatter(xmax=1.0, decimals=0)
+    lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    span = abs(hi - lo) * 100
+    fmt = PercentFormatter(xmax=1.0, decimals=0 if span >= 8 else 1 if span >= 0.8 else 2)
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
 
 
@@ -517,6 +522,43 @@ def _share_bars(folder: Path, name: str, title: str, values, counts, xlabel: str
     return (title, name)
 
 
+MIN_POINT = 30
+"""Fewest seat-games behind a point of the comeback plot (a rate of fewer says nothing)."""
+
+
+def comeback_points(behind, n, k, max_points: int = 12) -> list[tuple[float, int, int, str]]:
+    """The comeback plot's points from per-deficit counts (``behind`` sorted ascending, ``n``
+    seat-games, ``k`` of them won): deficit 0 (leading) alone, the other deficits grouped into
+    at most ``max_points`` - 1 ranges of equal integer width, each range holding at least
+    :data:`MIN_POINT` seat-games (thinner ranges are dropped). Returns (x: the range's mean
+    deficit, wins, seat-games, label "a" or "a-b")."""
+    import numpy as np
+
+    behind = np.asarray(behind, dtype=np.int64)
+    n = np.asarray(n, dtype=np.int64)
+    k = np.asarray(k, dtype=np.int64)
+    out: list[tuple[float, int, int, str]] = []
+    zero = behind == 0
+    if n[zero].sum() >= MIN_POINT:
+        out.append((0.0, int(k[zero].sum()), int(n[zero].sum()), "0"))
+    rest = behind > 0
+    if not rest.any():
+        return out
+    b, nn, kk = behind[rest], n[rest], k[rest]
+    lo, hi = int(b.min()), int(b.max())
+    width = max(1, -(-(hi - lo + 1) // (max_points - 1)))
+    idx = (b - lo) // width
+    for j in np.unique(idx):
+        m = idx == j
+        tot = int(nn[m].sum())
+        if tot < MIN_POINT:
+            continue
+        a, z = lo + int(j) * width, lo + int(j) * width + width - 1
+        x = float((b[m] * nn[m]).sum() / tot)
+        out.append((x, int(kk[m].sum()), tot, str(a) if width == 1 else f"{a}-{z}"))
+    return out
+
+
 def plot_tension(data, records, folder: Path, mode: str, n_seats: int, unit: str) -> list[tuple[str, str]]:
     """The report's tension plots (docs/tension.md), from the tension histograms of ``data``:
     competitive: lead changes per game, the decisive point's distribution, and a seat's win
@@ -557,18 +599,27 @@ def plot_tension(data, records, folder: Path, mode: str, n_seats: int, unit: str
     r = h["r"].to_numpy()
     share = np.where(r > 0, h["d"].to_numpy() / np.maximum(r, 1), 1.0)
     cnt = h["count"].to_numpy()
-    edges = np.linspace(0.0, 1.0, 11)
-    idx = np.minimum((share * 10).astype(int), 9)
-    bins = np.bincount(idx, weights=cnt, minlength=10) / cnt.sum()
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 3.8))
-    ax.bar(edges[:-1], bins, width=0.1, align="edge", color=BAR, linewidth=0, edgecolor="white")
+    vals = np.unique(np.round(share, 9))
+    if len(vals) <= 12:  # few rounds a game (Yukon's six days): a bar at each share a game can have
+        bins = np.array([cnt[np.isclose(share, v)].sum() for v in vals]) / cnt.sum()
+        ax.bar(vals, bins, width=0.6 / max(len(vals), 2), color=BAR, linewidth=0)
+        edges = vals
+        ax.set_xlim(-0.06, 1.06)
+    else:
+        edges = np.linspace(0.0, 1.0, 11)
+        idx = np.minimum((share * 10).astype(int), 9)
+        bins = np.bincount(idx, weights=cnt, minlength=10) / cnt.sum()
+        ax.bar(edges[:-1], bins, width=0.1, align="edge", color=BAR, linewidth=0, edgecolor="white")
+        ax.set_xlim(0, 1)
     m = float((share * cnt).sum() / cnt.sum())
     ax.axvline(m, color="black", linestyle="--", linewidth=1, label=f"mean: {m * 100:.1f} % of the game")
-    ax.set_xlim(0, 1)
     ax.set_xticks(edges)
-    ax.xaxis.set_major_formatter(__import__("matplotlib.ticker", fromlist=["PercentFormatter"]).PercentFormatter(1.0, 0))
-    ax.set_xlabel("share of the game's rounds before the winner led for good")
+    from matplotlib.ticker import PercentFormatter
+
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, 0))
+    ax.set_xlabel("share of the game's rounds before the winner led alone for good (100 %: never)")
     ax.set_ylabel("share of games (%)")
     ax.set_ylim(0, float(bins.max()) * 1.15)
     ax.yaxis.set_major_formatter(_pct_fmt(bins.max()))
@@ -580,20 +631,25 @@ def plot_tension(data, records, folder: Path, mode: str, n_seats: int, unit: str
     out.append(("When the winner took the lead for good", "decisive_point.png"))
     g = t.hist("tension_gap").group_by("behind").agg(
         pl.col("count").sum().alias("n"), (pl.col("count") * pl.col("won").cast(pl.Int64)).sum().alias("k")).sort("behind")
-    g = g.filter(pl.col("n") >= 30)  # a point from fewer seat-games says nothing
-    if g.height >= 2:
-        x = g["behind"].to_numpy()
-        n = g["n"].to_numpy()
-        k = g["k"].to_numpy()
+    pts = comeback_points(g["behind"].to_numpy(), g["n"].to_numpy(), g["k"].to_numpy())
+    if len(pts) >= 2:
+        x = np.array([c for c, _, _, _ in pts], dtype=float)
+        n = np.array([b for _, _, b, _ in pts])
+        k = np.array([a for _, a, _, _ in pts])
         p = k / n
-        lo, hi = zip(*(wilson(int(a), int(b)) for a, b in zip(k, n)))
+        lo, hi = (np.array(v) for v in zip(*(wilson(int(a), int(b)) for a, b in zip(k, n))))
+        # Wilson bounds can lie a rounding error beyond p at 0 % or 100 %: no negative bar
+        err = [np.maximum(p - lo, 0.0), np.maximum(hi - p, 0.0)]
         fig, ax = plt.subplots(figsize=(7.0, 3.8))
-        ax.errorbar(x, p, yerr=[p - np.array(lo), np.array(hi) - p], fmt="o-", color=BAR, ecolor="#888888",
-                    capsize=3, markersize=4, linewidth=1)
+        ax.errorbar(x, p, yerr=err, fmt="o", color=BAR, ecolor="#888888", capsize=3, markersize=4)
         ax.axhline(1.0 / max(n_seats, 1), color="black", linestyle=":", linewidth=1,
                    label=f"fair share (1/{n_seats})")
         ax.set_ylim(0, min(1.0, float(np.max(hi)) * 1.1 + 0.02))
         _percent_axis(ax)
+        labels = [lab for _, _, _, lab in pts]
+        if len(pts) <= 16:
+            ax.set_xticks(x)
+            ax.set_xticklabels(labels, rotation=30 if max(len(s) for s in labels) > 3 else 0, fontsize=8)
         ax.set_xlabel(f"behind the leader at the midpoint ({unit}; 0 = leading)")
         ax.set_ylabel("win chance (%)")
         ax.set_title("Win chance by midpoint deficit (comebacks)")

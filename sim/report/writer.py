@@ -334,7 +334,7 @@ def tension_lines(records: list[dict], mode: str, unit: str) -> list[str]:
         if mg is not None:
             parts.append(f"the final margin was {fmt_interval(mg)} {md_escape(unit)}")
         return ["- **Tension:** " + "; ".join(parts) + " (games with a winner)."]
-    one, cc, short, lost = (f(n) for n in ("one_short_rate", "closest_call", "rounds_one_short", "lost_round"))
+    one, cc, short = (f(n) for n in ("one_short_rate", "closest_call", "rounds_one_short"))
     if one is None:
         return []
     parts = [f"{fmt_interval(one)} of the games were lost at the final count by a single complaint (one fewer "
@@ -344,9 +344,8 @@ def tension_lines(records: list[dict], mode: str, unit: str) -> list[str]:
         if short is not None:
             text += f" and spent {fmt_interval(short)} rounds one complaint from losing"
         parts.append(text)
-    if lost is not None:
-        parts.append(f"lost games were lost in round {fmt_interval(lost)} on average")
-    return ["- **How close:** " + "; ".join(parts) + "."]
+    return ["- **How close:** " + "; ".join(parts) + " (the round lost games were lost in: the Tension table and "
+            "plot)."]
 
 
 def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tuple[str, str]],
