@@ -514,7 +514,9 @@ def oat_records(plan: SensitivityPlan, outputs: Sequence[Any]) -> list[dict]:
     """One record per OAT point and gated headline metric: ``metric`` (label), ``key``,
     ``step``, ``value`` (the key's new value, TOML text), ``change`` (point minus p00, in the
     metric's unit: rates as fractions), ``ci_low`` / ``ci_high`` (its paired 95 % interval),
-    ``p`` (the test's p-value), ``n`` (games paired), ``test``, ``corr``, ``point`` (folder),
+    ``p`` (the test's p-value), ``n`` (the point's games the metric counts: all of them, or
+    those it is defined on, such as the games with a sole midpoint leader of ``runaway_rate``),
+    ``test``, ``corr``, ``point`` (folder),
     ``rate`` (True for a rate: shown in percentage points)."""
     changes = point_changes(plan, outputs, 0)  # type: ignore[arg-type]
     out = []
@@ -523,7 +525,8 @@ def oat_records(plan: SensitivityPlan, outputs: Sequence[Any]) -> list[dict]:
         for label, r in changes.get(p.index, {}).items():
             out.append({"metric": label, "key": st.key, "step": st.step, "value": _show(st.value),
                         "change": _num(r.change), "ci_low": _num(r.ci_low), "ci_high": _num(r.ci_high),
-                        "p": _num(r.p_value), "n": plan.games, "test": r.test, "corr": _num(r.corr),
+                        "p": _num(r.p_value), "n": int(r.n_b) if r.n_b is not None else plan.games,
+                        "test": r.test, "corr": _num(r.corr),
                         "point": p.folder, "rate": is_change_rate(r)})
     return out
 
@@ -696,7 +699,15 @@ def verdict_lines(plan: SensitivityPlan, records: Sequence[dict]) -> list[str]:
     metric, words = balance_metric(plan, metrics)
     ranked = ranking(records, metric)
     top = ranked[:TOP]
-    lines = [f"**The {len(top)} knobs that move {words} most** (of {len(ranked)} keys"
+    lines = []
+    mine = [r for r in records if r["metric"] == metric and r.get("change") is not None]
+    if plan.method == "oat" and mine and all(
+            r.get("ci_low") is not None and r.get("ci_high") is not None and r["ci_low"] <= 0 <= r["ci_high"]
+            for r in mine):
+        lines += [f"**No knob moved {words} beyond sampling noise at {plan.games:,} games a point**: every "
+                  "change's 95 % interval holds 0. The largest changes, to play again with more games "
+                  "(`--games`) before reading them as effects:", ""]
+    lines += [f"**The {len(top)} knobs that move {words} most** (of {len(ranked)} keys"
              + (", one step each way from the config's own value" if plan.method == "oat" else
                 ", Morris screening: mu* is the mean absolute effect over the key's range") + "):", ""]
     for i, (key, r) in enumerate(top, 1):
