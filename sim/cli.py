@@ -25,6 +25,7 @@ from sim.cli_common import (  # noqa: F401
     ThreadsOpt,
     WorkersOpt,
     compile_checked,
+    exit_error,
     max_threads,
     one_line,
     play_flags_problem,
@@ -118,8 +119,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def fail(msg: str, code: int = 2) -> None:
     """Print ``error: msg`` (on one line) to stderr and exit with ``code``."""
-    typer.echo(f"error: {one_line(msg)}", err=True)
-    raise typer.Exit(code)
+    raise exit_error(msg, code)
 
 
 def load_config(path: Path, sets=None, **overrides):
@@ -192,6 +192,14 @@ def run(
     typer.echo(f"report: {path / 'report.html'}")
 
 
+def progress_unit(summary: dict) -> str:
+    """What the tension records of the summary's game count (``GameDef.progress_unit``)."""
+    from sim.games import GAMES, get_game
+
+    game = summary.get("game")
+    return get_game(game).progress_unit if game in GAMES else "progress points"
+
+
 def print_summary(summary: dict, manifest: dict) -> None:
     """The short end-of-run table: win rate per seat (or team) with 95 % intervals,
     first-player advantage, stall rate, game length, and the tension (docs/tension.md)."""
@@ -219,7 +227,7 @@ def print_summary(summary: dict, manifest: dict) -> None:
             where = " (starts)" if k == 0 else (" (last)" if k == len(starts) - 1 else "")
             t.add_row(f"win rate start position {k}{where}", fmt_interval(r))
         fpa = find(recs, "first_player_advantage")
-        t.add_row("first-player advantage" + (" (start player, drawn)" if fpa and fpa.get("doc") else ""),
+        t.add_row("start player's advantage" if fpa and fpa.get("doc") else "first-player advantage",
                   fmt_interval(fpa))
     else:
         t.add_row("team win rate", fmt_interval(find(recs, "win_rate")))
@@ -234,7 +242,7 @@ def print_summary(summary: dict, manifest: dict) -> None:
         t.add_row("reshuffles per game", fmt_interval(resh))
     tension = (("lead_changes", "lead changes per game"), ("decisive_point", "winner led for good after"),
                ("comeback_rate", "comebacks (behind at midpoint)"), ("runaway_rate", "midpoint leader won"),
-               ("margin", "final margin"),
+               ("margin", f"final margin ({progress_unit(summary)})"),
                ("one_short_rate", "lost at the final count by one"), ("closest_call", "closest call (won games)"),
                ("lost_round", "round lost (lost games)"))
     for name, label in tension:
@@ -400,9 +408,10 @@ def export_cmd(
     from sim.errors import ConfigError, OutputError
     from sim.export import FORMATS, export
 
+    fmt = None if fmt is None else fmt.lower()
     if csv and fmt not in (None, "csv"):
         fail(f"--csv and --format {fmt} ask for two formats: give one")
-    fmt = "csv" if fmt is None else fmt.lower()
+    fmt = "csv" if fmt is None else fmt
     if fmt not in FORMATS:
         fail(f"--format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
     try:

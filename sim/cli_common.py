@@ -45,6 +45,15 @@ def one_line(msg: str) -> str:
     return "".join(c if c.isprintable() else " " for c in str(msg))
 
 
+def exit_error(msg: str, code: int = 2):
+    """Print ``error: msg`` (on one line) to stderr and return the ``typer.Exit(code)`` to
+    raise: every command's bad-input exit."""
+    import typer
+
+    typer.echo(f"error: {one_line(msg)}", err=True)
+    return typer.Exit(code)
+
+
 def compile_checked(path: Path, sets=None, origins: dict[str, str] | None = None, **overrides):
     """:func:`sim.compile.load_run` with ``--set`` overrides ``sets`` (``"KEY=VALUE"``
     strings or :class:`sim.overrides.Override`; None = none) written into the file before

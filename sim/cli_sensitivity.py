@@ -11,14 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli_common import BackendOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt
-
-
-def _fail(msg: str) -> typer.Exit:
-    from sim.cli_common import one_line
-
-    typer.echo(f"error: {one_line(msg)}", err=True)
-    return typer.Exit(2)
+from sim.cli_common import BackendOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, exit_error
 
 
 def sensitivity(
@@ -38,7 +31,7 @@ def sensitivity(
         "--trajectories", min=2, max=100, help="Morris trajectories (points: trajectories x (keys + 1)); default 4")] = None,
     out: Annotated[Optional[Path], typer.Option(
         "--out", help="output folder (default reports/<config name>-sensitivity)")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="print the plan and the time estimate, play nothing")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="print the plan and the time estimate (from a short timed run of the config), write nothing")] = False,
     seed: SeedOpt = None,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
@@ -58,23 +51,21 @@ def sensitivity(
 
     why = play_flags_problem(threads, backend, workers)
     if why:
-        raise _fail(why)
-    if method is not None and method not in ("oat", "morris"):
-        raise _fail(f"--method: must be oat or morris, got {method!r}")
+        raise exit_error(why)
     key_list = [k for k in (keys or "").split(",") if k.strip()] or None
     if keys is not None and not key_list:
-        raise _fail("--keys: give dotted design keys, e.g. clear_for_takeoff.hand_size,clear_for_takeoff.deck.FLR")
+        raise exit_error("--keys: give dotted design keys, e.g. clear_for_takeoff.hand_size,clear_for_takeoff.deck.FLR")
     try:
         plan = plan_sensitivity(config, key_list, games=games, seed=seed, sets=sets, method=method,
                                 trajectories=trajectories)
     except ConfigError as e:
-        raise _fail(str(e)) from None
+        raise exit_error(str(e)) from None
     dest = out if out is not None else default_folder(plan)
     if not dry_run:
         try:
             check_folder_target(dest, is_sensitivity_folder, "sensitivity")
         except OutputError as e:
-            raise _fail(f"--out: {e}" if out is not None else str(e)) from None
+            raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
     from sim.sensitivity import measure_speed
 
     speed = measure_speed(plan, threads=threads, backend=backend, workers=workers)
@@ -92,7 +83,7 @@ def sensitivity(
     try:
         path, records = write_sensitivity(dest, plan)
     except OutputError as e:
-        raise _fail(f"--out: {e}" if out is not None else str(e)) from None
+        raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
     from sim.cli_regress import _console
 
     console = _console()

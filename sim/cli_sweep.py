@@ -11,14 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli_common import BackendOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt
-
-
-def _fail(msg: str) -> typer.Exit:
-    from sim.cli_common import one_line
-
-    typer.echo(f"error: {one_line(msg)}", err=True)
-    return typer.Exit(2)
+from sim.cli_common import BackendOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, exit_error
 
 
 def sweep(
@@ -55,17 +48,17 @@ def sweep(
 
     why = play_flags_problem(threads, backend, workers)
     if why:
-        raise _fail(why)
+        raise exit_error(why)
     try:
         plan = plan_sweep(config, param, games=games, seed=seed, sets=sets, zip_keys=zip_keys or None)
         ref = resolve_reference(plan, reference)
     except ConfigError as e:
-        raise _fail(str(e)) from None
+        raise exit_error(str(e)) from None
     dest = out if out is not None else default_folder(plan)
     try:
         check_folder_target(dest, is_sweep_folder, "sweep")
     except OutputError as e:
-        raise _fail(f"--out: {e}" if out is not None else str(e)) from None
+        raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
     from sim.cli_progress import progress_bar
     from sim.sweep import play_sweep, write_sweep
 
@@ -76,7 +69,7 @@ def sweep(
     try:
         path = write_sweep(dest, plan, reference=ref)
     except OutputError as e:
-        raise _fail(f"--out: {e}" if out is not None else str(e)) from None
+        raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
     from sim.cli_regress import _console
     from sim.sweep import sweep_table
 

@@ -139,15 +139,19 @@ def _text(v: Any) -> str:
     return _value(v)
 
 
-def _bounds(info: Any) -> tuple[float | None, float | None]:
+def _bounds(info: Any, integer: bool) -> tuple[float | None, float | None]:
+    """The field's (low, high) bounds from its ge / gt / le / lt metadata; a strict bound of an
+    ``integer`` field is the next integer inside it, a float's stays the bound itself (a point
+    on it is refused by the config check and listed as not played)."""
     lo = hi = None
+    step = 1 if integer else 0
     for m in getattr(info, "metadata", ()) or ():
         for attr, strict in (("ge", False), ("gt", True)):
             if getattr(m, attr, None) is not None:
-                lo = getattr(m, attr) + (1 if strict else 0)
+                lo = getattr(m, attr) + (step if strict else 0)
         for attr, strict in (("le", False), ("lt", True)):
             if getattr(m, attr, None) is not None:
-                hi = getattr(m, attr) - (1 if strict else 0)
+                hi = getattr(m, attr) - (step if strict else 0)
     return lo, hi
 
 
@@ -179,10 +183,10 @@ def _scalar(key: str, tp: Any, value: Any, info: Any) -> DesignKey | None:
     if tp is bool:
         return DesignKey(key, "choice", value, choices=[False, True])
     if tp is int and isinstance(value, int) and not isinstance(value, bool):
-        lo, hi = _bounds(meta if meta is not None else info)
+        lo, hi = _bounds(meta if meta is not None else info, True)
         return DesignKey(key, "int", value, lo, hi)
     if tp is float and isinstance(value, int | float) and not isinstance(value, bool):
-        lo, hi = _bounds(meta if meta is not None else info)
+        lo, hi = _bounds(meta if meta is not None else info, False)
         return DesignKey(key, "float", float(value), lo, hi, step=0.1)
     return None
 

@@ -136,7 +136,7 @@ def is_xlsx_export(path: Path) -> bool:
 
 def default_out(folder: Path, fmt: str) -> Path:
     """``<folder>-csv`` (a folder) or ``<folder>.xlsx`` beside the report folder."""
-    folder = Path(folder.resolve().name if str(folder) in (".", "") else folder)
+    folder = Path(folder).resolve()  # '.' or '..' too: beside the folder, never inside it
     return folder.with_name(folder.name + ("-csv" if fmt == "csv" else ".xlsx"))
 
 

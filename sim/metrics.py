@@ -98,6 +98,15 @@ TENSION_METRICS = {
 """The tension metrics (:func:`tension_metrics`) by mode, in the order reports list them."""
 
 
+def decisive_share(decisive_round, rounds) -> np.ndarray:
+    """Per game, the share of its rounds before the winner led alone for good:
+    ``decisive_round / tension_rounds`` (float64 [games]; 1 for a game of no records), the
+    ``decisive_point`` of one game (docs/tension.md)."""
+    d = np.asarray(decisive_round, dtype=float)
+    r = np.asarray(rounds, dtype=float)
+    return np.where(r > 0, d / np.maximum(r, 1), 1.0)
+
+
 def tension_per_game(df, mode: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """``metric -> (num, den)`` float64 arrays [games] of the tension metrics per game (a game
     outside a metric's games has den 0), from a games frame with the tension columns (empty
@@ -108,8 +117,7 @@ def tension_per_game(df, mode: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     col = lambda k: df[k].to_numpy().astype(float)  # noqa: E731
     if mode == "competitive":
         won = (df["winner"].to_numpy() >= 0).astype(float)
-        r = col("tension_rounds")
-        share = np.where(r > 0, col("decisive_round") / np.maximum(r, 1), 1.0)
+        share = decisive_share(df["decisive_round"].to_numpy(), df["tension_rounds"].to_numpy())
         lead = (df["mid_leader"].to_numpy() >= 0).astype(float) * won
         return {
             "lead_changes": (col("lead_changes") * won, won),
@@ -328,8 +336,7 @@ def tension_metrics(t, mode: str) -> list[dict]:
             return []
         won = t.count("tension_lead")
         h = t.hist("tension_decisive")
-        r = h["r"].to_numpy()
-        share = np.where(r > 0, h["d"].to_numpy() / np.maximum(r, 1), 1.0)
+        share = decisive_share(h["d"].to_numpy(), h["r"].to_numpy())
         runaway = t.hist("tension_runaway")
         return [
             mean_record("lead_changes", {}, *t.counts("tension_lead", "lead_changes")),

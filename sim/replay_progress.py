@@ -1,8 +1,9 @@
 """The tension part of ``sim replay``: every seat's progress at the end of every round of the
 replayed game, with the lead changes marked (docs/tension.md). The records are the engine's
 own (``GameDef.progress_trace``: the game played again exactly as the batch plays it), and the
-leader is the kernel's (:func:`sim.games.tension.sole_leader`), so the marks are the ones the
-run's ``lead_changes`` column counted."""
+leader and the lead changes are the kernel's (:func:`sim.games.tension.sole_leader`,
+:func:`sim.games.tension.lead_step`), so the marks are the ones the run's ``lead_changes``
+column counted."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def progress_lines(run: Any, g: int) -> list[str]:
     the lead changed hands) or the team's complaints (cooperative; the final count marked), and
     a closing line with the game's lead changes and decisive round as the run's columns count
     them. ``run``: a :class:`sim.compile.CompiledRun`; ``g``: the game index."""
-    from sim.games.tension import sole_leader
+    from sim.games.tension import lead_step, sole_leader
 
     gdef = run.game
     hist = np.ascontiguousarray(gdef.progress_trace(run, g), dtype=np.int32)
@@ -39,12 +40,9 @@ def progress_lines(run: Any, g: int) -> list[str]:
     changes = 0
     for k in range(n):
         lead = int(sole_leader(hist, np.int64(k), np.int64(S)))
-        mark = ""
-        if lead >= 0 and lead != holder:
-            if holder >= 0:
-                changes += 1
-                mark = " *"
-            holder = lead
+        holder, changed = (int(x) for x in lead_step(hist, np.int64(k), np.int64(S), np.int64(holder)))
+        changes += changed
+        mark = " *" if changed else ""
         who = f"seat {lead}" if lead >= 0 else ("tie" if holder < 0 else f"tie (seat {holder} keeps the lead)")
         out.append("   " + f"{k + 1:>5}  " + "  ".join(f"{int(hist[k, s]):>{width}}" for s in range(S))
                    + f"  {who}{mark}")

@@ -34,7 +34,6 @@ ConfigError naming the key.
 
 from __future__ import annotations
 
-import base64
 import math
 import time
 from dataclasses import dataclass, field
@@ -795,13 +794,12 @@ def tornado_plots(plan: SensitivityPlan, records: Sequence[dict], folder: Path) 
     return out
 
 
-def render_md(plan: SensitivityPlan, records: Sequence[dict], figures: list[tuple[str, str, str]],
-              image_src: Callable[[str], str] | None = None) -> str:
+def render_md(plan: SensitivityPlan, records: Sequence[dict], figures: list[tuple[str, str, str]]) -> str:
     """The text of ``sensitivity.md``: the verdict, the tornado charts, the ranked table per
     metric, the points not played and how the run was made."""
     from sim.report.format import md_escape, md_table
 
-    src = image_src or (lambda name: f"plots/{name}")
+    src = lambda name: f"plots/{name}"  # noqa: E731
     title = plan.outputs[0].summary.get("title", plan.game) if plan.outputs else plan.game
     lines = [f"# Sensitivity: {md_escape(title)} ({md_escape(plan.name)})", ""]
     lines += verdict_lines(plan, records)
@@ -890,13 +888,10 @@ def write_sensitivity(dest: Path, plan: SensitivityPlan, outputs: Sequence[Any] 
         plots = tmp / "plots"
         plots.mkdir()
         figures = tornado_plots(plan, records, plots)
-        (tmp / "sensitivity.md").write_text(render_md(plan, records, figures), encoding="utf-8")
-
-        def data_uri(name: str) -> str:
-            return "data:image/png;base64," + base64.b64encode((plots / name).read_bytes()).decode("ascii")
-
-        (tmp / "sensitivity.html").write_text(render_html(render_md(plan, records, figures, data_uri),
-                                                          f"Sensitivity: {plan.name}"), encoding="utf-8")
+        md = render_md(plan, records, figures)
+        (tmp / "sensitivity.md").write_text(md, encoding="utf-8")
+        # the report's page maker embeds plots/*.png, so the page is one file
+        (tmp / "sensitivity.html").write_text(render_html(md, f"Sensitivity: {plan.name}", plots), encoding="utf-8")
         _write_parquet(records_frame(records), tmp / "sensitivity.parquet")
         write_json({
             "format": SENSITIVITY_FORMAT, "config": str(plan.config), "run": plan.name, "game": plan.game,

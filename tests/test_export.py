@@ -97,3 +97,18 @@ def test_export_refuses_what_is_not_a_report_and_writes_nothing(report, tmp_path
     assert r.exit_code == 2 and r.output.strip() == "error: --csv and --format xlsx ask for two formats: give one"
     r = runner.invoke(app, ["export", str(report), "--format", "ods"])
     assert r.exit_code == 2 and r.output.strip() == "error: --format: must be one of csv, xlsx, got 'ods'"
+
+
+def test_export_from_inside_the_report_writes_beside_it(report, tmp_path, monkeypatch):
+    """`sim export .` run inside a report folder writes REPORT-csv beside it, never inside (the
+    folder would stop being a report); '--format CSV' is '--csv' in any case."""
+    import shutil
+
+    rep = tmp_path / "rep"
+    shutil.copytree(report, rep)
+    monkeypatch.chdir(rep)
+    r = runner.invoke(app, ["export", ".", "--csv", "--format", "CSV"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "rep-csv" / "games.csv").is_file() and not (rep / "rep-csv").exists()
+    r = runner.invoke(app, ["export", "."])  # the report is still a report, and the export is replaced
+    assert r.exit_code == 0, r.output

@@ -319,3 +319,23 @@ def test_a_long_game_is_paged_on_a_terminal_and_whole_when_piped(monkeypatch):
     r = runner.invoke(app, ["replay", str(CFT), "--game", "3"])
     assert r.exit_code == 0 and r.output == "" and len(paged) == 1
     assert paged[0].splitlines() == lines
+
+
+def test_a_sensitivity_or_report_table_does_not_make_another_config(tmp_path):
+    """[sensitivity] and [report] do not change what game g plays: a run folder made without them
+    is still a run of the config that has them (replay picks from it instead of playing again)."""
+    import tomllib
+
+    from sim.replay_pick import run_folder_problem
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "games.parquet").write_bytes(b"")
+    (folder / "config.toml").write_text(CFT.read_text())
+    raw = tomllib.loads(CFT.read_text())
+    cfg = load(CFT)
+    extra = cfg.model_copy(update={"raw": {**raw, "sensitivity": {"keys": ["clear_for_takeoff.hand_size"]},
+                                           "report": {"rows": 10}}})
+    assert run_folder_problem(folder, extra) is None
+    other = cfg.model_copy(update={"raw": {**raw, "seed": raw["seed"] + 1}})
+    assert "keys that differ: seed" in run_folder_problem(folder, other)

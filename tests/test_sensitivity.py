@@ -216,7 +216,8 @@ def test_bad_input_exits_2_and_writes_nothing(tmp_path, args, table, words):
     assert not out.exists() and not any(p.name.startswith(".out") for p in tmp_path.iterdir())
 
 
-def test_dry_run_prints_the_plan_and_plays_nothing(tmp_path):
+def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path):
+    """--dry-run prints the plan and the estimate (a short timed run of the config) and writes nothing."""
     out = tmp_path / "d"
     r = runner.invoke(app, ["sensitivity", str(NB), "--keys", "now_boarding.start_speed", "--games", "50",
                             "--dry-run", "--out", str(out), "--quiet"], env={"COLUMNS": "200"})
@@ -266,3 +267,17 @@ def test_oat_steps_of_each_kind():
         ("-0.1", -0.1, "outside the key's range 0 .. 1"), ("+0.1", 0.1)]
     assert oat_steps(DesignKey("k", "choice", "same", choices=["same", "any"])) == [("=any", "any")]
     assert oat_steps(DesignKey("k", "choice", False, choices=[False, True])) == [("=true", True)]
+
+
+def test_a_strict_bound_steps_inside_for_integers_only():
+    """Field(gt=0) bounds an integer key at 1, a float key at 0 itself (not at 1)."""
+    from pydantic import BaseModel, Field
+
+    from sim.design import _bounds
+
+    class M(BaseModel):
+        i: int = Field(3, gt=0, lt=10)
+        f: float = Field(0.5, gt=0, lt=1)
+
+    assert _bounds(M.model_fields["i"], True) == (1, 9)
+    assert _bounds(M.model_fields["f"], False) == (0, 1)

@@ -318,7 +318,8 @@ def test_yukon_terminal_summary_names_the_start_player(runs, capsys):
     _, _, summary = runs["yukon_airways"]
     print_summary(summary, {"games_per_s": None, "threads": 1, "wall_s": 1.0})
     out = capsys.readouterr().out
-    assert "first-player advantage (start player, drawn)" in out
+    assert "start player's advantage" in out and "first-player advantage" not in out
+    assert "final margin ($)" in out
     assert "win rate start position 0 (starts)" in out and "win rate start position 3 (last)" in out
 
 
@@ -386,3 +387,14 @@ def test_percent_ticks_read_differently_on_a_narrow_axis(lo, hi):
     labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
     plt.close(fig)
     assert len(labels) >= 3 and len(set(labels)) == len(labels), labels
+
+
+def test_a_money_margin_reads_as_money(runs):
+    """Yukon's progress is money: the verdict writes the margin '$7.99 [...]', not '7.99 [...] $'."""
+    from sim.report.format import fmt_interval
+    from sim.report.writer import tension_lines
+
+    run, _, summary = runs["yukon_airways"]
+    (line,) = tension_lines(summary["metrics"], "competitive", run.game.progress_unit)
+    margin = next(r for r in summary["metrics"] if r["metric"] == "margin")
+    assert f"the final margin was ${fmt_interval(margin)} (games with a winner)." in line

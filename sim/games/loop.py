@@ -253,9 +253,11 @@ def _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
     return last
 
 
-@_template(inline="always")
+@_template(leaf="LEAF_LOOP")
 def _record(state, spec, tk, hist):
-    """Take tension record ``tk[2]`` (``progress``) when ``hist`` has room for it."""
+    """Take tension record ``tk[2]`` (``progress``) when ``hist`` has room for it. A call, not
+    inlined: once a round, and its five call sites (``_track`` in ``_turns`` and ``playout``,
+    the last record) then compile the game's ``progress`` once."""
     k = tk[2]
     if k < hist.shape[0]:
         progress(state, spec, hist, k)  # noqa: F821
@@ -502,19 +504,19 @@ def check_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g):
 
 @_template()
 def traced_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, ev, evn,
-                 snaps, row, tk, hist):
+                 snaps, row):
     """Game ``g`` as the batch plays it (with chance rigging when ``rig_deck`` / ``rig_dice``
-    are not empty), its events in ``ev`` / ``evn``, snapshots in ``snaps``, tension records in
-    ``hist`` (``tk[2]`` of them; ``tk`` must be [1, 0, 0]) and its result in ``row``; returns
-    the final state."""
+    are not empty), its events in ``ev`` / ``evn``, snapshots in ``snaps`` and its result in
+    ``row``; returns the final state and its tension records (``hist[:n]``, ``n``)."""
     pids, W = seat_policies(entry_policy, entry_weights, perms, g)
     state = new_state(spec)  # noqa: F821
     rng = np.zeros(2, np.uint64)
     work = new_work(spec, shared_data)  # noqa: F821
+    tk, hist = _tension_buffers(spec, pids.shape[0])
     playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, False, tk, hist)
     write_row(state, spec, row)  # noqa: F821
     _write_tension(state, spec, pids.shape[0], tk, hist, row)
-    return state
+    return state, hist, tk[2]
 
 
 # ---- binding ---------------------------------------------------------------------------------
@@ -569,12 +571,11 @@ class Kernels:
         rd = np.zeros(0, np.int32) if rig_deck is None else np.asarray(rig_deck, np.int32)
         rc = np.zeros(1, np.int32) if rig_dice is None else np.asarray(rig_dice, np.int32)
         row = np.zeros(len(run.game.column_names(run.n_seats)), np.int32)
-        tk = np.array([1, 0, 0], np.int64)
-        hist = np.zeros((int(self.hooks["turn_cap"](spec)) + 2, max(run.n_seats, 2)), np.int32)
-        state = self.traced_index(spec, self.shared_of(spec), run.entry_policy, run.entry_weights, run.perms,
-                                  np.int64(run.seed), np.int64(game_index), rd, rc, ev, evn, snaps, row, tk, hist)
+        state, hist, n = self.traced_index(spec, self.shared_of(spec), run.entry_policy, run.entry_weights,
+                                           run.perms, np.int64(run.seed), np.int64(game_index), rd, rc, ev, evn,
+                                           snaps, row)
         if progress is not None:
-            progress.append(hist[: tk[2]].copy())
+            progress.append(hist[:n].copy())
         return state, ev[: evn[0]], self.snaps_used(state, snaps), row
 
     def run_progress(self, run: Any, game_index: int) -> np.ndarray:

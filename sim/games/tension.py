@@ -39,13 +39,22 @@ short**: the game ended at its final count with exactly the limit (one fewer and
 
 from __future__ import annotations
 
+from sim.games.base import TENSION_COLUMNS, column_offsets
 from sim.games.engine import leaf_kernel
 
-N_COMPETITIVE = 7
+_C = column_offsets(TENSION_COLUMNS["competitive"])
+_K = column_offsets(TENSION_COLUMNS["cooperative"])
+N_COMPETITIVE = sum(not c.per_seat for c in TENSION_COLUMNS["competitive"])
 """Plain columns :func:`write_competitive` writes for a competitive game (``TENSION_COLUMNS``),
-before its one per-seat column (``mid_behind``): S + 7 in all."""
-N_COOPERATIVE = 5
-"""Columns it writes for a cooperative game."""
+before its per-seat column (``mid_behind``): S + N_COMPETITIVE in all."""
+N_COOPERATIVE = len(TENSION_COLUMNS["cooperative"])
+"""Columns :func:`write_cooperative` writes for a cooperative game."""
+T_ROUNDS, T_CHANGES, T_DECISIVE, T_MID_DEFICIT, T_MID_LEADER, T_MARGIN, T_DRAMA, T_MID_BEHIND = (
+    _C[c.name][0] for c in TENSION_COLUMNS["competitive"])
+"""Offsets of the competitive columns from the first (derived from their declaration, like every
+layout's ``O_*``); ``T_MID_BEHIND`` is the per-seat column's, seat ``s`` at ``+ s``."""
+K_ROUNDS, K_LOST, K_CLOSEST, K_SHORT, K_ONE_SHORT = (_K[c.name][0] for c in TENSION_COLUMNS["cooperative"])
+"""Offsets of the cooperative columns from the first."""
 
 
 @leaf_kernel
@@ -67,6 +76,19 @@ def sole_leader(hist, k, S):
 
 
 @leaf_kernel
+def lead_step(hist, k, S, holder):
+    """The lead after record ``k`` given its ``holder`` before it (-1: nobody has led alone
+    yet): ``(holder, 1)`` when the record's sole leader is another seat than a holder (a lead
+    change), ``(holder, 0)`` otherwise; a tie keeps the lead with its holder, and the first sole
+    leader takes it without a change. The one rule of a lead change: the columns' count and
+    ``sim replay``'s marks (:mod:`sim.replay_progress`) both step through it."""
+    lead = sole_leader(hist, k, S)
+    if lead >= 0 and lead != holder:
+        return lead, 1 if holder >= 0 else 0
+    return holder, 0
+
+
+@leaf_kernel
 def best_other(hist, k, S, w):
     """The highest progress in record ``k`` among the seats other than ``w``."""
     best = -2147483647
@@ -84,34 +106,31 @@ def write_competitive(hist, n, S, w, row, off):
     changes = 0
     holder = -1
     for k in range(n):
-        lead = sole_leader(hist, k, S)
-        if lead >= 0 and lead != holder:
-            if holder >= 0:
-                changes += 1
-            holder = lead
+        holder, c = lead_step(hist, k, S, holder)
+        changes += c
     mid = (n - 1) // 2
-    row[off] = n
-    row[off + 1] = changes
-    row[off + 4] = sole_leader(hist, mid, S) if n > 0 else -1
+    row[off + T_ROUNDS] = n
+    row[off + T_CHANGES] = changes
+    row[off + T_MID_LEADER] = sole_leader(hist, mid, S) if n > 0 else -1
     top = -2147483647
     for s in range(S):
         if n > 0 and hist[mid, s] > top:
             top = hist[mid, s]
     for s in range(S):
-        row[off + N_COMPETITIVE + s] = top - hist[mid, s] if n > 0 else 0
+        row[off + T_MID_BEHIND + s] = top - hist[mid, s] if n > 0 else 0
     if w < 0 or n == 0 or S < 2:
-        row[off + 2] = -1
-        row[off + 3] = 0
-        row[off + 5] = 0
-        row[off + 6] = -1
+        row[off + T_DECISIVE] = -1
+        row[off + T_MID_DEFICIT] = 0
+        row[off + T_MARGIN] = 0
+        row[off + T_DRAMA] = -1
         return
     k = n - 1
     while k >= 0 and sole_leader(hist, k, S) == w:
         k -= 1
-    row[off + 2] = k + 1
-    row[off + 3] = best_other(hist, mid, S, w) - hist[mid, w]
+    row[off + T_DECISIVE] = k + 1
+    row[off + T_MID_DEFICIT] = best_other(hist, mid, S, w) - hist[mid, w]
     final = hist[n - 1, w]
-    row[off + 5] = final - best_other(hist, n - 1, S, w)
+    row[off + T_MARGIN] = final - best_other(hist, n - 1, S, w)
     total = 0
     trailing = 0
     for k in range(n):
@@ -120,9 +139,9 @@ def write_competitive(hist, n, S, w, row, off):
             total += d
             trailing += 1
     if trailing == 0:
-        row[off + 6] = 0
+        row[off + T_DRAMA] = 0
     else:
-        row[off + 6] = int(1000.0 * total / (trailing * max(final, 1)) + 0.5)
+        row[off + T_DRAMA] = int(1000.0 * total / (trailing * max(final, 1)) + 0.5)
 
 
 @leaf_kernel
@@ -141,8 +160,8 @@ def write_cooperative(hist, n, limit, row, off):
             short += 1
         if lost < 0 and d >= limit:
             lost = k + 1
-    row[off] = n
-    row[off + 1] = lost
-    row[off + 2] = closest
-    row[off + 3] = short
-    row[off + 4] = 1 if n > 0 and hist[n - 1, 1] != 0 and hist[n - 1, 0] == limit else 0
+    row[off + K_ROUNDS] = n
+    row[off + K_LOST] = lost
+    row[off + K_CLOSEST] = closest
+    row[off + K_SHORT] = short
+    row[off + K_ONE_SHORT] = 1 if n > 0 and hist[n - 1, 1] != 0 and hist[n - 1, 0] == limit else 0

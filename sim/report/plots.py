@@ -442,9 +442,8 @@ def plot_reshuffles(df, folder: Path, mode: str = "competitive") -> tuple[str, s
     values, counts, _ = _counts(df, "reshuffles")
     if not reshuffles_shown(mode, int(values.max()) > 0):
         return None
-    mean = float((values * counts).sum() / counts.sum())
     return _share_bars(folder, "reshuffles.png", "Reshuffles per game", values, counts,
-                       "reshuffles of the draw pile per game", "mean", mean)
+                       "reshuffles of the draw pile per game")
 
 
 def plot_team_outcome(df, records, folder: Path) -> tuple[str, str] | None:
@@ -493,33 +492,38 @@ def _tension_tally(data, mode: str, n_seats: int):
     return Tally.of_frame(data, tension_tally_spec(mode, n_seats))
 
 
-def _share_bars(folder: Path, name: str, title: str, values, counts, xlabel: str, mean_label: str,
-                mean: float) -> tuple[str, str]:
-    """A bar chart of the share of games at each value (bins when there are many), with the
-    mean as a dashed line."""
+def _finish(fig, ax, folder: Path, name: str, title: str) -> tuple[str, str]:
+    """Title, grid and legend of a one-axes plot, saved as ``name``: returns ``(title, name)``."""
+    ax.set_title(title)
+    ax.grid(**GRID)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, frameon=False)
+    _save(fig, folder, name)
+    return (title, name)
+
+
+def _share_bars(folder: Path, name: str, title: str, values, counts, xlabel: str) -> tuple[str, str]:
+    """A bar chart of the share of games at each value (``values`` int, ``counts`` games;
+    integer bins when there are many), with the mean as a dashed line."""
     import numpy as np
 
     values = np.asarray(values)
     counts = np.asarray(counts)
     left, width, c, _ = _binned(values, counts, counts * 0, max_bins=40)
     total = counts.sum()
+    mean = float((values * counts).sum() / total)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 3.8))
     ax.bar(left, c / total, width=0.85 if width == 1 else width, align="center" if width == 1 else "edge",
            color=BAR, linewidth=0)
-    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"{mean_label}: {mean:.2f}")
+    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean: {mean:.2f}")
     ax.set_ylim(0, float((c / total).max()) * 1.15)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of games (%)")
-    ax.set_title(title)
     if width == 1 and len(left) <= 25:
         ax.set_xticks(left)
     ax.yaxis.set_major_formatter(_pct_fmt((c / total).max()))
-    ax.grid(**GRID)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=8, frameon=False)
-    _save(fig, folder, name)
-    return (title, name)
+    return _finish(fig, ax, folder, name, title)
 
 
 MIN_POINT = 30
@@ -559,50 +563,21 @@ def comeback_points(behind, n, k, max_points: int = 12) -> list[tuple[float, int
     return out
 
 
-def plot_tension(data, records, folder: Path, mode: str, n_seats: int, unit: str) -> list[tuple[str, str]]:
-    """The report's tension plots (docs/tension.md), from the tension histograms of ``data``:
-    competitive: lead changes per game, the decisive point's distribution, and a seat's win
-    chance by how far it trailed the leader at the midpoint (Wilson 95 % intervals; ``unit``
-    the game's progress unit); cooperative: the most complaints of won games and the round lost
-    games were lost in. Empty when the data has no tension columns."""
+def _plot_decisive(t, folder: Path) -> tuple[str, str]:
+    """The distribution of the decisive point (a game's share of rounds before its winner led
+    alone for good): a bar at each share a game can have when there are few (Yukon's six days),
+    else tenths of the game."""
     import numpy as np
-    import polars as pl
+    from matplotlib.ticker import PercentFormatter
 
-    from sim.stats import wilson
+    from sim.metrics import decisive_share
 
-    t = _tension_tally(data, mode, n_seats)
-    if t is None:
-        return []
-    out: list[tuple[str, str]] = []
-    if mode == "cooperative":
-        h = t.hist("tension_coop")
-        won = h.filter(pl.col("team_win") != 0).group_by("closest_call").agg(pl.col("count").sum()).sort("closest_call")
-        if won.height:
-            v, c = won["closest_call"].to_numpy(), won["count"].to_numpy()
-            out.append(_share_bars(folder, "closest_call.png", "Closest call of the won games", v, c,
-                                   "most complaints a won game reached", "mean", float((v * c).sum() / c.sum())))
-        lost = (h.filter((pl.col("team_win") == 0) & (pl.col("lost_round") >= 0)).group_by("lost_round")
-                .agg(pl.col("count").sum()).sort("lost_round"))
-        if lost.height:
-            v, c = lost["lost_round"].to_numpy(), lost["count"].to_numpy()
-            out.append(_share_bars(folder, "lost_round.png", "Round in which the lost games were lost", v, c,
-                                   "round the complaint limit was reached", "mean", float((v * c).sum() / c.sum())))
-        return out
-    won_games = t.count("tension_lead")
-    if won_games == 0:
-        return out
-    v, c = t.counts("tension_lead", "lead_changes")
-    out.append(_share_bars(folder, "lead_changes.png", "Lead changes per game", v, c,
-                           "times the lead passed to another seat (games with a winner)", "mean",
-                           float((v * c).sum() / c.sum())))
     h = t.hist("tension_decisive")
-    r = h["r"].to_numpy()
-    share = np.where(r > 0, h["d"].to_numpy() / np.maximum(r, 1), 1.0)
+    share = decisive_share(h["d"].to_numpy(), h["r"].to_numpy())
     cnt = h["count"].to_numpy()
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7.0, 3.8))
+    fig, ax = _plt().subplots(figsize=(7.0, 3.8))
     vals = np.unique(np.round(share, 9))
-    if len(vals) <= 12:  # few rounds a game (Yukon's six days): a bar at each share a game can have
+    if len(vals) <= 12:
         bins = np.array([cnt[np.isclose(share, v)].sum() for v in vals]) / cnt.sum()
         ax.bar(vals, bins, width=0.6 / max(len(vals), 2), color=BAR, linewidth=0)
         edges = vals
@@ -616,46 +591,75 @@ def plot_tension(data, records, folder: Path, mode: str, n_seats: int, unit: str
     m = float((share * cnt).sum() / cnt.sum())
     ax.axvline(m, color="black", linestyle="--", linewidth=1, label=f"mean: {m * 100:.1f} % of the game")
     ax.set_xticks(edges)
-    from matplotlib.ticker import PercentFormatter
-
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, 0))
     ax.set_xlabel("share of the game's rounds before the winner led alone for good (100 %: never)")
     ax.set_ylabel("share of games (%)")
     ax.set_ylim(0, float(bins.max()) * 1.15)
     ax.yaxis.set_major_formatter(_pct_fmt(bins.max()))
-    ax.set_title("When the winner took the lead for good")
-    ax.grid(**GRID)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=8, frameon=False)
-    _save(fig, folder, "decisive_point.png")
-    out.append(("When the winner took the lead for good", "decisive_point.png"))
+    return _finish(fig, ax, folder, "decisive_point.png", "When the winner took the lead for good")
+
+
+def _plot_comeback(t, folder: Path, n_seats: int, unit: str) -> tuple[str, str] | None:
+    """A seat's win chance by how far it trailed the leader at the midpoint (:func:`comeback_points`),
+    each point with its Wilson interval (:func:`sim.metrics.proportion`, which keeps the bounds on
+    their side of a rate of 0 or 1); None with fewer than two points."""
+    import numpy as np
+    import polars as pl
+
+    from sim.metrics import proportion
+
     g = t.hist("tension_gap").group_by("behind").agg(
         pl.col("count").sum().alias("n"), (pl.col("count") * pl.col("won").cast(pl.Int64)).sum().alias("k")).sort("behind")
     pts = comeback_points(g["behind"].to_numpy(), g["n"].to_numpy(), g["k"].to_numpy())
-    if len(pts) >= 2:
-        x = np.array([c for c, _, _, _ in pts], dtype=float)
-        n = np.array([b for _, _, b, _ in pts])
-        k = np.array([a for _, a, _, _ in pts])
-        p = k / n
-        lo, hi = (np.array(v) for v in zip(*(wilson(int(a), int(b)) for a, b in zip(k, n))))
-        # Wilson bounds can lie a rounding error beyond p at 0 % or 100 %: no negative bar
-        err = [np.maximum(p - lo, 0.0), np.maximum(hi - p, 0.0)]
-        fig, ax = plt.subplots(figsize=(7.0, 3.8))
-        ax.errorbar(x, p, yerr=err, fmt="o", color=BAR, ecolor="#888888", capsize=3, markersize=4)
-        ax.axhline(1.0 / max(n_seats, 1), color="black", linestyle=":", linewidth=1,
-                   label=f"fair share (1/{n_seats})")
-        ax.set_ylim(0, min(1.0, float(np.max(hi)) * 1.1 + 0.02))
-        _percent_axis(ax)
-        labels = [lab for _, _, _, lab in pts]
-        if len(pts) <= 16:
-            ax.set_xticks(x)
-            ax.set_xticklabels(labels, rotation=30 if max(len(s) for s in labels) > 3 else 0, fontsize=8)
-        ax.set_xlabel(f"behind the leader at the midpoint ({unit}; 0 = leading)")
-        ax.set_ylabel("win chance (%)")
-        ax.set_title("Win chance by midpoint deficit (comebacks)")
-        ax.grid(**GRID)
-        ax.set_axisbelow(True)
-        ax.legend(fontsize=8, frameon=False)
-        _save(fig, folder, "comeback.png")
-        out.append(("Win chance by midpoint deficit (comebacks)", "comeback.png"))
-    return out
+    if len(pts) < 2:
+        return None
+    x = np.array([c for c, _, _, _ in pts], dtype=float)
+    recs = [proportion("win", {}, k, n) for _, k, n, _ in pts]
+    p = np.array([r["value"] for r in recs])
+    lo = np.array([r["ci_low"] for r in recs])
+    hi = np.array([r["ci_high"] for r in recs])
+    fig, ax = _plt().subplots(figsize=(7.0, 3.8))
+    ax.errorbar(x, p, yerr=[p - lo, hi - p], fmt="o", color=BAR, ecolor="#888888", capsize=3, markersize=4)
+    ax.axhline(1.0 / max(n_seats, 1), color="black", linestyle=":", linewidth=1, label=f"fair share (1/{n_seats})")
+    ax.set_ylim(0, min(1.0, float(hi.max()) * 1.1 + 0.02))
+    _percent_axis(ax)
+    labels = [lab for _, _, _, lab in pts]
+    if len(pts) <= 16:
+        ax.set_xticks(x)
+        ax.set_xticklabels(labels, rotation=30 if max(len(s) for s in labels) > 3 else 0, fontsize=8)
+    ax.set_xlabel(f"behind the leader at the midpoint ({unit}; 0 = leading)")
+    ax.set_ylabel("win chance (%)")
+    return _finish(fig, ax, folder, "comeback.png", "Win chance by midpoint deficit (comebacks)")
+
+
+def plot_tension(data, records, folder: Path, mode: str, n_seats: int, unit: str) -> list[tuple[str, str]]:
+    """The report's tension plots (docs/tension.md), from the tension histograms of ``data``:
+    competitive: lead changes per game, the decisive point's distribution, and a seat's win
+    chance by how far it trailed the leader at the midpoint (Wilson 95 % intervals; ``unit``
+    the game's progress unit); cooperative: the most complaints of won games and the round lost
+    games were lost in. Empty when the data has no tension columns."""
+    import polars as pl
+
+    t = _tension_tally(data, mode, n_seats)
+    if t is None:
+        return []
+    out: list[tuple[str, str]] = []
+    if mode == "cooperative":
+        h = t.hist("tension_coop")
+        for where, key, name, title, xlabel in (
+                (pl.col("team_win") != 0, "closest_call", "closest_call.png", "Closest call of the won games",
+                 "most complaints a won game reached"),
+                ((pl.col("team_win") == 0) & (pl.col("lost_round") >= 0), "lost_round", "lost_round.png",
+                 "Round in which the lost games were lost", "round the complaint limit was reached")):
+            g = h.filter(where).group_by(key).agg(pl.col("count").sum()).sort(key)
+            if g.height:
+                out.append(_share_bars(folder, name, title, g[key].to_numpy(), g["count"].to_numpy(), xlabel))
+        return out
+    if t.count("tension_lead") == 0:
+        return out
+    v, c = t.counts("tension_lead", "lead_changes")
+    out.append(_share_bars(folder, "lead_changes.png", "Lead changes per game", v, c,
+                           "times the lead passed to another seat (games with a winner)"))
+    out.append(_plot_decisive(t, folder))
+    fig = _plot_comeback(t, folder, n_seats, unit)
+    return out + ([fig] if fig is not None else [])

@@ -332,7 +332,8 @@ def tension_lines(records: list[dict], mode: str, unit: str) -> list[str]:
         if ra is not None:
             parts.append(f"the midpoint's sole leader went on to win {fmt_interval(ra)} of the time")
         if mg is not None:
-            parts.append(f"the final margin was {fmt_interval(mg)} {md_escape(unit)}")
+            amount = f"${fmt_interval(mg)}" if unit == "$" else f"{fmt_interval(mg)} {md_escape(unit)}"
+            parts.append(f"the final margin was {amount}")
         return ["- **Tension:** " + "; ".join(parts) + " (games with a winner)."]
     one, cc, short = (f(n) for n in ("one_short_rate", "closest_call", "rounds_one_short"))
     if one is None:

@@ -20,7 +20,6 @@ from sim.games.yukon_airways.layout import (
     H_TURN,
     H_WINNER,
     NCOL,
-    NCOLG,
     NDOCK,
     NIMP,
     O_DOCK,
@@ -61,9 +60,9 @@ from sim.games.yukon_airways.layout import (
 from sim.games.yukon_airways.policies import select
 from sim.games.yukon_airways.rules import (
     apply_action,
-    cockpit_at,
     legal_actions,
     se,
+    visited_locations,
 )
 
 # ---- the rollout policy (flat Monte-Carlo look-ahead; RULES.md "Policies") ---------------------
@@ -143,14 +142,7 @@ def write_row(state, spec, row):
         for j in range(SE_M_VISITED - SE_M_VALUE + 1):
             row[col_at(O_M_VALUE[0], O_M_VALUE[1] + j, S, s)] = state[se(p, s, SE_M_VALUE + j)]
         row[col_at(O_SPENT[0], O_SPENT[1], S, s)] = state[se(p, s, SE_SPENT)]
-        v = 0
-        for l in range(L):
-            m = 0
-            for c in range(NCOLG):
-                m += state[cockpit_at(p, s, l, c)]
-            if m > 0:
-                v += 1
-        row[col_at(O_VISITED[0], O_VISITED[1], S, s)] = v
+        row[col_at(O_VISITED[0], O_VISITED[1], S, s)] = visited_locations(state, p, s)
         row[col_at(O_FLIGHTS[0], O_FLIGHTS[1], S, s)] = state[se(p, s, SE_FLIGHTS)]
         row[col_at(O_FLIGHTS[0], O_FLIGHTS[1] + 1, S, s)] = state[se(p, s, SE_SHORT)]
         row[col_at(O_FLIGHTS[0], O_FLIGHTS[1] + 2, S, s)] = state[se(p, s, SE_BURNT)]

@@ -75,6 +75,7 @@ from sim.games.yukon_airways.rules_end import (
     end_game,
     end_money,
     score_now,
+    visited_locations,
 )
 from sim.games.yukon_airways.rules_flight import (
     add_symbol,
@@ -185,5 +186,6 @@ __all__ = [
     "switch_on",
     "table_at",
     "tdown_at",
+    "visited_locations",
     "wild_size",
 ]

@@ -104,6 +104,15 @@ def end_money(state, spec, s):
             if n > best:
                 best = n
         switch = best * p[P_MARKER_MONEY]
+    k = visited_locations(state, p, s)
+    return dial_value(state, spec, s, D_CHRISTMAS), switch, k, visited[min(k, visited.shape[0] - 1)]
+
+
+@leaf_kernel
+def visited_locations(state, p, s):
+    """The distinct locations on seat ``s``'s cockpit map (RB Spielende's visited-locations
+    table counts them; the result column ``visited``)."""
+    L = p[P_L]
     k = 0
     for l in range(L):
         m = 0
@@ -111,7 +120,7 @@ def end_money(state, spec, s):
             m += state[cockpit_at(p, s, l, c)]
         if m > 0:
             k += 1
-    return dial_value(state, spec, s, D_CHRISTMAS), switch, k, visited[min(k, visited.shape[0] - 1)]
+    return k
 
 
 @leaf_kernel
