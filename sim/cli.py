@@ -678,5 +678,15 @@ def _register_sensitivity() -> None:
 
 _register_sensitivity()
 
+
+def _register_tune() -> None:
+    from sim import cli_tune
+
+    app.command("tune", short_help="Search the config's [tune] keys for values that meet its targets, and prove them")(
+        cli_tune.tune)
+
+
+_register_tune()
+
 if __name__ == "__main__":
     main()

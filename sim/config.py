@@ -353,6 +353,128 @@ class SensitivityConfig(Strict):
         return self
 
 
+class TuneRange(Strict):
+    """One searched key of the ``[tune.space]`` table (:mod:`sim.tune`): ``low`` / ``high``
+    (inclusive; integers when both are whole numbers written without a point, else floats;
+    ``step`` the grid of an integer or float range, ``log`` a float searched on a log scale)
+    or ``choices`` (any TOML values, lists included). A list key with ``low`` / ``high``
+    searches every item of the list in that range; ``total`` then fixes the items' sum (a
+    deck composition, the seats' start money)."""
+
+    low: FiniteFloat | None = Field(None, description="lowest value searched (inclusive)")
+    high: FiniteFloat | None = Field(None, description="highest value searched (inclusive)")
+    step: FiniteFloat | None = Field(None, gt=0, description="grid step of a range (an integer range: a whole number)")
+    log: bool = Field(False, description="a float range searched on a log scale (low > 0)")
+    choices: list[Any] | None = Field(None, min_length=1, max_length=1000, description="the values searched")
+    total: int | None = Field(None, description="a list key: the sum its items keep")
+
+    @model_validator(mode="after")
+    def _shape(self) -> TuneRange:
+        if self.choices is not None:
+            if self.low is not None or self.high is not None or self.total is not None or self.log:
+                raise ValueError("give choices, or low and high, not both")
+            return self
+        if self.low is None or self.high is None:
+            raise ValueError("give low and high (a range) or choices")
+        if self.low > self.high:
+            raise ValueError(f"an empty range: low ({self.low:g}) is above high ({self.high:g})")
+        if self.log and not self.low > 0:
+            raise ValueError("a log range needs low > 0")
+        return self
+
+
+class TunePrefer(Strict):
+    """One ``prefer`` term of ``[tune]``: a metric record (``metric``, ``by``) kept in a band
+    (``min`` / ``max``, open where missing) or near a value (``toward``), or ``least_change =
+    true``: the fewest keys changed from the config. Each term is one more objective of the
+    search (several objectives: a Pareto front); the targets always come first."""
+
+    metric: str | None = Field(None, max_length=MAX_NAME, description="metric name (a record of the run)")
+    by: dict[str, str | int | FiniteFloat | bool] = Field(default_factory=dict, description="the record's grouping")
+    min: FiniteFloat | None = Field(None, description="lowest preferred value")
+    max: FiniteFloat | None = Field(None, description="highest preferred value")
+    toward: FiniteFloat | None = Field(None, description="preferred value: the distance from it is minimised")
+    least_change: bool = Field(False, description="true: prefer the fewest keys changed from the config")
+
+    @model_validator(mode="after")
+    def _shape(self) -> TunePrefer:
+        if self.least_change:
+            if self.metric is not None or self.min is not None or self.max is not None or self.toward is not None:
+                raise ValueError("least_change takes no metric, min, max or toward")
+            return self
+        if self.metric is None:
+            raise ValueError("give a metric (with min, max or toward) or least_change = true")
+        if self.min is None and self.max is None and self.toward is None:
+            raise ValueError(f"{self.metric}: give min, max or toward")
+        if self.toward is not None and (self.min is not None or self.max is not None):
+            raise ValueError(f"{self.metric}: give toward, or min / max, not both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"{self.metric}: an empty band: min ({self.min:g}) is above max ({self.max:g})")
+        return self
+
+    def label(self) -> str:
+        if self.least_change:
+            return "fewest keys changed"
+        lab = metric_label(self.metric or "", self.by)
+        if self.toward is not None:
+            return f"{lab} near {self.toward:g}"
+        if self.min is None:
+            return f"{lab} <= {self.max:g}"
+        if self.max is None:
+            return f"{lab} >= {self.min:g}"
+        return f"{lab} in [{self.min:g}, {self.max:g}]"
+
+
+class TuneConfig(Strict):
+    """The ``[tune]`` table of a config: what ``sim tune`` searches and what it aims for::
+
+        [tune]
+        budget = 60                      # trials (candidates) of the search
+        rungs = [2000, 8000, 32000]      # games a candidate plays, rung by rung (racing)
+        confirm_games = 50_000           # games of the proof on a fresh seed
+        targets = [{ metric = "win_rate", by = { seat = "*" }, min = 0.22, max = 0.28 }]
+        prefer = [{ least_change = true }]
+        [tune.space]
+        "yukon_airways.planes[0]" = { choices = ["bonus_fuel", "draw", "hand_limit", "free_moves"] }
+        "yukon_airways.start_money" = { low = 0, high = 6 }
+
+    ``targets`` default to the ``[checks]`` targets. See :mod:`sim.tune` and docs/tune.md.
+    """
+
+    space: dict[str, TuneRange] = Field(min_length=1, max_length=200, description="dotted key -> the range or "
+                                        "choices searched")
+    groups: list[SensitivityGroup] = Field(default_factory=list, max_length=100,
+                                           description="linked keys: a searched key whose value forces another")
+    targets: list[Target] = Field(default_factory=list, description="the bands every candidate must meet "
+                                  "(default: the [checks] targets)")
+    prefer: list[TunePrefer] = Field(default_factory=list, max_length=10, description="further objectives, "
+                                     "after the targets")
+    budget: int = Field(60, ge=1, le=100_000, description="trials of the search (with --resume: in all)")
+    minutes: FiniteFloat | None = Field(None, gt=0, description="stop the search after this many minutes")
+    rungs: list[int] = Field(default_factory=lambda: [2000, 8000, 32000], min_length=1, max_length=8,
+                             description="games a candidate plays at each rung, increasing")
+    confirm_games: int = Field(50_000, ge=1, le=MAX_INT64, description="games each finalist plays on the fresh "
+                               "seed")
+    confirm_seed: int | None = Field(None, ge=0, lt=2**63, description="the fresh seed of the proof (default: "
+                                     "the config's seed + 1,000,003)")
+    top: int = Field(3, ge=1, le=20, description="finalists replayed on the fresh seed")
+    sampler: Literal["tpe", "nsga2", "random", "exhaustive"] = Field(
+        "tpe", description="optuna's sampler: tpe (default), nsga2, random, or exhaustive (every combination of a "
+        "small discrete space, optuna's BruteForceSampler)")
+
+    @model_validator(mode="after")
+    def _rungs(self) -> TuneConfig:
+        for i, n in enumerate(self.rungs):
+            if n < 1 or (i and n <= self.rungs[i - 1]):
+                raise ValueError(f"rungs: give increasing game counts >= 1, got {self.rungs}")
+        return self
+
+
+TOOL_ONLY_KEYS = ("tune",)
+"""Top-level tables that only a tool reads and that never change what a run plays: left out of
+:meth:`RunConfig.config_hash` (a config keeps its baseline when a ``[tune]`` table is added)."""
+
+
 RUN_ONLY_KEYS = ("batch_size", "threads", "backend", "workers", "progress", "out")
 """Top-level keys that only say how a run is played (never what it plays): left out of
 :meth:`RunConfig.config_hash`. Only ``batch_size`` is a config key today; the others are
@@ -403,6 +525,7 @@ class RunConfig(Strict):
                                                   "and linked groups of `sim sensitivity`")
     report: ReportConfig = Field(default_factory=ReportConfig, description="[report] table: thresholds of the "
                                  "report's verdict")
+    tune: TuneConfig | None = Field(None, description="[tune] table: the search space and objectives of `sim tune`")
 
     source: str = Field("<memory>", exclude=True)
     section: Any = Field(None, exclude=True)
@@ -434,10 +557,10 @@ class RunConfig(Strict):
 
     def config_hash(self) -> str:
         """SHA-256 (16 hex) of the canonical JSON of the parsed TOML (key order-insensitive),
-        without the run-only keys of :data:`RUN_ONLY_KEYS` (batch size, threads, backend ...),
-        which cannot change a result: a run differing only in them is identical to its
-        baseline."""
-        raw = {k: v for k, v in self.raw.items() if k not in RUN_ONLY_KEYS}
+        without the run-only keys of :data:`RUN_ONLY_KEYS` (batch size, threads, backend ...)
+        and the tool tables of :data:`TOOL_ONLY_KEYS` (``[tune]``), which cannot change a
+        result: a run differing only in them is identical to its baseline."""
+        raw = {k: v for k, v in self.raw.items() if k not in RUN_ONLY_KEYS + TOOL_ONLY_KEYS}
         return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def with_overrides(self, origins: dict[str, str] | None = None, **kw: Any) -> RunConfig:

@@ -6,7 +6,7 @@ Where the games come from (decided here, documented in the README):
 
 1. ``--run DIR``: that report folder's ``games.parquet`` (the ``--out`` of ``sim run``); it
    must be a run of the same config (its ``config.toml`` equals the config as loaded, but for
-   ``games``, ``batch_size``, ``name``, ``[checks]``, ``[sweep]``, ``[sensitivity]`` and
+   ``games``, ``batch_size``, ``name``, ``[checks]``, ``[sweep]``, ``[sensitivity]``, ``[tune]`` and
    ``[report]``, which do not change what game g plays). A folder holding report folders (``--run reports``) gives its newest run of
    the config;
 2. else ``reports/<run name>/`` when it is such a run, else the newest run of the config among
@@ -33,7 +33,7 @@ from typing import Any
 
 from sim.errors import ConfigError
 
-PLAY_KEYS_IGNORED = ("games", "batch_size", "name", "checks", "sweep", "sensitivity", "report")
+PLAY_KEYS_IGNORED = ("games", "batch_size", "name", "checks", "sweep", "sensitivity", "report", "tune")
 """Config keys that do not change what game g of a seed plays (a run folder made with other
 values of these is still a run of the same games)."""
 PLAY_NOW_MAX = 20_000

@@ -24,11 +24,11 @@ def effective_config(cfg: Any) -> dict:
     """The effective config of RunConfig ``cfg`` as a JSON-ready dict (see the module
     docstring). A seat's ``weights`` are its policy's defaults updated with the seat's own;
     a look-ahead seat's ``base`` and ``base_weights`` likewise from its base policy."""
-    from sim.config import RUN_ONLY_KEYS
+    from sim.config import RUN_ONLY_KEYS, TOOL_ONLY_KEYS
     from sim.games import get_game
 
     d = cfg.model_dump(mode="json")
-    for k in RUN_ONLY_KEYS:
+    for k in RUN_ONLY_KEYS + TOOL_ONLY_KEYS:
         d.pop(k, None)
     try:
         gdef = get_game(cfg.game)

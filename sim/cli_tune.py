@@ -1,0 +1,166 @@
+"""``sim tune``: a typer command function; :mod:`sim.cli` registers it. The work is
+:mod:`sim.tune` (the search and the proof) and :mod:`sim.tune_report` (the files). Exit 0
+written (or ``--dry-run`` planned), 2 bad input (nothing played, nothing written), 130 / 143
+interrupted (the finished trials stay in ``tune.db``; ``--resume`` continues)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sim.cli_common import BackendOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, exit_error
+
+
+def tune(
+    config: Annotated[Path, typer.Argument(help="config TOML file with a [tune] table", show_default=False)],
+    budget: Annotated[Optional[int], typer.Option(
+        "--budget", min=1, metavar="TRIALS",
+        help="trials of the search, in all (with --resume: including the finished ones); default: [tune] budget")] = None,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", min=100, help="games of the last rung (the rungs keep their count, each a quarter of the next); "
+                                 "default: [tune] rungs")] = None,
+    minutes: Annotated[Optional[float], typer.Option(
+        "--minutes", min=0.01, help="stop the search after this many minutes (the proof follows)")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="continue the search in OUT/tune.db")] = False,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", help="output folder (default reports/<config name>-tune)")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="print the plan and the time estimate (from one timed "
+                                                           "rung of the config), write nothing")] = False,
+    seed: SeedOpt = None,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = 2,
+    sets: SetOpt = None,
+) -> None:
+    """Search the [tune] table's keys for values that meet the targets (every candidate on the
+    same games, raced in rungs), prove the best on a fresh seed and compare the recommendation
+    with the current config game by game; writes tuned.toml, tune.html / .md / .json and the
+    optuna study tune.db."""
+    from sim.cli_common import play_flags_problem
+    from sim.errors import ConfigError, OutputError
+    from sim.outputs import check_folder_target
+    from sim.tune import measure_speed, plan_lines, plan_tune
+    from sim.tune_report import default_folder, is_tune_folder
+
+    why = play_flags_problem(threads, backend, workers)
+    if why:
+        raise exit_error(why)
+    try:
+        plan = plan_tune(config, sets=sets, budget=budget, games=games, minutes=minutes, seed=seed)
+    except ConfigError as e:
+        raise exit_error(str(e)) from None
+    dest = out if out is not None else default_folder(plan)
+    try:
+        dest = check_folder_target(dest, is_tune_folder, "tune")
+    except OutputError as e:
+        raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
+    db = dest / "tune.db"
+    if resume and not db.is_file():
+        raise exit_error(f"--resume: no search to resume: {db} does not exist")
+    if not resume and db.exists() and not dry_run:
+        raise exit_error(f"--out: {db} holds a search already: --resume continues it; remove the folder or choose "
+                         "another --out to start afresh")
+    from sim.cli_common import compile_checked
+    from sim.cli_progress import prepare_kernels
+
+    prepare_kernels(compile_checked(config, sets=plan.base_sets, games=plan.rungs[0], seed=plan.seed), quiet=quiet)
+    try:
+        measure_speed(plan, threads=threads, backend=backend, workers=workers)
+    except ConfigError as e:
+        raise exit_error(str(e)) from None
+    for line in plan_lines(plan):
+        typer.echo(line)
+    if dry_run:
+        return
+    from sim.tune import open_study
+
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise exit_error(f"--out: {dest}: cannot write: {e.strerror or e}") from None
+    try:
+        study = open_study(plan, db, resume)
+    except ConfigError as e:
+        raise exit_error(str(e)) from None
+    t0 = time.perf_counter()
+    try:
+        _search(plan, study, threads, backend, workers, quiet)
+        finalists, current, comparison = _prove(plan, study, threads, backend, workers, quiet)
+    except BaseException as e:
+        if isinstance(e, (KeyboardInterrupt,)) or type(e).__name__ == "Interrupted":
+            _close_running(study)
+            n = len([t for t in study.get_trials(deepcopy=False) if t.state.is_finished()])
+            sys.stderr.write(f"\nstopped ({e or 'interrupted'}): {n} finished trial{'s' if n != 1 else ''} kept in "
+                             f"{db}; `sim tune {config} --resume"
+                             + (f" --out {out}" if out is not None else "") + "` continues\n")
+            sys.stderr.flush()
+            raise SystemExit(getattr(e, "code", 130)) from None
+        raise
+    from sim.tune_report import write_tune
+
+    try:
+        path = write_tune(dest, plan, study, finalists, current, comparison, time.perf_counter() - t0, db)
+    except OutputError as e:
+        raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
+    from sim.tune import target_rows
+    from sim.tune_report import verdict_lines
+
+    for line in verdict_lines(plan, finalists, target_rows(current.summary, plan.targets), comparison):
+        typer.echo(line.replace("**", "").replace("`", ""))
+    typer.echo(f"tune: {path / 'tune.html'}")
+
+
+def _close_running(study) -> None:
+    """Mark a trial the interruption left running as failed, so the study stays clean."""
+    import optuna
+
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        try:
+            study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+        except Exception:  # noqa: BLE001 - best effort: a resumed study skips it anyway
+            pass
+
+
+def _say(quiet: bool):
+    return (lambda s: None) if quiet else (lambda s: (sys.stderr.write(s + "\n"), sys.stderr.flush()))
+
+
+def _search(plan, study, threads, backend, workers, quiet) -> None:
+    from sim.tune import miss_words, search
+
+    say = _say(quiet)
+    state = {"best": None}
+
+    def on_trial(t) -> None:
+        a = t.user_attrs
+        if "infeasible" in a:
+            what = f"cannot be set up ({a['infeasible'][:90]})"
+        elif a.get("dropped_at") is not None:
+            what = f"dropped at rung {a['dropped_at'] + 1} (its miss there {miss_words(plan, a['miss_by_rung'][-1])})"
+        elif "objectives" in a:
+            m = a["objectives"][0]
+            if state["best"] is None or m < state["best"]:
+                state["best"] = m
+            what = f"miss {miss_words(plan, m)}"
+        else:
+            what = t.state.name.lower()
+        say(f"trial {t.number:>3}: {what}; best so far {miss_words(plan, state['best'])}")
+
+    search(plan, study, threads=threads, backend=backend, workers=workers, on_trial=on_trial)
+
+
+def _prove(plan, study, threads, backend, workers, quiet):
+    from sim.tune import paired_comparison, prove, recommendation
+
+    say = _say(quiet)
+    say(f"proof: the best {plan.table.top} candidates and the config on {plan.confirm_games:,} games of seed "
+        f"{plan.confirm_seed} ...")
+    finalists, current = prove(plan, study, threads=threads, backend=backend, workers=workers)
+    rec = recommendation(finalists)
+    comparison = paired_comparison(current, rec) if rec is not None else None
+    return finalists, current, comparison
