@@ -79,22 +79,26 @@ def tune(
         return
     from sim.tune import open_study
 
+    dest_existed = dest.exists()
     try:
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise exit_error(f"--out: {dest}: cannot write: {e.strerror or e}") from None
-    try:
-        study = open_study(plan, db, resume)
-    except ConfigError as e:
-        raise exit_error(str(e)) from None
+    created = not db.exists()
+    study = None
     t0 = time.perf_counter()
     try:
+        study = open_study(plan, db, resume)
         _search(plan, study, threads, backend, workers, quiet)
         finalists, current, comparison = _prove(plan, study, threads, backend, workers, quiet)
+    except ConfigError as e:
+        raise exit_error(str(e)) from None
     except BaseException as e:
-        if isinstance(e, (KeyboardInterrupt,)) or type(e).__name__ == "Interrupted":
-            _close_running(study)
-            n = len([t for t in study.get_trials(deepcopy=False) if t.state.is_finished()])
+        if isinstance(e, KeyboardInterrupt) or type(e).__name__ == "Interrupted":
+            n = _kept(study)
+            if n == 0 and created:  # nothing finished: leave nothing behind
+                _remove_new(db, None if dest_existed else dest)
+                raise
             sys.stderr.write(f"\nstopped ({e or 'interrupted'}): {n} finished trial{'s' if n != 1 else ''} kept in "
                              f"{db}; `sim tune {config} --resume"
                              + (f" --out {out}" if out is not None else "") + "` continues\n")
@@ -115,6 +119,30 @@ def tune(
     typer.echo(f"tune: {path / 'tune.html'}")
 
 
+def _kept(study) -> int:
+    """Trials of ``study`` that finished (complete or dropped), after marking a running one failed."""
+    if study is None:
+        return 0
+    import optuna
+
+    _close_running(study)
+    S = optuna.trial.TrialState
+    return len(study.get_trials(deepcopy=False, states=(S.COMPLETE, S.PRUNED)))
+
+
+def _remove_new(db: Path, dest: Path | None) -> None:
+    for p in (db, db.with_name(db.name + "-journal")):
+        try:
+            p.unlink()
+        except OSError:
+            pass
+    if dest is not None:
+        try:
+            dest.rmdir()  # the folder this run made, when nothing else is in it
+        except OSError:
+            pass
+
+
 def _close_running(study) -> None:
     """Mark a trial the interruption left running as failed, so the study stays clean."""
     import optuna
@@ -131,10 +159,11 @@ def _say(quiet: bool):
 
 
 def _search(plan, study, threads, backend, workers, quiet) -> None:
-    from sim.tune import miss_words, search
+    from sim.tune import miss_words, search, simplify
 
-    say = _say(quiet)
     state = {"best": None}
+    bar = _TrialBar(plan.budget, quiet)
+    say = bar.say
 
     def on_trial(t) -> None:
         a = t.user_attrs
@@ -149,9 +178,53 @@ def _search(plan, study, threads, backend, workers, quiet) -> None:
             what = f"miss {miss_words(plan, m)}"
         else:
             what = t.state.name.lower()
-        say(f"trial {t.number:>3}: {what}; best so far {miss_words(plan, state['best'])}")
+        tag = " (simplifying)" if t.user_attrs.get("simplify") else ""
+        say(f"trial {t.number:>3}{tag}: {what}; best so far {miss_words(plan, state['best'])}")
+        bar.advance()
 
-    search(plan, study, threads=threads, backend=backend, workers=workers, on_trial=on_trial)
+    with bar:
+        search(plan, study, threads=threads, backend=backend, workers=workers, on_trial=on_trial)
+        say("simplifying: the best candidate's changes put back one at a time while its miss holds ...")
+        simplify(plan, study, threads=threads, backend=backend, workers=workers, on_trial=on_trial)
+
+
+class _TrialBar:
+    """A rich progress bar over the trials on a terminal (the trial lines print above it);
+    off a terminal the trial lines alone, on stderr; nothing with ``quiet``."""
+
+    def __init__(self, total: int, quiet: bool):
+        self.total, self.quiet = total, quiet
+        self.progress = None
+        self.task = None
+
+    def __enter__(self):
+        if not self.quiet and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(TextColumn("[bold]trials"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                     console=Console(stderr=True))
+            self.progress.__enter__()
+            self.task = self.progress.add_task("trials", total=self.total)
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+        return False
+
+    def say(self, line: str) -> None:
+        if self.quiet:
+            return
+        if self.progress is not None:
+            self.progress.console.print(line, markup=False, highlight=False)
+        else:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+    def advance(self) -> None:
+        if self.progress is not None:
+            self.progress.advance(self.task)
 
 
 def _prove(plan, study, threads, backend, workers, quiet):

@@ -526,13 +526,14 @@ def _play(plan: TunePlan, values: dict[str, Any] | None, games: int, seed: int, 
 
 
 def measure_speed(plan: TunePlan, threads: int | None = None, backend: str = "local", workers: int = 2) -> Any:
-    """Play the config itself at the first rung (after its kernels are loaded, which is not
-    counted): sets ``plan.speed`` (games per second, play and summary) and returns the output.
+    """Play the config itself at the first rung (after its kernels are loaded and a first short
+    run has paid the one-time costs, neither counted): sets ``plan.speed`` (games per second, play and summary) and returns the output.
     ConfigError when a target matches no record of the config."""
     from sim.api import prepare
     from sim.cli_common import compile_checked
 
     prepare(compile_checked(plan.config, sets=plan.base_sets, games=plan.rungs[0], seed=plan.seed))
+    _play(plan, None, min(plan.rungs[0], 100), plan.seed, threads, backend, workers)  # one-time costs: not counted
     t0 = time.perf_counter()
     out = _play(plan, None, plan.rungs[0], plan.seed, threads, backend, workers)
     plan.speed = plan.rungs[0] / max(time.perf_counter() - t0, 1e-6)
@@ -728,12 +729,12 @@ def make_objective(plan: TunePlan, threads: int | None, backend: str, workers: i
 def search(plan: TunePlan, study: Any, threads: int | None = None, backend: str = "local", workers: int = 2,
            on_trial: Callable[[Any], None] | None = None, on_games: Callable[[int], None] | None = None) -> int:
     """Run trials until the study holds ``plan.budget`` finished ones (complete, pruned or
-    failed) or ``plan.minutes`` pass; returns the trials run now. KeyboardInterrupt propagates
+    failed; :func:`simplify`'s trials not counted) or ``plan.minutes`` pass; returns the trials run now. KeyboardInterrupt propagates
     (the finished trials stay in the study)."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    done = len([t for t in study.get_trials(deepcopy=False) if t.state.is_finished()])
+    done = len([t for t in study.get_trials(deepcopy=False) if t.state.is_finished() and not t.user_attrs.get("simplify")])
     todo = plan.budget - done
     if todo <= 0:
         return 0
@@ -743,6 +744,60 @@ def search(plan: TunePlan, study: Any, threads: int | None = None, backend: str 
                    timeout=None if plan.minutes is None else plan.minutes * 60, callbacks=callbacks,
                    catch=())
     return len(study.get_trials(deepcopy=False)) - before
+
+
+def simplify(plan: TunePlan, study: Any, threads: int | None = None, backend: str = "local", workers: int = 2,
+             on_trial: Callable[[Any], None] | None = None) -> int:
+    """The least edit that works: take the best candidate of the search (:func:`ranked_trials`)
+    and put its changed keys back to the config's values one at a time (in the order of
+    ``[tune.space]``), each as one more trial on the same games (a candidate the study already
+    played is not played again); a key stays back when the candidate's miss does not grow.
+    Returns the trials played (tagged ``simplify`` in their user attributes)."""
+    import optuna
+
+    ranked = ranked_trials(plan, study)
+    if not ranked:
+        return 0
+    best = ranked[0]
+    values = values_of(plan, best)
+    goal = best.user_attrs["objectives"][0]
+    order = [d for d in plan.dims if d.changed(values[d.key])]
+    if len(order) < 1:
+        return 0
+    played = 0
+    objective = make_objective(plan, threads, backend, workers)
+    for d in order:
+        trial_values = dict(values)
+        trial_values[d.key] = d.current
+        params: dict[str, Any] = {}
+        for e in plan.dims:
+            p = e.params_of(trial_values[e.key])
+            if p is None:
+                params = {}
+                break
+            params.update(p)
+        if not params:
+            continue
+        key = json.dumps({k: _text(v) for k, v in trial_values.items()}, sort_keys=True)
+        known = next((t for t in study.get_trials(deepcopy=False)
+                      if t.state == optuna.trial.TrialState.COMPLETE and "objectives" in t.user_attrs
+                      and json.dumps(t.user_attrs.get("values"), sort_keys=True) == key), None)
+        if known is None:
+            study.enqueue_trial(params, user_attrs={"simplify": True})
+            callbacks = [lambda s, t: on_trial(t)] if on_trial is not None else []
+            study.optimize(objective, n_trials=1, callbacks=callbacks)
+            played += 1
+            known = study.get_trials(deepcopy=False)[-1]
+        done = known.state == optuna.trial.TrialState.COMPLETE and "objectives" in known.user_attrs
+        if done and known.user_attrs["objectives"][0] <= goal:
+            values = trial_values
+    return played
+
+
+def _text(v: Any) -> str:
+    from sim.sweep import toml_value
+
+    return toml_value(v)
 
 
 # ------------------------------------------------------------------ the proof

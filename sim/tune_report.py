@@ -262,7 +262,7 @@ def _importance_plot(imp: dict[str, float], folder: Path) -> str | None:
     ax.set_yticks(range(len(keys)))
     ax.set_yticklabels(keys, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("share of the miss's variation across trials (%)")
+    ax.set_xlabel("importance (%): share in telling the best trials from the rest")
     ax.set_title("Which searched key mattered most (PED-ANOVA)")
     fig.tight_layout()
     fig.savefig(folder / "importance.png", dpi=DPI)
@@ -312,7 +312,8 @@ def _counts(study: Any) -> dict[str, int]:
             "complete": sum(t.state == S.COMPLETE and "objectives" in t.user_attrs for t in ts),
             "dropped": sum(t.state == S.PRUNED for t in ts),
             "infeasible": sum("infeasible" in t.user_attrs for t in ts),
-            "failed": sum(t.state == S.FAIL for t in ts)}
+            "failed": sum(t.state == S.FAIL for t in ts),
+            "simplify": sum(bool(t.user_attrs.get("simplify")) for t in ts)}
 
 
 def verdict_lines(plan: TunePlan, finalists: Sequence[Finalist], current_rows: Sequence[Row],
@@ -398,7 +399,9 @@ def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
     lines += ["## The search", "",
               f"{c['trials']} trials in {elapsed / 60:.1f} min: {c['complete']} played every rung, {c['dropped']} were "
               f"dropped early by racing, {c['infeasible']} could not be set up"
-              + (f", {c['failed']} failed" if c["failed"] else "") + f". Sampler: optuna {plan.table.sampler}. "
+              + (f", {c['failed']} failed" if c["failed"] else "")
+              + (f" ({c['simplify']} of them put the best candidate's changes back one at a time, to find the least "
+                 "edit that works)" if c["simplify"] else "") + f". Sampler: optuna {plan.table.sampler}. "
               f"Every candidate played the same games (seed {plan.seed}) in rungs of "
               f"{', '.join(f'{n:,}' for n in plan.rungs)} games.", ""]
     lines.append("Searched keys:\n")
@@ -408,8 +411,10 @@ def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
         if plots.get(name):
             lines += [f"![{name}](plots/{plots[name]})", ""]
     if imp:
-        lines += ["Importance (PED-ANOVA, share of the miss's variation across trials): "
-                  + ", ".join(f"`{k}` {100 * v:.0f} %" for k, v in imp.items()) + ".", ""]
+        lines += ["Importance (optuna's PED-ANOVA, each key's share in telling the best trials from the rest): "
+                  + ", ".join(f"`{k}` {100 * v:.0f} %" for k, v in imp.items()) + ". It is read from the trials "
+                  "the search chose to play, not from a designed experiment: `sim sensitivity` measures each key's "
+                  "effect with intervals.", ""]
     if comparison is not None and rec is not None and change_lines(plan, rec):
         lines += ["## Current against tuned, game by game", "",
                   f"Both on the same {plan.confirm_games:,} games of seed {plan.confirm_seed}; headline metrics, "
@@ -487,7 +492,8 @@ def tune_json(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
         trials.append({"number": t.number, "state": t.state.name.lower(), "values": a.get("values"),
                        "objectives": a.get("objectives"), "miss_by_rung": a.get("miss_by_rung"),
                        "dropped_at_rung": a.get("dropped_at"), "infeasible": a.get("infeasible"),
-                       "changed": a.get("changed"), "is_config": bool(a.get("is_config"))})
+                       "changed": a.get("changed"), "is_config": bool(a.get("is_config")),
+                       "simplify": bool(a.get("simplify"))})
 
     def fin(f: Finalist) -> dict:
         return {"trial": f.number, "values": {k: toml_value(v) for k, v in f.values.items()},

@@ -174,13 +174,15 @@ def test_resume_continues_the_study_and_refuses_a_fresh_start_over_it(tmp_path):
     args = ["tune", str(cfg), "--out", str(out), "--threads", "1", "--quiet"]
     r = runner.invoke(app, args)
     assert r.exit_code == 0, r.output
-    assert len(json.loads((out / "tune.json").read_text())["trials"]) == 3
+    first = json.loads((out / "tune.json").read_text())["trials"]
+    assert len([t for t in first if not t["simplify"]]) == 3
     again = runner.invoke(app, args)
     assert again.exit_code == 2 and "--resume continues it" in again.output
     r2 = runner.invoke(app, args + ["--resume", "--budget", "5"])
     assert r2.exit_code == 0, r2.output
     trials = json.loads((out / "tune.json").read_text())["trials"]
-    assert [t["number"] for t in trials] == [0, 1, 2, 3, 4]
+    assert [t["number"] for t in trials[:len(first)]] == [t["number"] for t in first]  # the first search kept
+    assert len([t for t in trials if not t["simplify"]]) == 5
 
 
 def test_a_tune_table_leaves_the_config_hash_alone(tmp_path):
@@ -281,3 +283,40 @@ def test_plan_refuses_a_confirm_seed_equal_to_the_search_seed(tmp_path):
     cfg.write_text(text)
     with pytest.raises(ConfigError, match="must differ from the search's seed"):
         plan_tune(cfg)
+
+
+def test_ctrl_c_keeps_the_finished_trials_and_resume_continues(tmp_path):
+    """SIGINT during the search: exit 130, one line naming the trials kept in tune.db and the
+    --resume command; nothing else written; --resume then plays on from there."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    cfg = _config(tmp_path, budget=400, sampler="random", rungs="[200, 800]")
+    out = tmp_path / "out"
+    env = {**os.environ, "COLUMNS": "200"}
+    p = subprocess.Popen([sys.executable, "-m", "sim.cli", "tune", str(cfg), "--out", str(out), "--threads", "1"],
+                         stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    seen = 0
+    for line in p.stderr:
+        if line.startswith("trial "):
+            seen += 1
+            if seen == 3:
+                p.send_signal(signal.SIGINT)
+                break
+    _out, rest = p.communicate(timeout=120)
+    assert p.returncode == 130, rest
+    assert "finished trials kept in" in rest and "--resume" in rest
+    assert sorted(x.name for x in out.iterdir()) == ["tune.db"]
+    import optuna
+
+    study = optuna.load_study(study_name="sim-tune", storage=f"sqlite:///{out / 'tune.db'}")
+    S = optuna.trial.TrialState
+    kept = len(study.get_trials(states=(S.COMPLETE, S.PRUNED)))
+    assert kept >= 3 and not study.get_trials(states=(S.RUNNING,))
+    r = runner.invoke(app, ["tune", str(cfg), "--out", str(out), "--threads", "1", "--quiet", "--resume",
+                            "--budget", str(kept + 2)])
+    assert r.exit_code == 0, r.output
+    data = json.loads((out / "tune.json").read_text())
+    assert data["counts"]["complete"] + data["counts"]["dropped"] >= kept + 2
