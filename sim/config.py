@@ -355,27 +355,34 @@ class SensitivityConfig(Strict):
 
 class TuneRange(Strict):
     """One searched key of the ``[tune.space]`` table (:mod:`sim.tune`): ``low`` / ``high``
-    (inclusive; integers when both are whole numbers written without a point, else floats;
-    ``step`` the grid of an integer or float range, ``log`` a float searched on a log scale)
-    or ``choices`` (any TOML values, lists included). A list key with ``low`` / ``high``
-    searches every item of the list in that range; ``total`` then fixes the items' sum (a
-    deck composition, the seats' start money)."""
+    (inclusive; an integer range when the config's value is an integer; ``step`` the grid of
+    the range, ``log`` a float searched on a log scale), or ``around`` (the config's value plus
+    or minus this, not below 0 when the config's is not), or ``choices`` (any TOML values,
+    lists included). A list or table key (a deck's counts) with a range searches every item in
+    it; ``total`` then fixes the items' sum (a deck composition, the seats' start money)."""
 
     low: FiniteFloat | None = Field(None, description="lowest value searched (inclusive)")
     high: FiniteFloat | None = Field(None, description="highest value searched (inclusive)")
     step: FiniteFloat | None = Field(None, gt=0, description="grid step of a range (an integer range: a whole number)")
     log: bool = Field(False, description="a float range searched on a log scale (low > 0)")
+    around: FiniteFloat | None = Field(None, gt=0, description="instead of low / high: each value (each item of a "
+                                       "list or table) within this much of the config's own, never below 0 when "
+                                       "the config's is not")
     choices: list[Any] | None = Field(None, min_length=1, max_length=1000, description="the values searched")
-    total: int | None = Field(None, description="a list key: the sum its items keep")
+    total: int | None = Field(None, description="a list or table key: the sum its items keep")
 
     @model_validator(mode="after")
     def _shape(self) -> TuneRange:
         if self.choices is not None:
-            if self.low is not None or self.high is not None or self.total is not None or self.log:
-                raise ValueError("give choices, or low and high, not both")
+            if self.low is not None or self.high is not None or self.total is not None or self.log or self.around:
+                raise ValueError("give choices, or a range (low and high, or around), not both")
+            return self
+        if self.around is not None:
+            if self.low is not None or self.high is not None or self.log:
+                raise ValueError("give around, or low and high, not both (around takes no log)")
             return self
         if self.low is None or self.high is None:
-            raise ValueError("give low and high (a range) or choices")
+            raise ValueError("give low and high (a range), around, or choices")
         if self.low > self.high:
             raise ValueError(f"an empty range: low ({self.low:g}) is above high ({self.high:g})")
         if self.log and not self.low > 0:

@@ -87,8 +87,8 @@ class Infeasible(Exception):
 class Dim:
     """One searched key of ``[tune.space]``: ``key`` (dotted, as written), ``path``
     (:func:`sim.overrides.parse_key`), ``kind`` (``int``, ``float``, ``choice``, ``list``: a list
-    of numbers searched item by item), the table entry ``spec`` and the config's ``current``
-    value."""
+    of numbers searched item by item, ``table``: a table of numbers such as a deck's card counts,
+    searched entry by entry), the table entry ``spec`` and the config's ``current`` value."""
 
     key: str
     path: tuple
@@ -112,11 +112,45 @@ class Dim:
         if not self.integer and s.step is None:
             return math.inf
         step = s.step or 1
-        n = math.floor((s.high - s.low) / step + 1e-9) + 1
-        if self.kind == "list":
+
+        def count(i: int | None) -> float:
+            lo, hi = self.bounds(i)
+            return float(math.floor((hi - lo) / step + 1e-9) + 1)
+
+        if self.kind in ("list", "table"):
             k = len(self.current) - (1 if s.total is not None else 0)
-            return float(n) ** k
-        return float(n)
+            return math.prod(count(i) for i in range(k))
+        return count(None)
+
+    def _values(self) -> list:
+        if self.kind == "table":
+            return list(self.current.values())
+        return list(self.current) if self.kind == "list" else [self.current]
+
+    def bounds(self, i: int | None = None) -> tuple[float, float]:
+        """The range of the value (``i`` None) or of item ``i`` of a list or table: ``low`` /
+        ``high``, or the config's value plus or minus ``around`` (not below 0 when the config's
+        value is not)."""
+        s = self.spec
+        if s.around is None:
+            return float(s.low), float(s.high)
+        c = self._values()[0 if i is None else i]
+        lo = c - s.around
+        if c >= 0:
+            lo = max(0.0, lo)
+        return float(lo), float(c + s.around)
+
+    def range_text(self) -> str:
+        s = self.spec
+        if s.around is not None:
+            return f"its value ± {s.around:g}"
+        return f"[{s.low:g}, {s.high:g}]"
+
+    def item_names(self) -> list[str]:
+        """optuna's parameter names of a list's or a table's items: ``KEY[i]`` / ``KEY.NAME``."""
+        if self.kind == "table":
+            return [f"{self.key}.{k}" for k in self.current]
+        return [f"{self.key}[{i}]" for i in range(len(self.current))]
 
     def suggest(self, trial: Any) -> Any:
         """The value trial ``trial`` (optuna) takes for this key; raises :class:`Infeasible`
@@ -127,22 +161,24 @@ class Dim:
             return s.choices[self.texts.index(t)]
         if self.kind in ("int", "float"):
             return self._one(trial, self.key)
-        n = len(self.current)
-        free = n - 1 if s.total is not None else n
-        items = [self._one(trial, f"{self.key}[{i}]") for i in range(free)]
+        names = self.item_names()
+        free = len(names) - 1 if s.total is not None else len(names)
+        items = [self._one(trial, name, i) for i, name in enumerate(names[:free])]
         if s.total is not None:
             last = s.total - sum(items)
-            if not (s.low <= last <= s.high):
+            lo, hi = self.bounds(len(names) - 1)
+            if not (lo <= last <= hi):
                 raise Infeasible(f"{self.key}: the items {items} leave {last:g} for the last item (total "
-                                 f"{s.total}), outside [{s.low:g}, {s.high:g}]")
+                                 f"{s.total}), outside [{lo:g}, {hi:g}]")
             items.append(int(last) if self.integer else float(last))
-        return items
+        return dict(zip(self.current, items)) if self.kind == "table" else items
 
-    def _one(self, trial: Any, name: str) -> Any:
+    def _one(self, trial: Any, name: str, i: int | None = None) -> Any:
         s = self.spec
+        lo, hi = self.bounds(i)
         if self.integer:
-            return trial.suggest_int(name, int(s.low), int(s.high), step=int(s.step or 1))
-        return trial.suggest_float(name, s.low, s.high, step=s.step, log=s.log)
+            return trial.suggest_int(name, int(lo), int(hi), step=int(s.step or 1))
+        return trial.suggest_float(name, lo, hi, step=s.step, log=s.log)
 
     def params_of(self, value: Any) -> dict[str, Any] | None:
         """The optuna parameters that stand for ``value`` (to enqueue the config itself as the
@@ -153,15 +189,21 @@ class Dim:
         if self.kind == "choice":
             t = toml_value(value)
             return {self.key: t} if t in self.texts else None
-        vals = [value] if self.kind in ("int", "float") else list(value)
-        names = [self.key] if self.kind in ("int", "float") else [f"{self.key}[{i}]" for i in range(len(vals))]
-        if self.kind == "list" and s.total is not None:
+        if self.kind == "table":
+            if set(value) != set(self.current):
+                return None
+            vals = [value[k] for k in self.current]
+        else:
+            vals = [value] if self.kind in ("int", "float") else list(value)
+        names = [self.key] if self.kind in ("int", "float") else self.item_names()
+        if self.kind in ("list", "table") and s.total is not None:
             if sum(vals) != s.total:
                 return None
             vals, names = vals[:-1], names[:-1]
         step = s.step or (1 if self.integer else None)
-        for v in vals:
-            if not (s.low <= v <= s.high) or (step and abs((v - s.low) / step - round((v - s.low) / step)) > 1e-9):
+        for i, v in enumerate(vals):
+            lo, hi = self.bounds(None if self.kind in ("int", "float") else i)
+            if not (lo <= v <= hi) or (step and abs((v - lo) / step - round((v - lo) / step)) > 1e-9):
                 return None
         return dict(zip(names, vals))
 
@@ -169,6 +211,8 @@ class Dim:
         """How many items of this key ``value`` changes from the config (a scalar: 0 or 1)."""
         if self.kind == "list":
             return sum(1 for a, b in zip(value, self.current) if a != b)
+        if self.kind == "table":
+            return sum(1 for k in self.current if value.get(k) != self.current[k])
         from sim.sweep import _same
 
         return 0 if _same(self.current, value) else 1
@@ -201,18 +245,27 @@ def _dim(base: Any, key: str, spec: Any, dump: dict, source: str) -> Dim:
             raise ConfigError(source, where, "a range fits a number or a list of numbers; give choices for this key")
         integer = all(isinstance(x, int) for x in cur)
         d = Dim(key, path, "list", spec, cur, integer)
-        if spec.total is not None and not (spec.low * len(cur) <= spec.total <= spec.high * len(cur)):
-            raise ConfigError(source, where, f"total {spec.total} cannot be made of {len(cur)} items in "
-                              f"[{spec.low:g}, {spec.high:g}]")
+    elif isinstance(cur, dict):
+        if not cur or not all(number(x) for x in cur.values()):
+            raise ConfigError(source, where, "a range fits a number, a list of numbers or a table of numbers (a "
+                              "deck's counts); give choices for this key")
+        integer = all(isinstance(x, int) for x in cur.values())
+        d = Dim(key, path, "table", spec, dict(cur), integer)
     elif number(cur):
         integer = isinstance(cur, int)
         if spec.total is not None:
-            raise ConfigError(source, where, "total applies to a list key only")
+            raise ConfigError(source, where, "total applies to a list or a table key only")
         d = Dim(key, path, "int" if integer else "float", spec, cur, integer)
     else:
         raise ConfigError(source, where, f"{key!r} is not a number; give choices for it")
+    if d.kind in ("list", "table") and spec.total is not None:
+        lows = sum(d.bounds(i)[0] for i in range(len(cur)))
+        highs = sum(d.bounds(i)[1] for i in range(len(cur)))
+        if not lows <= spec.total <= highs:
+            raise ConfigError(source, where, f"total {spec.total} cannot be made of {len(cur)} items in "
+                              f"{d.range_text()} (they sum to {lows:g} .. {highs:g})")
     if integer:
-        for name, x in (("low", spec.low), ("high", spec.high), ("step", spec.step)):
+        for name, x in (("low", spec.low), ("high", spec.high), ("step", spec.step), ("around", spec.around)):
             if x is not None and not float(x).is_integer():
                 raise ConfigError(source, where, f"an integer key's {name} must be a whole number, got {x:g}")
         if spec.log:
@@ -387,21 +440,27 @@ def _check_corners(plan: TunePlan, d: Dim) -> None:
     from sim.sweep import toml_value
 
     s = d.spec
+
+    def end(b: float) -> Any:
+        return int(b) if d.integer else b
+
     if d.kind == "choice":
-        values = list(s.choices)
-    elif d.kind == "list":
-        values = [[int(s.low) if d.integer else s.low] * len(d.current), [int(s.high) if d.integer else s.high] * len(d.current)]
+        moves = [(d.key, d.path, v) for v in s.choices]
+    elif d.kind == "list":  # each item at each end, the others as they are
+        moves = [(f"{d.key}[{i}]", d.path + (i,), end(b)) for i in range(len(d.current)) for b in d.bounds(i)]
+    elif d.kind == "table":
+        moves = [(f"{d.key}.{k}", d.path + (k,), end(b)) for i, k in enumerate(d.current) for b in d.bounds(i)]
     else:
-        values = [int(s.low), int(s.high)] if d.integer else [s.low, s.high]
-    for v in values:
-        ov = Override(d.key, d.path, v, FLAG, f"{d.key}={toml_value(v)}")
+        moves = [(d.key, d.path, end(b)) for b in d.bounds()]
+    for key, path, v in moves:
+        ov = Override(key, path, v, FLAG, f"{key}={toml_value(v)}")
         try:
             load(plan.config, list(plan.base_sets) + [ov])
         except ConfigError as e:
-            if d.kind == "list" and s.total is not None:
-                continue  # the corners of a list with a total are not candidates
+            if s.total is not None:
+                continue  # with a total, an item at one end forces the others: not a candidate
             raise ConfigError(plan.base.source, f"tune.space.{d.key}",
-                              f"{toml_value(v)} is not a value the key can take: {e.reason}") from None
+                              f"{key}={toml_value(v)} is not a value the key can take: {e.reason}") from None
 
 
 # ------------------------------------------------------------------ scoring
@@ -565,9 +624,10 @@ def plan_lines(plan: TunePlan) -> list[str]:
         if d.kind == "choice":
             what = "one of " + ", ".join(d.texts)
         else:
-            what = f"[{s.low:g}, {s.high:g}]" + (f" step {s.step:g}" if s.step else "") + (" log" if s.log else "")
-            if d.kind == "list":
-                what = f"each of {len(d.current)} items in {what}" + (f", total {s.total}" if s.total is not None else "")
+            what = d.range_text() + (f" step {s.step:g}" if s.step else "") + (" log" if s.log else "")
+            if d.kind in ("list", "table"):
+                what = f"each of {len(d.current)} {'items' if d.kind == 'list' else 'entries'} in {what}" + \
+                    (f", total {s.total}" if s.total is not None else "")
         lines.append(f"  {d.key} = {toml_value(d.current)}: {what}")
     for g in plan.groups:
         lines.append(f"  linked: {g.describe()}")

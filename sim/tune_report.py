@@ -73,8 +73,17 @@ def change_lines(plan: TunePlan, f: Finalist) -> list[tuple[str, str, str]]:
     """``(key, from, to)`` of every key the finalist changes (TOML text)."""
     from sim.sweep import toml_value
 
-    return [(d.key, toml_value(d.current), toml_value(f.values[d.key])) for d in plan.dims
-            if d.changed(f.values[d.key])]
+    out = []
+    for d in plan.dims:
+        v = f.values[d.key]
+        if not d.changed(v):
+            continue
+        if d.kind == "table":  # a deck: each changed entry
+            out += [(f"{d.key}.{k}", toml_value(d.current[k]), toml_value(v[k])) for k in d.current
+                    if v.get(k) != d.current[k]]
+        else:
+            out.append((d.key, toml_value(d.current), toml_value(v)))
+    return out
 
 
 # ------------------------------------------------------------------ tuned.toml
@@ -100,9 +109,16 @@ def tuned_toml(plan: TunePlan, f: Finalist, dest: Path) -> str:
     values = dict(f.values)
     try:
         doc = tomlkit.parse(text)
-        ovs = plan.overrides(values)[len(plan.base_sets):]
+        ovs = []
+        for ov in plan.overrides(values)[len(plan.base_sets):]:
+            if isinstance(ov.value, dict):  # a table (a deck): each changed entry on its own line
+                cur = _lookup_raw(plan, ov.path)
+                ovs += [type(ov)(f"{ov.key}.{k}", ov.path + (k,), v, ov.flag, "") for k, v in ov.value.items()
+                        if not isinstance(cur, dict) or cur.get(k) != v]
+            else:
+                ovs.append(ov)
         for ov in ovs:
-            path = parse_key(ov.key, "[tune]")
+            path = ov.path
             node: Any = doc
             for p in path[:-1]:
                 node = node[p]

@@ -320,3 +320,36 @@ def test_ctrl_c_keeps_the_finished_trials_and_resume_continues(tmp_path):
     assert r.exit_code == 0, r.output
     data = json.loads((out / "tune.json").read_text())
     assert data["counts"]["complete"] + data["counts"]["dropped"] >= kept + 2
+
+
+def test_a_deck_searched_around_its_counts_keeps_its_total_and_tuned_toml_edits_each_count(tmp_path):
+    """``deck = { around = 2, total = 108 }``: every count within 2 of the config's, the sum
+    kept; tuned.toml changes the changed counts on their own lines (comments kept), and loads."""
+    import optuna
+
+    from sim.tune import Finalist, plan_tune
+    from sim.tune_report import change_lines, tuned_toml
+
+    src = (ROOT / "configs" / "clear_for_takeoff.toml").read_text(encoding="utf-8")
+    cfg = tmp_path / "cft.toml"
+    cfg.write_text(src + '\n[tune]\ntargets = [{ metric = "turns_mean", min = 120, max = 130 }]\n[tune.space]\n'
+                   '"clear_for_takeoff.deck" = { around = 2, total = 108 }\n', encoding="utf-8")
+    plan = plan_tune(cfg)
+    (d,) = plan.dims
+    assert d.kind == "table" and d.bounds(0) == (15.0, 19.0) and d.bounds(10) == (0.0, 4.0)  # A = 17, FG = 2
+    names = d.item_names()
+    params = {n: d.current[n.split(".")[-1]] for n in names[:-1]}
+    params["clear_for_takeoff.deck.A"] = 15
+    params["clear_for_takeoff.deck.B"] = 13
+    deck = d.suggest(optuna.trial.FixedTrial(params))
+    assert sum(deck.values()) == 108 and deck["A"] == 15 and deck["B"] == 13 and deck["ICE"] == 3
+    f = Finalist(7, {d.key: deck}, [0.0], 2)
+    assert change_lines(plan, f) == [("clear_for_takeoff.deck.A", "17", "15"), ("clear_for_takeoff.deck.B", "11", "13")]
+    text = tuned_toml(plan, f, tmp_path / "out" / "tuned.toml")
+    assert "A = 15 # sim tune: was 17" in text and "B = 13 # sim tune: was 11" in text and "C = 11\n" in text
+    assert "# ASSUMPTION: six airlines" in text
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "tuned.toml").write_text(text, encoding="utf-8")
+    from sim.config import load
+
+    assert load(tmp_path / "out" / "tuned.toml").section.deck.A == 15
