@@ -429,7 +429,8 @@ def validate(config: ConfigArg, sets: SetOpt = None) -> None:
     """Check a config (syntax, keys, types, feasibility, the metrics its [checks] names
     against the game's metric catalogue) without playing anything: what `sim run` reads, the
     [checks] table as `sim check` / `sim baseline` read it, every point of the [sweep]
-    grid as `sim sweep` reads it and the [sensitivity] table's keys, steps, bounds and groups."""
+    grid as `sim sweep` reads it, the [sensitivity] table's keys, steps, bounds and groups and
+    the [tune] table's space, targets and preferences."""
     run_ = load_config(config, sets)
     cfg = run_.cfg
     from sim.cli_regress import load_for_run
@@ -449,6 +450,13 @@ def validate(config: ConfigArg, sets: SetOpt = None) -> None:
             sp = plan_sensitivity(config, None, sets=sets)
             nk = len(sp.keys)
             sweep_note += f", [sensitivity] {nk} key{'s' if nk != 1 else ''}, {len(sp.points)} points"
+        if cfg.tune is not None:  # the space, targets and preferences sim tune reads
+            from sim.tune import plan_tune
+
+            tp = plan_tune(config, sets=sets)
+            size = tp.space_size()
+            sweep_note += f", [tune] {len(tp.dims)} key{'s' if len(tp.dims) != 1 else ''}, " + \
+                ("a continuous space" if size == float("inf") else f"{size:,.0f} candidates")
     except ConfigError as e:
         fail(str(e))
     typer.echo(f"ok: {config} ({cfg.game}, {cfg.n_seats} seats, {cfg.games:,} games, seed {cfg.seed}, "

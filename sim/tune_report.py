@@ -212,6 +212,8 @@ def _targets_plot(plan: TunePlan, current_rows: Sequence[Row], chosen: Finalist,
     from sim.report.plots import DPI, GRID, _plt
 
     rows = [(a, b) for a, b in zip(current_rows, chosen.rows) if a.value is not None and b.value is not None]
+    banded = [(a, b) for a, b in rows if a.min is not None and a.max is not None]
+    rows = banded or rows  # the records with a band on both sides (win rates), not a one-sided cap beside them
     if not rows:
         return None
     plt = _plt()
@@ -404,14 +406,19 @@ def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
               f"The {len(finalists)} best candidates of the search, replayed on {plan.confirm_games:,} games of seed "
               f"{plan.confirm_seed} (the search played seed {plan.seed}). A finalist passes when every target's "
               "interval lies inside its band; the recommendation is the first that passes, in the search's order.", ""]
-    heads = ["trial", "changes", "search miss"] + [r.label for r in (finalists[0].rows if finalists else [])] + ["passes"]
-    body = []
-    for f in finalists:
-        ch = change_lines(plan, f)
-        body.append([str(f.number), "; ".join(f"{k} → {b}" for k, _a, b in ch) or "(the config)",
-                     miss_text(f.rows, f.objectives[0])] + [row_text(r) for r in f.rows] + ["yes" if f.passed else "no"])
-    if body:
-        lines += [md_table(heads, body), ""]
+    if finalists:
+        body = [[str(f.number), "<br>".join(f"`{k}` {a} → {b}" for k, a, b in change_lines(plan, f)) or "(the config)",
+                 miss_text(f.rows, f.objectives[0]), miss_text(f.rows, f.miss), "yes" if f.passed else "no"]
+                for f in finalists]
+        lines += [md_table(["trial", "changes", "miss in the search", "miss in the proof", "passes"], body,
+                           align="llrrl"), ""]
+        heads = ["target record", "band", "current config"] + [f"trial {f.number}" for f in finalists]
+        body = []
+        for i, r in enumerate(current_rows):
+            body.append([r.label, band_text(r), row_text(r)]
+                        + [(row_text(f.rows[i]) + ("" if f.rows[i].inside() else " ✗")) if i < len(f.rows) else "–"
+                           for f in finalists])
+        lines += [md_table(heads, body, align="ll" + "r" * (len(heads) - 2)), ""]
     lines += ["## The search", "",
               f"{c['trials']} trials in {elapsed / 60:.1f} min: {c['complete']} played every rung, {c['dropped']} were "
               f"dropped early by racing, {c['infeasible']} could not be set up"
