@@ -201,9 +201,14 @@ def test_a_tune_table_leaves_the_config_hash_alone(tmp_path):
     ('"dice_race.track" = { low = 1, high = 3 }', "tune.space.dice_race.track", "not a value the key can take"),
 ])
 def test_bad_space_exits_2_naming_the_key_and_writes_nothing(tmp_path, extra_table, key, words):
-    text = DICE.read_text(encoding="utf-8") + f"\n[tune]\n[tune.space]\n{extra_table}\n"
+    _refused(tmp_path, f"\n[tune]\n[tune.space]\n{extra_table}\n", key, words)
+
+
+def _refused(tmp_path: Path, tune_text: str, key: str, words: str) -> None:
+    """``sim tune`` on the dice race with ``tune_text`` appended: exit 2, one message naming
+    ``key`` and saying ``words``, no output folder."""
     cfg = tmp_path / "bad.toml"
-    cfg.write_text(text, encoding="utf-8")
+    cfg.write_text(DICE.read_text(encoding="utf-8") + tune_text, encoding="utf-8")
     out = tmp_path / "out"
     r = runner.invoke(app, ["tune", str(cfg), "--out", str(out), "--quiet"], env={"COLUMNS": "300"})
     assert r.exit_code == 2, r.output
@@ -219,15 +224,8 @@ def test_bad_space_exits_2_naming_the_key_and_writes_nothing(tmp_path, extra_tab
     ('prefer = [{ metric = "turns_mean" }]', "tune.prefer", "give min, max or toward"),
 ])
 def test_bad_objective_exits_2_naming_the_key(tmp_path, tune_lines, key, words):
-    text = DICE.read_text(encoding="utf-8") + (f"\n[tune]\n{tune_lines}\n[tune.space]\n"
-                                                '"dice_race.track" = { low = 24, high = 27 }\n')
-    cfg = tmp_path / "bad.toml"
-    cfg.write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    r = runner.invoke(app, ["tune", str(cfg), "--out", str(out), "--quiet"], env={"COLUMNS": "300"})
-    assert r.exit_code == 2, r.output
-    assert key in r.output and words in r.output
-    assert not out.exists()
+    _refused(tmp_path, f"\n[tune]\n{tune_lines}\n[tune.space]\n" '"dice_race.track" = { low = 24, high = 27 }\n',
+             key, words)
 
 
 def test_budget_flag_of_zero_and_a_config_without_tune_exit_2(tmp_path):
@@ -353,3 +351,29 @@ def test_a_deck_searched_around_its_counts_keeps_its_total_and_tuned_toml_edits_
     from sim.config import load
 
     assert load(tmp_path / "out" / "tuned.toml").section.deck.A == 15
+
+
+def test_a_linked_partner_follows_the_searched_leader(tmp_path):
+    """[[tune.groups]] as in [sensitivity]: Now Boarding's speed_prices follow start_speed (a
+    start speed of 4 drops the price of reaching 4), and a partner that is searched itself is
+    refused."""
+    nb = ROOT / "configs" / "now_boarding.toml"
+    text = nb.read_text(encoding="utf-8").split("# `sim tune configs/now_boarding.toml`")[0]
+    rest = nb.read_text(encoding="utf-8").split("[now_boarding]\n", 1)[1]
+    group = ('\n[[tune.groups]]\nleader = "now_boarding.start_speed"\npartner = "now_boarding.speed_prices"\n'
+             'follow = "list_front"\n')
+    cfg = tmp_path / "nb.toml"
+    cfg.write_text(text + '[tune]\n[tune.space]\n"now_boarding.start_speed" = { low = 2, high = 4 }\n' + group
+                   + "\n[now_boarding]\n" + rest, encoding="utf-8")
+    from sim.tune import plan_tune
+
+    plan = plan_tune(cfg)
+    ovs = {o.key: o.value for o in plan.overrides({"now_boarding.start_speed": 4})}
+    assert ovs == {"now_boarding.start_speed": 4, "now_boarding.speed_prices": [7, 9, 11, 13, 15]}
+    ovs = {o.key: o.value for o in plan.overrides({"now_boarding.start_speed": 2})}
+    assert ovs["now_boarding.speed_prices"] == [3, 5, 7, 9, 11, 13, 15]
+    cfg.write_text(text + '[tune]\n[tune.space]\n"now_boarding.start_speed" = { low = 2, high = 4 }\n'
+                   '"now_boarding.speed_prices" = { around = 1 }\n' + group + "\n[now_boarding]\n" + rest,
+                   encoding="utf-8")
+    with pytest.raises(ConfigError, match="is searched itself"):
+        plan_tune(cfg)
