@@ -176,7 +176,7 @@ def git_revision(cwd: Path | None = None) -> str:
 
 def versions() -> dict[str, str]:
     out = {"sim": sim.__version__, "python": platform.python_version()}
-    for pkg in ("numba", "numpy", "polars", "matplotlib", "pydantic", "scipy", "statsmodels"):
+    for pkg in ("numba", "numpy", "polars", "matplotlib", "pydantic", "scipy", "statsmodels", "optuna"):
         try:
             out[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:

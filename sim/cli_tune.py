@@ -116,6 +116,8 @@ def tune(
 
     for line in verdict_lines(plan, finalists, target_rows(current.summary, plan.targets), comparison):
         typer.echo(line.replace("**", "").replace("`", ""))
+    if (path / "tuned.toml").is_file():
+        typer.echo(f"tuned config: {path / 'tuned.toml'}")
     typer.echo(f"tune: {path / 'tune.html'}")
 
 

@@ -542,4 +542,17 @@ def tune_json(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
                         "ci_high": m.ci_high, "p_value": m.p_value, "test": m.test}
                        for m in (comparison.rows if comparison is not None else []) if m.tested],
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "versions": _versions(), "git_revision": _revision(),
     }
+
+
+def _versions() -> dict:
+    from sim.api import versions
+
+    return versions()
+
+
+def _revision() -> str:
+    from sim.api import git_revision
+
+    return git_revision()
