@@ -302,13 +302,21 @@ def _pareto_plot(plan: TunePlan, study: Any, folder: Path) -> str | None:
     front = {t.number for t in study.best_trials}
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    k = 100 if plan.rate_units else 1
     for on in (False, True):
         ts = [t for t in done if (t.number in front) == on]
-        ax.scatter([t.user_attrs["objectives"][0] for t in ts], [t.user_attrs["objectives"][1] for t in ts],
+        ax.scatter([k * t.user_attrs["objectives"][0] for t in ts], [t.user_attrs["objectives"][1] for t in ts],
                    s=26 if on else 14, color="#C44E52" if on else "#999999",
                    label="Pareto front" if on else "other candidates")
-    ax.set_xlabel("miss (outside the target bands)")
-    ax.set_ylabel(plan.objectives[1].name)
+    ax.set_xlabel("miss (points outside the target bands)" if k == 100 else "miss (outside the target bands)")
+    second = plan.objectives[1].prefer
+    if second is not None and second.least_change:
+        ax.set_ylabel("values changed from the config")
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
+        ax.set_ylabel(plan.objectives[1].name)
     ax.set_title("Targets against the first preference")
     ax.grid(**GRID)
     ax.legend(fontsize=8)
@@ -420,11 +428,11 @@ def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
                            for f in finalists])
         lines += [md_table(heads, body, align="ll" + "r" * (len(heads) - 2)), ""]
     lines += ["## The search", "",
-              f"{c['trials']} trials in {elapsed / 60:.1f} min: {c['complete']} played every rung, {c['dropped']} were "
-              f"dropped early by racing, {c['infeasible']} could not be set up"
-              + (f", {c['failed']} failed" if c["failed"] else "")
-              + (f" ({c['simplify']} of them put the best candidate's changes back one at a time, to find the least "
-                 "edit that works)" if c["simplify"] else "") + f". Sampler: optuna {plan.table.sampler}. "
+              f"{c['trials']} trials in {elapsed / 60:.1f} min"
+              + (f" ({c['trials'] - c['simplify']} searched, {c['simplify']} putting the best candidate's changes back "
+                 "one at a time to find the least edit that works)" if c["simplify"] else "")
+              + f": {c['complete']} played every rung, {c['dropped']} were dropped early by racing, {c['infeasible']} "
+              "could not be set up" + (f", {c['failed']} failed" if c["failed"] else "") + f". Sampler: optuna {plan.table.sampler}. "
               f"Every candidate played the same games (seed {plan.seed}) in rungs of "
               f"{', '.join(f'{n:,}' for n in plan.rungs)} games.", ""]
     lines.append("Searched keys:\n")
@@ -479,7 +487,7 @@ def write_tune(dest: Path, plan: TunePlan, study: Any, finalists: Sequence[Final
     current_rows = target_rows(current.summary, plan.targets) if current is not None else []
     rec = recommendation(finalists)
     imp = importance(plan, study)
-    rate = bool(current_rows) and all(r.rate for r in current_rows)
+    rate = plan.rate_units = bool(current_rows) and all(r.rate for r in current_rows)
     with atomic_folder(dest, is_tune_folder, "tune") as tmp:
         plots_dir = tmp / "plots"
         plots_dir.mkdir()
