@@ -546,6 +546,18 @@ def miss(rows: Sequence[Row], games: int, confirm_games: int, optimistic: bool =
     return total
 
 
+def interval_miss(rows: Sequence[Row]) -> float:
+    """How far the records' 95 % intervals reach outside their bands, summed (metric units): 0
+    exactly when every interval lies inside its band (the proof passes). A row without a value
+    or an interval counts :data:`PENALTY`."""
+    total = 0.0
+    for r in rows:
+        if r.value is None or r.lo is None or r.hi is None:
+            return PENALTY
+        total += max(0.0, (r.min - r.lo) if r.min is not None else 0.0, (r.hi - r.max) if r.max is not None else 0.0)
+    return total
+
+
 def prefer_value(p: Any, summary: dict, plan: TunePlan, values: dict[str, Any]) -> float:
     """The value of preference ``p`` (:class:`sim.config.TunePrefer`) for a candidate: the
     number of items changed (``least_change``), the distance from ``toward``, or how far the
@@ -866,7 +878,8 @@ def _text(v: Any) -> str:
 @dataclass
 class Finalist:
     """A candidate replayed on the fresh seed: the trial ``number``, ``values`` (key -> value),
-    the search's objectives, and the proof's ``rows``, ``miss`` (not narrowed) and ``passed``."""
+    the search's objectives, and the proof's ``rows``, ``miss`` (:func:`interval_miss`: 0 when
+    it passes) and ``passed``."""
 
     number: int
     values: dict[str, Any]
@@ -923,7 +936,7 @@ def prove(plan: TunePlan, study: Any, threads: int | None = None, backend: str =
         if on_games is not None:
             on_games(plan.confirm_games)
         f.rows = target_rows(f.output.summary, plan.targets)
-        f.miss = miss(f.rows, plan.confirm_games, plan.confirm_games, narrow=False)
+        f.miss = interval_miss(f.rows)
         f.passed = bool(f.rows) and all(r.inside() for r in f.rows)
         finalists.append(f)
     current = _play(plan, None, plan.confirm_games, plan.confirm_seed, threads, backend, workers, keep_frame=True)

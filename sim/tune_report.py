@@ -374,7 +374,8 @@ def verdict_lines(plan: TunePlan, finalists: Sequence[Finalist], current_rows: S
     out = [f"**No candidate met every target on fresh games.** The closest (trial {c.number}: "
            + ("the config itself" if not change_lines(plan, c) else
               "; ".join(f"`{k}` {a} → {b}" for k, a, b in change_lines(plan, c)))
-           + f") missed by {miss_text(c.rows, c.miss)} on {n} games of seed {plan.confirm_seed}:"]
+           + f"): on {n} games of seed {plan.confirm_seed} its intervals reach {miss_text(c.rows, c.miss)} outside "
+           "the bands in all:"]
     for r in c.rows:
         mark = "" if r.inside() else " ✗"
         out.append(f"- {r.label}: {row_text(r)} (target {band_text(r)}){mark}")
@@ -418,7 +419,8 @@ def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
         body = [[str(f.number), "<br>".join(f"`{k}` {a} → {b}" for k, a, b in change_lines(plan, f)) or "(the config)",
                  miss_text(f.rows, f.objectives[0]), miss_text(f.rows, f.miss), "yes" if f.passed else "no"]
                 for f in finalists]
-        lines += [md_table(["trial", "changes", "miss in the search", "miss in the proof", "passes"], body,
+        lines += [md_table(["trial", "changes", "miss in the search", "intervals outside the bands in the proof",
+                            "passes"], body,
                            align="llrrl"), ""]
         heads = ["target record", "band", "current config"] + [f"trial {f.number}" for f in finalists]
         body = []

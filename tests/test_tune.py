@@ -271,6 +271,10 @@ def test_miss_narrows_the_band_by_the_proofs_interval():
     assert miss([r2], 2000, 50_000, narrow=False) == 0.0
     assert miss([r2], 2000, 50_000, optimistic=True) == 0.0
     assert not r2.inside() and Row("x", 0.25, 0.24, 0.26, 0.22, 0.28, True).inside()
+    from sim.tune import interval_miss
+
+    assert interval_miss([r2]) == pytest.approx(0.2845 - 0.28)  # the proof's figure: 0 exactly when it passes
+    assert interval_miss([Row("x", 0.25, 0.24, 0.26, 0.22, 0.28, True)]) == 0.0
 
 
 def test_plan_refuses_a_confirm_seed_equal_to_the_search_seed(tmp_path):
