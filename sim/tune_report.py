@@ -107,41 +107,16 @@ def tuned_toml(plan: TunePlan, f: Finalist, dest: Path) -> str:
             f"{plan.confirm_games:,} games of seed {plan.confirm_seed} (tune.html beside this file).\n"
             + "".join(f"#   {k}: {a} -> {b}\n" for k, a, b in changes) + "\n")
     values = dict(f.values)
+    run = _apply(dict(plan.base.raw), plan.overrides(values))  # the config as the proof played it
     try:
-        doc = tomlkit.parse(text)
-        ovs = []
-        for ov in plan.overrides(values)[len(plan.base_sets):]:
-            if isinstance(ov.value, dict):  # a table (a deck): each changed entry on its own line
-                cur = _lookup_raw(plan, ov.path)
-                ovs += [type(ov)(f"{ov.key}.{k}", ov.path + (k,), v, ov.flag, "") for k, v in ov.value.items()
-                        if not isinstance(cur, dict) or cur.get(k) != v]
-            else:
-                ovs.append(ov)
-        for ov in ovs:
-            path = ov.path
-            node: Any = doc
-            for p in path[:-1]:
-                node = node[p]
-            last = path[-1]
-            key_node, key_name = node, last
-            if isinstance(last, int):  # an item of a list: comment the list's line
-                parent: Any = doc
-                for p in path[:-2]:
-                    parent = parent[p]
-                key_node, key_name = parent, path[-2]
-            old = toml_value(plan.base.raw and _lookup_raw(plan, path))
-            node[last] = ov.value
-            item = key_node[key_name]
-            prev = (item.trivia.comment or "").lstrip("#").strip() if hasattr(item, "trivia") else ""
-            if hasattr(item, "comment"):
-                note = f"sim tune: was {old}" if not isinstance(last, int) else f"sim tune: item {last} was {old}"
-                item.comment(note + (f"; {prev}" if prev and not prev.startswith("sim tune") else ""))
-        body = tomlkit.dumps(doc)
-    except Exception:  # noqa: BLE001 - any key tomlkit cannot place: write the config as run
+        body = _edited(plan, text, values)
+        import tomllib
+
+        if _apply(tomllib.loads(body), []) != run:
+            raise ValueError("the edited file does not read back as the config played")
+    except Exception:  # noqa: BLE001 - a key tomlkit cannot place: write the config as run
         from sim.report.tomlw import dumps
 
-        raw = dict(plan.base.raw)
-        run = _apply(raw, plan.overrides(values))
         body = dumps(run)
     lines = body.splitlines(keepends=True)
     if lines and lines[0].startswith("#:schema "):
@@ -150,6 +125,53 @@ def tuned_toml(plan: TunePlan, f: Finalist, dest: Path) -> str:
         rel = os.path.relpath(absolute, dest.resolve().parent)
         return f"#:schema {rel}\n" + head + "".join(lines[1:])
     return head + body
+
+
+def _edited(plan: TunePlan, text: str, values: dict[str, Any]) -> str:
+    """``text`` (the config file) with the changed values written in place by tomlkit: a table's
+    changed entries one by one, each changed line commented with its old value (on the line of
+    the nearest key that sits in a table: ``seats = [...]`` for ``seats[3].policy``, never inside
+    an inline table, where a comment is not TOML)."""
+    import tomlkit
+    from tomlkit.items import AoT, Array, InlineTable
+
+    from sim.sweep import toml_value
+
+    changed = {d.key for d in plan.dims if d.changed(values[d.key])}
+    leaders = {g.partner for g in plan.groups if g.leader in changed}
+    doc = tomlkit.parse(text)
+    ovs = []
+    for ov in plan.overrides(values)[len(plan.base_sets):]:
+        if ov.key not in changed and ov.key not in leaders:
+            continue
+        if isinstance(ov.value, dict):  # a table (a deck): each changed entry on its own line
+            cur = _lookup_raw(plan, ov.path)
+            ovs += [type(ov)(f"{ov.key}.{k}", ov.path + (k,), v, ov.flag, "") for k, v in ov.value.items()
+                    if not isinstance(cur, dict) or cur.get(k) != v]
+        else:
+            ovs.append(ov)
+    for ov in ovs:
+        path = ov.path
+        chain: list[Any] = [doc]
+        for p in path[:-1]:
+            chain.append(chain[-1][p])
+        chain[-1][path[-1]] = ov.value
+        # the line to comment: the deepest key whose container is a table (not an inline table
+        # or an array), so the comment stays TOML
+        at = max(i for i, p in enumerate(path) if isinstance(p, str)
+                 and not isinstance(chain[i], InlineTable | Array | AoT))
+        item = chain[at][path[at]]
+        rest = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[at + 1:])
+        old = toml_value(_lookup_raw(plan, path))
+        prev = (item.trivia.comment or "").lstrip("#").strip() if hasattr(item, "trivia") else ""
+        if hasattr(item, "comment"):
+            note = f"sim tune: {rest.lstrip('.')} was {old}" if rest else f"sim tune: was {old}"
+            if prev.startswith("sim tune: "):  # a second change on the same line
+                note = prev + "; " + note.removeprefix("sim tune: ")
+            elif prev:
+                note += f"; {prev}"
+            item.comment(note)
+    return tomlkit.dumps(doc)
 
 
 def _lookup_raw(plan: TunePlan, path: tuple) -> Any:

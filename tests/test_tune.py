@@ -381,3 +381,29 @@ def test_a_linked_partner_follows_the_searched_leader(tmp_path):
                    encoding="utf-8")
     with pytest.raises(ConfigError, match="is searched itself"):
         plan_tune(cfg)
+
+
+def test_tuned_toml_changes_only_changed_keys_and_never_comments_inside_an_inline_table(tmp_path):
+    """A seat's policy (an inline table inside the seats array) changed: the comment goes on the
+    array's line (a comment inside ``{ ... }`` is not TOML), unchanged searched keys keep their
+    lines untouched, and the file reads back as the config the proof played."""
+    import tomllib
+
+    from sim.tune import Finalist, plan_tune
+    from sim.tune_report import tuned_toml
+
+    src = YA.read_text(encoding="utf-8").replace(
+        '"yukon_airways.start_money" = { low = 0, high = 6 }',
+        '"yukon_airways.start_money" = { low = 0, high = 6 }\n"seats[3].policy" = { choices = ["random", "greedy"] }')
+    cfg = tmp_path / "ya.toml"
+    cfg.write_text(src, encoding="utf-8")
+    plan = plan_tune(cfg)
+    values = plan.current()
+    values["seats[3].policy"] = "greedy"
+    values["yukon_airways.planes[0]"] = "draw"
+    text = tuned_toml(plan, Finalist(4, values, [0.0], 2), tmp_path / "o" / "tuned.toml")
+    data = tomllib.loads(text)
+    assert data["seats"][3] == {"policy": "greedy"} and data["yukon_airways"]["planes"][0] == "draw"
+    assert '] # sim tune: [3].policy was "random"' in text
+    assert 'planes = ["draw", "draw", "hand_limit", "free_moves"] # sim tune: [0] was "bonus_fuel"; ASSUMPTION' in text
+    assert "start_money = [1, 2, 3, 4] # RB Vorbereitung" in text  # searched, unchanged, untouched
