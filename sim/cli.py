@@ -516,6 +516,12 @@ def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games
             doc = p.weight_docs.get(w, "").replace("``", "")
             typer.echo(textwrap.fill(doc, cols, initial_indent=head, subsequent_indent=" " * len(head)) if doc
                        else head.rstrip())
+    from sim.games.base import ENGINE_WEIGHT_DOCS, ENGINE_WEIGHTS
+
+    typer.echo("every policy also takes (the engine's, docs/mistakes.md):")
+    for w, v in ENGINE_WEIGHTS.items():
+        head = f"    {w} = {v}   "
+        typer.echo(textwrap.fill(ENGINE_WEIGHT_DOCS[w], cols, initial_indent=head, subsequent_indent=" " * len(head)))
 
 
 @app.command(short_help="Print or write the JSON Schema of a game's config")
