@@ -524,6 +524,12 @@ def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games
             doc = p.weight_docs.get(w, "").replace("``", "")
             typer.echo(textwrap.fill(doc, cols, initial_indent=head, subsequent_indent=" " * len(head)) if doc
                        else head.rstrip())
+    from sim.games.base import ENGINE_WEIGHT_DOCS, ENGINE_WEIGHTS
+
+    typer.echo("every policy also takes (the engine's, docs/mistakes.md):")
+    for w, v in ENGINE_WEIGHTS.items():
+        head = f"    {w} = {v}   "
+        typer.echo(textwrap.fill(ENGINE_WEIGHT_DOCS[w], cols, initial_indent=head, subsequent_indent=" " * len(head)))
 
 
 @app.command(short_help="Print or write the JSON Schema of a game's config")
@@ -590,13 +596,23 @@ def skill(
     backend: BackendOpt = "local",
     workers: WorkersOpt = 2,
     sets: SetOpt = None,
+    ladder: Annotated[bool, typer.Option(
+        "--ladder", help="play the game's skill ladder instead (or the config's [skill] ladder): the whole table at "
+        "each level on the same deals, seat win rates, first-player advantage and length per level, and whether each "
+        "step of skill pays (docs/mistakes.md)")] = False,
 ) -> None:
     """Does skill matter? Play one seat of each policy against a field of each policy (rotated
     seats, the same deals in every cell; a cooperative game: each policy as the whole team) and
-    write the win-rate table (skill.html, skill.md, skill.json, a heat map)."""
+    write the win-rate table (skill.html, skill.md, skill.json, a heat map). With --ladder: does
+    the balance hold for novices and for experts (a chart of seat win rates against level)."""
     run_ = load_config(config, sets=sets, seed=seed)
     cfg = run_.cfg
     check_play_flags(threads, backend, workers)
+    if ladder:
+        from sim.cli_ladder import run_ladder
+
+        run_ladder(run_, policies, games, lookahead_games, out, threads, quiet, backend, workers)
+        return
     from sim import skill as K
     from sim.errors import ConfigError, OutputError
     from sim.outputs import check_folder_target, is_skill_folder

@@ -17,7 +17,7 @@ import numpy as np
 
 from sim.config import RunConfig, load, load_dict
 from sim.games import get_game
-from sim.games.base import LOOKAHEAD_W, GameDef
+from sim.games.base import ENGINE_W, ENGINE_WEIGHTS, LOOKAHEAD_W, GameDef
 
 
 @dataclass(frozen=True)
@@ -62,28 +62,33 @@ class CompiledRun:
 def seat_tables(cfg: RunConfig, gdef: GameDef) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """Arrays the kernel takes for the seats of ``cfg``.
 
-    Returns ``entry_policy`` int64[E], ``entry_weights`` float64[E, n_weights + LOOKAHEAD_W]
-    (defaults overlaid with the seat's weights, in the policy's declared order; for a
-    look-ahead policy the leading slots are its base policy's weights and the trailing
-    slots the base id and its own weights, see :mod:`sim.games.base`), ``perms`` int64[P, E]
+    Returns ``entry_policy`` int64[E], ``entry_weights`` float64[E, n_weights + ENGINE_W +
+    LOOKAHEAD_W] (defaults overlaid with the seat's weights, in the policy's declared order;
+    then the engine's weights, ``base.ENGINE_WEIGHTS``, every policy's; for a look-ahead
+    policy the leading slots are its base policy's weights and the trailing slots the base id
+    and its own weights, see :mod:`sim.games.base`), ``perms`` int64[P, E]
     (every permutation when ``rotate_seats``, else the identity) and the entry labels.
     """
     n = len(cfg.seats)
-    width = gdef.n_weights + LOOKAHEAD_W
+    eng = gdef.n_weights  # the engine's slots
+    la = eng + ENGINE_W  # the look-ahead slots
+    width = la + LOOKAHEAD_W
     entry_policy = np.zeros(n, dtype=np.int64)
     entry_weights = np.zeros((n, width), dtype=np.float64)
-    entry_weights[:, gdef.n_weights] = -1.0
+    entry_weights[:, la] = -1.0
     labels = []
     for i, seat in enumerate(cfg.seats):
         p = gdef.policy(seat.policy)
         entry_policy[i] = p.id
+        for j, (wname, wdef) in enumerate(ENGINE_WEIGHTS.items()):
+            entry_weights[i, eng + j] = seat.weights.get(wname, wdef)
         if p.lookahead:
             base = gdef.policy(seat.base or p.base)
             for j, (wname, wdef) in enumerate(base.weights.items()):
                 entry_weights[i, j] = seat.base_weights.get(wname, wdef)
-            entry_weights[i, gdef.n_weights] = base.id
+            entry_weights[i, la] = base.id
             for j, (wname, wdef) in enumerate(p.weights.items()):
-                entry_weights[i, gdef.n_weights + 1 + j] = seat.weights.get(wname, wdef)
+                entry_weights[i, la + 1 + j] = seat.weights.get(wname, wdef)
         else:
             for j, (wname, wdef) in enumerate(p.weights.items()):
                 entry_weights[i, j] = seat.weights.get(wname, wdef)

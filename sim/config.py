@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.errors import ConfigError
+from sim.games.base import ENGINE_WEIGHTS
 from sim.records import closest_names, metric_label, same_value
 
 MAX_INT64 = 2**63 - 1
@@ -178,7 +179,13 @@ class SeatConfig(Strict):
 
     @property
     def name(self) -> str:
-        return self.label or self.policy
+        """The seat's name in by-policy metrics: its label, else the policy's name, marked with
+        the seat's mistake rate when it has one (``greedy (mistake 0.2)``), so a seat that errs
+        is never merged with one of the same policy that does not."""
+        if self.label:
+            return self.label
+        m = self.weights.get("mistake", 0.0)
+        return f"{self.policy} (mistake {m:g})" if m else self.policy
 
 
 class Target(Strict):
@@ -508,6 +515,23 @@ class ReportConfig(Strict):
                       "longest games (the summary always counts every game)")
 
 
+class SkillConfig(Strict):
+    """The ``[skill]`` table of ``sim skill``: ``ladder``, the skill levels of ``sim skill
+    --ladder`` (weakest first), each a seat table like an entry of ``seats``; replaces the
+    game's ladder (:mod:`sim.skill_ladder`)."""
+
+    ladder: list[SeatConfig] = Field(default_factory=list, max_length=32, description="skill levels of "
+                                     "`sim skill --ladder`, weakest first, each a seat entry (policy, weights, "
+                                     "label); default: the game's ladder")
+
+    @field_validator("ladder", mode="before")
+    @classmethod
+    def _level_strings(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [{"policy": s} if isinstance(s, str) else s for s in v]
+        return v
+
+
 class RunConfig(Strict):
     """A validated run: the common keys plus ``section``, the game's validated model.
 
@@ -533,6 +557,7 @@ class RunConfig(Strict):
     report: ReportConfig = Field(default_factory=ReportConfig, description="[report] table: thresholds of the "
                                  "report's verdict")
     tune: TuneConfig | None = Field(None, description="[tune] table: the search space and objectives of `sim tune`")
+    skill: SkillConfig | None = Field(None, description="[skill] table: the skill ladder of `sim skill --ladder`")
 
     source: str = Field("<memory>", exclude=True)
     section: Any = Field(None, exclude=True)
@@ -692,6 +717,15 @@ def _check_seat_names(cfg: RunConfig, gdef: Any, source: str) -> None:
                               "other weights; give one of them a label of its own")
 
 
+def _check_engine_weights(seat: SeatConfig, i: int, source: str) -> None:
+    """The engine's weights every policy takes (``sim.games.base.ENGINE_WEIGHTS``): ``mistake``
+    is a probability, from 0 to 1."""
+    v = seat.weights.get("mistake")
+    if v is not None and not 0.0 <= v <= 1.0:
+        raise ConfigError(source, f"seats[{i}].weights.mistake",
+                          f"{v!r} is not a probability from 0 to 1 (the share of the seat's decisions made at random)")
+
+
 def _check_base(gdef: Any, pdef: Any, seat: SeatConfig, i: int, source: str) -> None:
     """``base`` / ``base_weights`` belong to a look-ahead policy only; the base must be a
     policy of the game that does not look ahead itself, and its weights must be its own."""
@@ -709,6 +743,8 @@ def _check_base(gdef: Any, pdef: Any, seat: SeatConfig, i: int, source: str) -> 
         raise ConfigError(source, f"seats[{i}].base",
                           f"unknown base policy {excerpt(base_name)}; one of {plain}")
     for w, v in seat.weights.items():
+        if w in ENGINE_WEIGHTS:
+            continue  # checked by _check_engine_weights
         lo = 1 if w == "rollouts" else 0
         if v != int(v) or not lo <= v <= 1_000_000:
             raise ConfigError(source, f"seats[{i}].weights.{_key_part(w)}",
@@ -774,12 +810,14 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>",
             raise ConfigError(source, f"seats[{i}].policy",
                               f"unknown policy {excerpt(seat.policy)}{did_you_mean(seat.policy, names)}; one of {names}") from None
         for w in seat.weights:
-            if w not in pdef.weights:
+            if w not in pdef.weights and w not in ENGINE_WEIGHTS:
+                known = list(pdef.weights) + list(ENGINE_WEIGHTS)
                 raise ConfigError(
                     source, f"seats[{i}].weights.{_key_part(w)}",
-                    f"policy {pdef.name!r} has no weight {excerpt(w)}{did_you_mean(w, list(pdef.weights))}; its weights "
-                    f"are {list(pdef.weights) or 'none'}",
+                    f"policy {pdef.name!r} has no weight {excerpt(w)}{did_you_mean(w, known)}; its weights "
+                    f"are {list(pdef.weights) or 'none'}, and every policy takes {list(ENGINE_WEIGHTS)}",
                 )
+        _check_engine_weights(seat, i, source)
         _check_base(gdef, pdef, seat, i, source)
     _check_seat_names(cfg, gdef, source)
     _check_run_name(cfg, source)

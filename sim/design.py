@@ -75,7 +75,8 @@ def _nb(k: str) -> str:
 
 
 GAMES: dict[str, GameDesign] = {
-    "clear_for_takeoff": GameDesign(exclude=("airlines",)),
+    # forget_draw / forget_takeoff: the players' forgetting (RULES.md D13), not a design parameter
+    "clear_for_takeoff": GameDesign(exclude=("airlines", "forget_draw", "forget_takeoff")),
     "now_boarding": GameDesign(
         # planes: a choice of airports, not a number; piles / draws / weather_tokens / vip_count: unset by
         # default (by player count); action_budget 0 means "no timer" (one step is another game)

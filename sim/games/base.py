@@ -47,8 +47,9 @@ The numba kernel::
 * ``spec``: whatever ``compile_spec`` returned (a tuple of numpy arrays, numba-friendly).
 * ``entry_policy``: int64[E], policy id of each seat entry of the config (``[[seats]]``).
 * ``entry_weights``: float64[E, W], weight vector of each entry (W = ``GameDef.n_weights +
-  LOOKAHEAD_W``), in the order of the policy's ``weights`` dict (that order *is* the kernel's
-  index order). For a look-ahead policy (``PolicyDef.base`` set, e.g. ``rollout``) the leading
+  ENGINE_W + LOOKAHEAD_W``), in the order of the policy's ``weights`` dict (that order *is* the
+  kernel's index order), then the engine's weights (:data:`ENGINE_WEIGHTS`: ``mistake``, which
+  every policy takes; read with ``sim.games.engine.W_MISTAKE``). For a look-ahead policy (``PolicyDef.base`` set, e.g. ``rollout``) the leading
   slots hold its *base* policy's weights and the last ``LOOKAHEAD_W`` slots hold, from
   ``sim.games.engine.W_LA_BASE`` on: the base policy's id, then the look-ahead policy's own
   weights in declared order (``rollouts``, ``depth``, ...); for every other entry those slots
@@ -255,6 +256,30 @@ class PolicyDef:
 LOOKAHEAD_W = 4
 """Trailing weight slots of every entry: the base policy id, then up to three look-ahead
 weights (see the module docstring)."""
+
+ENGINE_WEIGHTS: dict[str, float] = {"mistake": 0.0}
+"""Weights every policy of every game takes (one shared declaration; :mod:`sim.config`
+accepts them on any seat, ``sim policies`` lists them), with their defaults. The engine's
+policy dispatch reads them (:func:`sim.games.engine.erring`), never a game's policy:
+
+* ``mistake``: probability in [0, 1] that a decision of the seat is a mistake, played by
+  the game's ``random`` policy instead of the seat's own (a uniformly random legal action
+  as that game's ``random`` draws it). 0 (the default) draws no random number: a seat
+  without mistakes plays bit for bit as before; 1 draws no coin either, so the seat plays
+  exactly as ``random`` does on the same deals. The coin and the random action come from
+  the game's POLICY stream, so a deal never changes."""
+
+ENGINE_WEIGHT_DOCS: dict[str, str] = {
+    "mistake": "probability in [0, 1] that a decision is a mistake: played by the game's random policy instead "
+               "(engine-wide, every policy; 0 = never, draws nothing; 1 = plays as random)",
+}
+"""What each engine weight does, one line each (``sim policies`` prints it)."""
+
+ENGINE_W = len(ENGINE_WEIGHTS)
+"""Weight slots of every entry between the policy's own weights and the look-ahead slots:
+the :data:`ENGINE_WEIGHTS` in their order (read with the negative indices
+``sim.games.engine.W_MISTAKE`` ...). A weight row is ``n_weights`` policy slots, then
+``ENGINE_W``, then ``LOOKAHEAD_W``."""
 
 
 @dataclass(frozen=True)

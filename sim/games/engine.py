@@ -20,6 +20,9 @@ events, result columns and chance rigging work the same way in every game.
   shuffle with the chance stream); ``rig_dice`` int32[1 + m] is a die script whose slot 0 is
   the read position (m = 0: roll with the chance stream). :func:`no_rig` gives the empty
   arrays the batch kernel passes.
+* **Mistakes**: :func:`erring` decides whether a decision of a seat is a mistake (its
+  ``mistake`` weight, ``base.ENGINE_WEIGHTS``, slot ``W_MISTAKE``), played by the game's
+  ``random`` policy; the turn loop calls it before every ``choose``.
 * **Look-ahead policies** (``rollout``): a seat's weight row ends in ``LOOKAHEAD_W`` slots
   read with the negative indices ``W_LA_BASE`` (the base policy id, -1 for a plain policy),
   ``W_LA_ROLLOUTS`` (simulations per candidate action), ``W_LA_DEPTH`` (turns or rounds per
@@ -37,9 +40,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.base import LOOKAHEAD_W
+from sim.games.base import ENGINE_W, LOOKAHEAD_W
 from sim.jit import jit
-from sim.rng import POLICY, next_u64, randint, shuffle
+from sim.rng import POLICY, next_u64, randint, shuffle, uniform
 
 KERNEL_FLAGS = {"cache": True, "error_model": "numpy"}
 kernel = jit(**KERNEL_FLAGS)
@@ -67,6 +70,29 @@ W_LA_DEPTH = W_LA_BASE + 2
 """Weight-row index of a look-ahead seat's simulation depth (turns / rounds; 0 = to the end)."""
 W_LA_EXTRA = W_LA_BASE + 3
 """Weight-row index of a look-ahead policy's third weight (game-defined, 0 when unused)."""
+W_MISTAKE = -(LOOKAHEAD_W + ENGINE_W)
+"""Weight-row index (negative) of the seat's ``mistake`` probability (``base.ENGINE_WEIGHTS``),
+the first engine slot, just before the look-ahead slots."""
+
+
+# ---- mistakes ------------------------------------------------------------------------------
+@inline_kernel
+def erring(pid, w, rng, random_pid):
+    """The policy that makes one decision of a seat playing ``pid`` (int64) with weight row
+    ``w`` (float64[W]): ``random_pid`` (the game's ``random`` policy id) when the decision is a
+    mistake, else ``pid``. A mistake happens with probability ``w[W_MISTAKE]``
+    (``base.ENGINE_WEIGHTS``): at 0 (the default) no random number is drawn (a seat without
+    mistakes plays bit for bit as before); at 1 or more none either (every decision is the
+    random policy's: the seat plays exactly as ``random`` on the same deals); in between one
+    ``uniform`` of the POLICY stream (``rng`` uint64[2]) decides, so a deal never changes.
+    The engine's dispatch (:mod:`sim.games.loop`) calls it before every ``choose``; a game
+    calls it for a decision its hooks make outside ``choose`` (a side choice in ``end_turn``
+    or at set-up), so the whole seat errs alike."""
+    m = w[W_MISTAKE]
+    if m > 0.0:
+        if m >= 1.0 or uniform(rng, POLICY) < m:
+            return np.int64(random_pid)
+    return np.int64(pid)
 
 
 # ---- look-ahead ----------------------------------------------------------------------------
@@ -106,11 +132,14 @@ def ranked_candidates(sc, first, k):
 def lookahead_seats(base, w, n_seats):
     """The seat tables of a look-ahead simulation (``loop.simulate``): every one of ``n_seats``
     seats plays the plain policy ``base`` with the deciding seat's weight row ``w`` (float64[W]:
-    the base policy's weights lead it). Returns (pids int64[n_seats], W float64[n_seats, W])."""
+    the base policy's weights lead it), without its engine weights (``mistake`` 0: a
+    simulation models the base policy as it plays, and draws no mistake coin). Returns (pids
+    int64[n_seats], W float64[n_seats, W])."""
     pids = np.full(n_seats, base, np.int64)
     W = np.empty((n_seats, w.shape[0]), np.float64)
     for s in range(n_seats):
         W[s, :] = w
+        W[s, W_MISTAKE] = 0.0  # the simulated players make no mistakes (draw no coin)
     return pids, W
 
 

@@ -79,7 +79,8 @@ hook                  meaning
 ====================  ===============================================================================
 
 and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
-``choose_lookahead``), ``LEAF_STEP`` (True when ``legal_actions``, ``choose``, ``choose_sim``,
+``choose_lookahead``), ``POL_RANDOM`` (the game's ``random`` policy, which makes a seat's
+mistakes), ``LEAF_STEP`` (True when ``legal_actions``, ``choose``, ``choose_sim``,
 ``apply``, ``turn_done`` and ``actor`` allocate nothing: a plain seat's decision is then
 compiled without reference counting, ``engine.leaf_kernel``, the turn loop's fast path),
 ``LEAF_TURN`` (the same of ``begin_turn`` and ``end_turn``; with both, a turn of plain seats
@@ -101,6 +102,14 @@ the current turn is the first when the clock counts turns) or the turn cap (a st
 playout). The scenario API (``GameState``) ends a turn with ``rest_of_turn`` (the turn's
 remaining decisions by the seats' policies, then ``end_turn``) and ``stop_if_capped``.
 
+Mistakes (``base.ENGINE_WEIGHTS``): before every decision at the table the dispatch asks
+``engine.erring`` whether it is a mistake (the seat's ``mistake`` weight; no random number is
+drawn at 0 or at 1), and a mistake is the decision of the game's ``random`` policy: ``choose`` and
+``apply`` are called with ``POL_RANDOM`` as the policy (a look-ahead seat's mistake skips its
+search). A look-ahead simulation's seats make none (``choose_sim``; ``engine.lookahead_seats``
+zeroes their ``mistake``). A game whose hooks make a policy decision outside ``choose`` (a side
+choice in ``end_turn``, a set-up choice) calls ``erring`` there itself.
+
 The loop (``playout``)::
 
     seed the streams of (seed, g); start; [check]
@@ -110,8 +119,9 @@ The loop (``playout``)::
         begin_turn; [snapshot]
         while not turn_done:
             s = actor; n = legal_actions
-            choice = choose_lookahead if pids[s] == POL_LOOKAHEAD else choose
-            apply; [check if CHECK_EACH_ACTION]
+            pid = erring(pids[s])        # a mistake: the game's random policy (POL_RANDOM)
+            choice = choose_lookahead if pid == POL_LOOKAHEAD else choose(pid)
+            apply(pid); [check if CHECK_EACH_ACTION]
         end_turn; settle; [check]; track
     finish; [the last tension record]
 
@@ -129,7 +139,7 @@ from typing import Any, Callable
 import numpy as np
 from numba import prange
 
-from sim.games.engine import EV_W, KERNEL_FLAGS, capped, inline_kernel, jit, seat_policies
+from sim.games.engine import EV_W, KERNEL_FLAGS, capped, erring, inline_kernel, jit, seat_policies
 from sim.games.tension import N_COMPETITIVE, N_COOPERATIVE, write_competitive, write_cooperative
 from sim.rng import seed_streams
 
@@ -140,7 +150,7 @@ HOOKS = (
     "round_of", "decided", "winner", "progress", "danger_limit",
 )
 """The numba hooks every game binds (see the module docstring)."""
-CONSTANTS = ("POL_LOOKAHEAD", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN", "INLINE_TURN",
+CONSTANTS = ("POL_LOOKAHEAD", "POL_RANDOM", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN", "INLINE_TURN",
              "COOPERATIVE")
 """The compile-time constants every game binds."""
 
@@ -209,17 +219,23 @@ def _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn):
     if IN_SIM:  # noqa: F821  (a constant: one branch is compiled)
         c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
     else:
+        pid = erring(pid, w, rng, POL_RANDOM)  # noqa: F821  (a mistake: the random policy decides)
         c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
     apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
 @_template()
 def _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn):
-    """One decision of the look-ahead seat ``s`` (``choose_lookahead``: it allocates)."""
+    """One decision of the look-ahead seat ``s`` (``choose_lookahead``: it allocates), or, when
+    it is a mistake (``engine.erring``), of the game's random policy."""
     w = W[s]
     n = legal_actions(state, spec, work)  # noqa: F821
-    c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
-    apply(state, spec, POL_LOOKAHEAD, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
+    pid = erring(POL_LOOKAHEAD, w, rng, POL_RANDOM)  # noqa: F821
+    if pid == POL_LOOKAHEAD:  # noqa: F821
+        c = choose_lookahead(state, spec, w, work, n, rng)  # noqa: F821
+    else:
+        c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+    apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
 @_template(leaf="LEAF_LOOP", inline="always", sim="_sim_turn")
@@ -243,6 +259,7 @@ def _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
             if IN_SIM:  # noqa: F821
                 c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
             else:
+                pid = erring(pid, w, rng, POL_RANDOM)  # noqa: F821
                 c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
             apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
         elif IN_SIM:  # noqa: F821

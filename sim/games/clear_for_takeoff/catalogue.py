@@ -54,6 +54,12 @@ CATALOGUE = (
               "finishing order was complete (counted as won)", "% of games", "proportion"),
     MetricDef("winner_turn_mean", "player turns until the first airline had every aircraft airborne "
               "(decided games)", "player turns", "mean"),
+    MetricDef("forgot_draw_mean", "turns per game the seat forgot its face-down draw back to the hand size and "
+              "waited until the end of its next turn (RULES.md D13; reported when forget_draw > 0)",
+              "turns per game", "mean", by=((), _S, _P)),
+    MetricDef("forgot_takeoff_mean", "aircraft per game cleared for take-off whose player forgot them: sent to "
+              "the end of the D sequence (RULES.md D13; reported when forget_takeoff > 0)", "aircraft per game",
+              "mean", by=((), _S, _P)),
 )
 """The game's metrics (the common ones are in sim.metrics.common_catalogue)."""
 

@@ -95,6 +95,14 @@ class Section(Strict):
     reshuffle: Literal["on_draw", "on_empty"] = Field(
         data.RESHUFFLE, description="when the discard pile becomes the new deck: 'on_draw' = when a draw needs a "
         "card, 'on_empty' = as soon as the deck's last card is drawn (RULES.md D19)")
+    forget_draw: float = Field(
+        data.FORGET_DRAW, ge=0.0, le=1.0, allow_inf_nan=False,
+        description="chance per turn that a player who must draw back to the hand size forgets; it waits until "
+        "the end of its next turn (RB 'forgetfulness is dangerous in aviation!', RULES.md D13; 0 = never)")
+    forget_takeoff: float = Field(
+        data.FORGET_TAKEOFF, ge=0.0, le=1.0, allow_inf_nan=False,
+        description="chance that an aircraft cleared for take-off is forgotten by its player: it goes to the end "
+        "of the D sequence of its runway (RB Independent aircraft movement, RULES.md D13; 0 = never)")
     deck: Deck = Field(default_factory=Deck)
     airlines: list[Airline] = Field(default_factory=_default_airlines, min_length=1, max_length=data.MAX_AIRLINES,
                                     description="ASSUMPTION: six airlines; seat i flies airline i")

@@ -74,6 +74,14 @@ sequence (D play, VIP2 -> D); False = no aircraft joins a held sequence."""
 RESHUFFLE = "on_draw"
 """RULES.md D19: the discard pile becomes the new deck when a draw needs a card ("on_draw");
 "on_empty" = the moment the last card of the deck is drawn."""
+FORGET_DRAW = 0.0
+"""RULES.md D13 (RB "forgetfulness is dangerous in aviation!"): the chance per turn that a
+player who must draw face down forgets it and waits until the end of the next turn. 0: scripted
+players never forget (the rule is off, no random number drawn)."""
+FORGET_TAKEOFF = 0.0
+"""RULES.md D13 (RB Independent aircraft movement): the chance that an aircraft cleared for
+take-off at the end of its owner's turn is forgotten and goes to the end of the D sequence. 0:
+never (no random number drawn)."""
 
 # ---- the heuristic policy's weights (defaults; their order is the kernel's W_* order) ---------
 HEURISTIC_WEIGHTS: dict[str, float] = {

@@ -27,6 +27,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_CAP,
     P_S,
     POL_HEURISTIC,
+    POL_RANDOM,  # noqa: F401  (an engine constant: the policy a mistake plays)
     POL_ROLLOUT,
     RUNWAY_POLICY,
     W_ATTACK,
@@ -175,7 +176,8 @@ def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
 @inline_kernel
 def end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn):
     s = state[H_CUR]
-    turn_tail(state, spec[0], spec[2], plain_policy(pids[s], W[s]), work[3][1], RUNWAY_POLICY, True, rng, ev, evn)
+    turn_tail(state, spec[0], spec[2], plain_policy(pids[s], W[s]), W[s], work[3][1], RUNWAY_POLICY, True, rng, ev,
+              evn)
 
 
 @inline_kernel

@@ -12,6 +12,7 @@ Spec (``spec.compile_spec``): ``(p, deck_cards, fleet)``; ``p`` int64[NP] parame
     P_NSLOT P_VIP1 P_VIP2 P_D0 P_TO0                         slot ids (below)
     P_OFF_HAND .. P_OFF_WT                                   state block offsets (below)
     P_MOVE1 +0..2, P_AI1 +0..2                               costs by size (small, medium, wide)
+    P_FORGET_DRAW P_FORGET_TOFF                              forgetting (D13), x FORGET_SCALE
 
 State: one int32 array per game; the header has fixed offsets, the blocks after it depend
 on the config, so ``spec.compile_spec`` writes their offsets into ``p`` (each the previous
@@ -111,7 +112,12 @@ P_OFF_STATS = _p.slot()
 P_OFF_WT = _p.slot()
 P_MOVE1 = _p.block(3)   # small, medium, wide-body
 P_AI1 = _p.block(3)
+P_FORGET_DRAW = _p.slot()   # RULES.md D13: chance per turn a player forgets the face-down draw, per FORGET_SCALE
+P_FORGET_TOFF = _p.slot()   # RULES.md D13: chance an aircraft cleared for take-off is forgotten, per FORGET_SCALE
 NP = _p.size
+FORGET_SCALE = 1_000_000_000
+"""``p[P_FORGET_DRAW]`` / ``p[P_FORGET_TOFF]`` hold a probability times this (the spec is int64;
+a resolution of 1e-9). 0: the rule is off and no random number is drawn for it."""
 
 # ---- state header -------------------------------------------------------------------------------
 _h = Layout()
@@ -133,12 +139,13 @@ NH = _h.size
 
 # ---- per-seat stats -----------------------------------------------------------------------------
 STAT_NAMES = ("flr", "dly", "blocked", "exch", "plays", "flr_played", "dly_played", "takeoffs",
-              "flr_drawn", "dly_drawn")
+              "flr_drawn", "dly_drawn", "forgot_draw", "forgot_takeoff")
 (ST_FLR, ST_DLY, ST_BLOCKED, ST_EXCH, ST_PLAYS, ST_FLR_PLAYED, ST_DLY_PLAYED,
- ST_TAKEOFFS, ST_FLR_DRAWN, ST_DLY_DRAWN) = index_constants(STAT_NAMES)
+ ST_TAKEOFFS, ST_FLR_DRAWN, ST_DLY_DRAWN, ST_FORGOT_DRAW, ST_FORGOT_TOFF) = index_constants(STAT_NAMES)
 """ST_FLR / ST_DLY: hits on this seat's aircraft by a card an opponent played (or, with
 ``dly_own_aircraft``, the seat itself); ST_FLR_DRAWN / ST_DLY_DRAWN: hits by a card the seat
-drew face up in its own exchange."""
+drew face up in its own exchange; ST_FORGOT_DRAW / ST_FORGOT_TOFF: the forgetting of RULES.md
+D13 (face-down draws forgotten, aircraft cleared for take-off forgotten)."""
 NSTAT = len(STAT_NAMES)
 
 # ---- action kinds ------------------------------------------------------------------------------
@@ -155,9 +162,11 @@ RUNWAY_POLICY = -1
 
 # ---- trace events (engine.emit rows: turn, seat, code, a, b, c, d, e) ---------------------------
 EVENT_NAMES = ("turn", "exchange", "draw_keep", "weather", "hit", "play", "deice", "takeoff", "blocked",
-               "auto", "reshuffle", "starved", "finish", "pass", "stall", "draw_down", "discard")
+               "auto", "reshuffle", "starved", "finish", "pass", "stall", "draw_down", "discard", "forgot_draw",
+               "forgot_takeoff")
 (E_TURN, E_EXCHANGE, E_DRAW_KEEP, E_WEATHER, E_HIT, E_PLAY, E_DEICE, E_TAKEOFF, E_BLOCKED,
- E_AUTO, E_RESHUFFLE, E_STARVED, E_FINISH, E_PASS, E_STALL, E_DRAW_DOWN, E_DISCARD) = index_constants(EVENT_NAMES)
+ E_AUTO, E_RESHUFFLE, E_STARVED, E_FINISH, E_PASS, E_STALL, E_DRAW_DOWN, E_DISCARD, E_FORGOT_DRAW,
+ E_FORGOT_TAKEOFF) = index_constants(EVENT_NAMES)
 
 # ---- invariant codes (rules.check_invariants; 0 = all hold) -------------------------------------
 INVARIANT_NAMES = (
@@ -219,7 +228,12 @@ COLUMNS = (
     Column("blocked", "takeoff attempts stopped by the weather", per_seat=True),
     Column("takeoffs", "aircraft that took off", per_seat=True),
     Column("exchanges", "turns spent exchanging cards", per_seat=True),
-) + tuple(Column(f"weather_turns_{w}", f"turns begun under {w.upper()} weather") for w in WEATHER_KEYS)
+) + tuple(Column(f"weather_turns_{w}", f"turns begun under {w.upper()} weather") for w in WEATHER_KEYS) + (
+    Column("forgot_draw", "turns the seat forgot its face-down draw back to the hand size (RULES.md D13, "
+           "option forget_draw; 0 when off)", per_seat=True),
+    Column("forgot_takeoff", "aircraft of the seat cleared for take-off whose player forgot it: sent to the back "
+           "of the D sequence (RULES.md D13, option forget_takeoff; 0 when off)", per_seat=True),
+)
 
 _O = column_offsets(COLUMNS)
 O_TURNS = _O["turns"]
@@ -239,6 +253,8 @@ O_DLY_PLAYED = _O["dly_played"]
 O_BLOCKED = _O["blocked"]
 O_TAKEOFFS = _O["takeoffs"]
 O_EXCHANGES = _O["exchanges"]
+O_FORGOT_DRAW = _O["forgot_draw"]
+O_FORGOT_TOFF = _O["forgot_takeoff"]
 O_WEATHER_TURNS = _O[f"weather_turns_{WEATHER_KEYS[0]}"]
 """The first weather column; weather w is ``O_WEATHER_TURNS[0] + w`` (consecutive plain columns)."""
 assert all(_O[f"weather_turns_{k}"] == (O_WEATHER_TURNS[0] + w, O_WEATHER_TURNS[1])

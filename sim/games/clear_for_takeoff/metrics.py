@@ -23,6 +23,9 @@
   stopped by the weather per game.
 * ``exchanges_mean`` by seat: turns per game a seat spent exchanging cards.
 * ``winner_turn_mean``: player turns until the first airline finished.
+* ``forgot_draw_mean`` / ``forgot_takeoff_mean`` (RULES.md D13, only when ``forget_draw`` /
+  ``forget_takeoff`` > 0, so a run without forgetting reports exactly what it reported before):
+  draws and take-offs forgotten per game, all seats together ({}), by seat and by policy.
 """
 
 from __future__ import annotations
@@ -87,7 +90,18 @@ def tally_spec(cfg) -> list:
     out.append(seat_hist("exchanges", S, lambda s: {"seat": pl.lit(s), "v": c(f"exchanges_s{s}")}))
     out.append(hist("cut_off", v=c("cut_off")))
     out.append(hist("winner_turn", where=c("winner") >= 0, v=c("winner_turn")))
+    for name, col in _forgetting(cfg):
+        out.append(seat_hist(name, S, lambda s, col=col: {"seat": pl.lit(s), "policy": c(f"policy_s{s}"),
+                                                          "v": c(f"{col}_s{s}")}))
+        out.append(hist(f"{name}_all", v=pl.sum_horizontal([c(f"{col}_s{s}").cast(pl.Int64) for s in range(S)])))
     return out
+
+
+def _forgetting(cfg) -> list[tuple[str, str]]:
+    """(metric, result column) of the forgetting options that are on (RULES.md D13)."""
+    sec = cfg.section
+    return [(m, col) for m, col, q in (("forgot_draw_mean", "forgot_draw", sec.forget_draw),
+                                       ("forgot_takeoff_mean", "forgot_takeoff", sec.forget_takeoff)) if q > 0]
 
 
 def metrics(tally, cfg) -> list[dict]:
@@ -121,6 +135,14 @@ def metrics(tally, cfg) -> list[dict]:
     v, k = t.counts("winner_turn", "v")
     if k.sum():
         out.append(mean_record("winner_turn_mean", {}, v, k))
+    for name, _col in _forgetting(cfg):
+        out.append(mean_record(name, {}, *t.counts(f"{name}_all", "v")))
+        for s in range(S):
+            out.append(mean_record(name, {"seat": s}, *t.counts(name, "v", seat=s)))
+        for label in dict.fromkeys(labels):
+            v, k = t.counts(name, "v", policy=label)
+            if k.sum():
+                out.append(mean_record(name, {"policy": label}, v, k))
     return out
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from sim.games.clear_for_takeoff.layout import (
     CH_EXCHANGE,
+    E_FORGOT_DRAW,
     E_PASS,
     E_STALL,
     E_STARVED,
@@ -35,6 +36,8 @@ from sim.games.clear_for_takeoff.layout import (
     O_FLR_DRAWN,
     O_FLR_PLAYED,
     O_FLR_PLAYED_ON,
+    O_FORGOT_DRAW,
+    O_FORGOT_TOFF,
     O_RANK,
     O_RESHUFFLES,
     O_STALLED,
@@ -44,6 +47,8 @@ from sim.games.clear_for_takeoff.layout import (
     O_WEATHER_TURNS,
     O_WINNER,
     O_WINNER_TURN,
+    P_FORGET_DRAW,
+    P_HAND,
     P_K,
     P_MOVE1,
     P_OFF_OCC,
@@ -51,6 +56,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_OFF_WT,
     P_S,
     P_VIP2,
+    POL_RANDOM,
     POL_ROLLOUT,
     POS_NONE,
     RUNWAY_POLICY,
@@ -63,6 +69,8 @@ from sim.games.clear_for_takeoff.layout import (
     ST_FLR,
     ST_FLR_DRAWN,
     ST_FLR_PLAYED,
+    ST_FORGOT_DRAW,
+    ST_FORGOT_TOFF,
     ST_TAKEOFFS,
 )
 from sim.games.clear_for_takeoff.policies import choose_runway, units
@@ -72,6 +80,8 @@ from sim.games.clear_for_takeoff.rules import (
     draw_face_down,
     end_of_turn_moves,
     finish_turn,
+    forgets,
+    hand_total,
     note_turn_start,
     pos_at,
     setup,
@@ -81,6 +91,7 @@ from sim.games.engine import (
     W_LA_BASE,
     col_at,
     emit,
+    erring,
     leaf_kernel,
 )
 from sim.rng import seed_streams
@@ -103,17 +114,31 @@ def begin_turn(state, p):
 
 
 @leaf_kernel
-def end_turn(state, p, fleet, pid, short, vip_runway, draw, rng, ev, evn):
+def end_turn(state, p, fleet, pid, w, short, vip_runway, draw, rng, ev, evn):
     """Tail of the current seat's turn, after its play or exchange: the face-down draw back
     to the hand size (RB; skipped when ``draw`` is False), a starved draw counted when the
     turn ended ``short`` cards short (RULES.md D4), the independent movement (VIP2 -> D on
-    ``vip_runway``, or on the runway the seat's policy ``pid`` chooses when it is
-    RUNWAY_POLICY) and the finish check / next seat (``rules.finish_turn``).
+    ``vip_runway``, or on the runway the seat's policy ``pid`` with weight row ``w``
+    float64[W] chooses when it is RUNWAY_POLICY: a decision of the seat, so it may be a
+    mistake, ``engine.erring``) and the finish check / next seat (``rules.finish_turn``).
+
+    Forgetting (RULES.md D13, option ``forget_draw``; RB "Remember to make sure that you have
+    nine cards in your hand at the end of your turn. If you forget you will have to wait until
+    the end of your next turn"): a seat whose hand is short of the hand size forgets its draw
+    with that chance (``rules.forgets``, the POLICY stream of ``rng``; nothing drawn when 0):
+    no card is drawn now, the next turn's draw refills the hand. ``forget_takeoff`` acts in
+    ``rules.end_of_turn_moves``.
 
     Returns the cards short in the whole turn (``short`` + the face-down draw's).
     """
     if draw:
-        short += draw_face_down(state, p, rng, ev, evn)
+        s = state[H_CUR]
+        have = hand_total(state, p, s)
+        if have < p[P_HAND] and forgets(p, P_FORGET_DRAW, rng):
+            state[stat_at(p, s, ST_FORGOT_DRAW)] += 1
+            emit(ev, evn, state[H_TURN], s, E_FORGOT_DRAW, p[P_HAND] - have, 0, 0, 0, 0)
+        else:
+            short += draw_face_down(state, p, rng, ev, evn)
     if short > 0:
         state[H_STARVED] += 1
         emit(ev, evn, state[H_TURN], state[H_CUR], E_STARVED, short, 0, 0, 0, 0)
@@ -121,8 +146,8 @@ def end_turn(state, p, fleet, pid, short, vip_runway, draw, rng, ev, evn):
     if vr == RUNWAY_POLICY:
         vr = 0
         if state[p[P_OFF_OCC] + p[P_VIP2]] >= 0:  # someone's aircraft waits on VIP2
-            vr = choose_runway(state, p, pid, rng)
-    end_of_turn_moves(state, p, fleet, vr, ev, evn)
+            vr = choose_runway(state, p, erring(pid, w, rng, POL_RANDOM), rng)
+    end_of_turn_moves(state, p, fleet, vr, rng, ev, evn)
     finish_turn(state, p, ev, evn)
     return short
 
@@ -249,5 +274,7 @@ def write_row(state, spec, row):
         row[col_at(O_BLOCKED[0], O_BLOCKED[1], S, s)] = state[stat_at(p, s, ST_BLOCKED)]
         row[col_at(O_TAKEOFFS[0], O_TAKEOFFS[1], S, s)] = state[stat_at(p, s, ST_TAKEOFFS)]
         row[col_at(O_EXCHANGES[0], O_EXCHANGES[1], S, s)] = state[stat_at(p, s, ST_EXCH)]
+        row[col_at(O_FORGOT_DRAW[0], O_FORGOT_DRAW[1], S, s)] = state[stat_at(p, s, ST_FORGOT_DRAW)]
+        row[col_at(O_FORGOT_TOFF[0], O_FORGOT_TOFF[1], S, s)] = state[stat_at(p, s, ST_FORGOT_TOFF)]
     for w in range(NWEATHER):
         row[col_at(O_WEATHER_TURNS[0] + w, O_WEATHER_TURNS[1], S, 0)] = state[p[P_OFF_WT] + w]

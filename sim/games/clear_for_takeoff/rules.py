@@ -28,6 +28,7 @@ from sim.games.clear_for_takeoff.layout import (
     E_DRAW_KEEP,
     E_EXCHANGE,
     E_FINISH,
+    E_FORGOT_TAKEOFF,
     E_HIT,
     E_PLAY,
     E_RESHUFFLE,
@@ -35,6 +36,7 @@ from sim.games.clear_for_takeoff.layout import (
     E_WEATHER,
     FG,
     FLR,
+    FORGET_SCALE,
     H_CUR,
     H_DECK_N,
     H_DISC_N,
@@ -65,6 +67,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_DIRECT,
     P_DLYOWN,
     P_FINHAND,
+    P_FORGET_TOFF,
     P_HAND,
     P_JOINHELD,
     P_K,
@@ -104,6 +107,7 @@ from sim.games.clear_for_takeoff.layout import (
     ST_FLR,
     ST_FLR_DRAWN,
     ST_FLR_PLAYED,
+    ST_FORGOT_TOFF,
     ST_PLAYS,
     ST_TAKEOFFS,
     V_AIRCRAFT_SLOT,
@@ -118,7 +122,7 @@ from sim.games.clear_for_takeoff.layout import (
     XW,
 )
 from sim.games.engine import emit, inline_kernel, kernel, leaf_kernel, rigged, shuffle_or_rig
-from sim.rng import CHANCE, shuffle
+from sim.rng import CHANCE, POLICY, shuffle, uniform
 
 
 # =======================================================================================
@@ -215,6 +219,34 @@ def d_back(state, p, r):
         if occ(state, p, d_slot(p, r, j)) >= 0:
             return j + 1
     return 0
+
+
+@leaf_kernel
+def forgets(p, key, rng):
+    """True when a player forgets (RULES.md D13): with the chance ``p[key]`` / FORGET_SCALE
+    (``key`` P_FORGET_DRAW or P_FORGET_TOFF), one ``uniform`` of the POLICY stream (``rng``
+    uint64[2]; forgetting is the player's, so the deal never changes). At 0 (the default) no
+    random number is drawn, so a game without forgetting plays bit for bit as before."""
+    q = p[key]
+    if q <= 0:
+        return False
+    return uniform(rng, POLICY) * FORGET_SCALE < q
+
+
+@leaf_kernel
+def to_back_of_sequence(state, p, g, r):
+    """Aircraft ``g`` leaves runway ``r``'s takeoff position for the back of the runway's D
+    sequence; the sequence's front aircraft (if any) moves onto the takeoff position at once
+    (RB Weather cards: "moves to the end of the sequence. Its place is immediately occupied by
+    the next aircraft"). Returns that aircraft's gid, or -1 when the sequence was empty (``g``
+    then stands at its front)."""
+    nxt = occ(state, p, d_slot(p, r, 0))
+    set_pos(state, p, g, POS_HANGAR)  # lift it off the board for a moment
+    if nxt >= 0:
+        set_pos(state, p, nxt, to_slot(p, r))
+    compact(state, p, r)
+    set_pos(state, p, g, d_slot(p, r, d_back(state, p, r)))
+    return nxt
 
 
 @leaf_kernel
@@ -787,11 +819,18 @@ def takeoff_blocked(state, p, fleet, gid):
 
 
 @leaf_kernel
-def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
+def end_of_turn_moves(state, p, fleet, vip_runway, rng, ev, evn):
     """Independent movement of the current seat's aircraft, each from where it stood at
     the start of the turn: takeoff position -> airborne (weather permitting), front of D
     -> takeoff position, VIP2 -> D (on runway ``vip_runway``, the policy's choice; the
-    other one if that sequence is full), VIP1 -> VIP2. Both runways launch together."""
+    other one if that sequence is full), VIP1 -> VIP2. Both runways launch together.
+
+    With ``forget_takeoff`` (RULES.md D13, RB Independent aircraft movement: "If the
+    aircraft is clear to take off, but the player forgot to take off his/her aircraft, it
+    must be placed at the end of the sequence on position D near the corresponding runway")
+    an aircraft cleared for take-off is forgotten with that chance (``forgets``, ``rng``
+    uint64[2], the POLICY stream; nothing drawn when the option is 0): it goes to the back of
+    its runway's D sequence (``to_back_of_sequence``) instead of taking off."""
     K = p[P_K]
     s = state[H_CUR]
     st0 = p[P_OFF_START] + s * K
@@ -802,6 +841,15 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
         if g < 0 or g // K != s or state[st0 + g % K] != ts:
             continue
         why = takeoff_blocked(state, p, fleet, g)
+        if why == 0 and forgets(p, P_FORGET_TOFF, rng):
+            # RB Deck notes: "if the weather was clear, but the player forgot to take off his/her
+            # aircraft, it must be placed at the end of the sequence on position D near the
+            # corresponding runway" (a de-icing is spent, as by a weather stop: D10)
+            state[p[P_OFF_DEICED] + g] = 0
+            state[stat_at(p, s, ST_FORGOT_TOFF)] += 1
+            nxt = to_back_of_sequence(state, p, g, r)
+            emit(ev, evn, state[H_TURN], state[H_CUR], E_FORGOT_TAKEOFF, g, r, nxt, state[pos_at(p, s, g % K)], 0)
+            continue
         if why == 0:
             set_pos(state, p, g, POS_AIRBORNE)
             state[p[P_OFF_DEICED] + g] = 0
@@ -821,10 +869,7 @@ def end_of_turn_moves(state, p, fleet, vip_runway, ev, evn):
         # RB: 'moves to the end of the sequence. Its place is immediately occupied by the
         # next aircraft' (which, if also ours, does not take off this turn: it was not on
         # the takeoff position when the turn began)
-        set_pos(state, p, g, POS_HANGAR)  # lift it off the board for a moment
-        set_pos(state, p, nxt, ts)
-        compact(state, p, r)
-        set_pos(state, p, g, d_slot(p, r, d_back(state, p, r)))
+        to_back_of_sequence(state, p, g, r)
         emit(ev, evn, state[H_TURN], state[H_CUR], E_BLOCKED, g, r, why, nxt, 0)
     # 2. front of D -> takeoff position
     for r in range(2):

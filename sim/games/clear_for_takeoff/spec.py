@@ -9,6 +9,7 @@ from sim.errors import ConfigError
 from sim.games.clear_for_takeoff.config import Section
 from sim.games.clear_for_takeoff.layout import (
     FLR,
+    FORGET_SCALE,
     MEDIUM,
     NCT,
     NH,
@@ -21,6 +22,8 @@ from sim.games.clear_for_takeoff.layout import (
     P_DLYOWN,
     P_EXMAX,
     P_FINHAND,
+    P_FORGET_DRAW,
+    P_FORGET_TOFF,
     P_HAND,
     P_JOINHELD,
     P_K,
@@ -104,6 +107,8 @@ def compile_spec(cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     p[P_SNOWANY] = 1 if sec.snow_extra == "any" else 0
     p[P_JOINHELD] = int(sec.join_held_sequence)
     p[P_RESHUF_EMPTY] = 1 if sec.reshuffle == "on_empty" else 0
+    p[P_FORGET_DRAW] = round(sec.forget_draw * FORGET_SCALE)
+    p[P_FORGET_TOFF] = round(sec.forget_takeoff * FORGET_SCALE)
     for i in range(3):
         p[P_MOVE1 + i] = sec.move_cards[i]
         p[P_AI1 + i] = sec.anti_ice_cards[i]

@@ -171,7 +171,7 @@ class GameState(GameStateBase):
             raise ValueError("the game is over")
         s = self.cur
         vr = L.RUNWAY_POLICY if vip_runway is None else int(vip_runway)
-        short = int(end_turn(self.state, self.p, self.fleet, self.pids[s], self._short, vr, draw, self.rng,
+        short = int(end_turn(self.state, self.p, self.fleet, self.pids[s], self.W[s], self._short, vr, draw, self.rng,
                              self.ev, self.evn))
         self._short = 0
         self._acted = False

@@ -89,6 +89,12 @@ def _event_line(e, p, fleet, labels) -> str:
             return (f"  end of turn: {aircraft_name(p, fleet, a)} may not take off from {RUNWAY[b]} under {why}: "
                     f"to the back of the sequence; {aircraft_name(p, fleet, d)} moves onto the takeoff position")
         return f"  end of turn: {aircraft_name(p, fleet, a)} holds on {RUNWAY[b]} under {why}"
+    if code == L.E_FORGOT_DRAW:
+        return f"  forgets to draw face down ({a} card(s) short): waits until the end of its next turn (RULES.md D13)"
+    if code == L.E_FORGOT_TAKEOFF:
+        then = f"; {aircraft_name(p, fleet, c)} moves onto the takeoff position" if c >= 0 else ""
+        return (f"  end of turn: {aircraft_name(p, fleet, a)} was cleared for take-off from {RUNWAY[b]} but its "
+                f"player forgot: to the end of the sequence, {slot_name(p, d)}{then} (RULES.md D13)")
     if code == L.E_AUTO:
         return f"  end of turn: {aircraft_name(p, fleet, a)} moves on its own {slot_name(p, b)} -> {slot_name(p, c)}"
     if code == L.E_RESHUFFLE:

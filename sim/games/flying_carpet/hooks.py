@@ -70,6 +70,7 @@ from sim.games.flying_carpet.layout import (
     PH_CLOUDS,
     PH_END,
     PH_SKIP,
+    POL_RANDOM,  # noqa: F401  (an engine constant: the policy a mistake plays)
     POL_ROLLOUT,
     ST_BLOWN,
     ST_WAIT,

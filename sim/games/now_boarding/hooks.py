@@ -41,6 +41,7 @@ from sim.games.now_boarding.layout import (
     P_NP,
     P_TURN_CAP,
     POL_PLANNER,
+    POL_RANDOM,  # noqa: F401  (an engine constant: the policy a mistake plays)
     POL_ROLLOUT,
     PW_ENDSEARCH,
     RO_MAXC,

@@ -16,6 +16,7 @@ from sim.games.engine import (
     EV_W,
     W_LA_BASE,
     col_at,
+    erring,
     kernel,
     leaf_kernel,
 )
@@ -77,6 +78,7 @@ from sim.games.now_boarding.layout import (
     PL_PILE,
     PL_WAIT,
     POL_PLANNER,
+    POL_RANDOM,
     POL_ROLLOUT,
     PW_ENDBUY,
     PW_TEMP,
@@ -182,16 +184,17 @@ def team_policy(pol, w):
 def setup_game(st, spec, pol, w, rng, rig_deck, rig_dice, ev, evn):
     """RB "Preparar" 1-15: the board and planes, the free upgrades of step 8 (the team's
     choice where the config leaves it), then the passengers, piles, weather and VIPs
-    (``rules.setup``, the rigging hook)."""
+    (``rules.setup``, the rigging hook). Each free choice is a decision of the team: a mistake
+    (``engine.erring``, the team's ``mistake`` weight) makes it as the random policy does."""
     setup_board(st, spec)
     pol = team_policy(pol, w)
     for p in range(spec[P_NP]):
         k = forced_free_upgrade(spec)
         if k < 0:
-            k = free_choice(pol, w, rng)
+            k = free_choice(erring(pol, w, rng, POL_RANDOM), w, rng)  # a team decision: it may be a mistake
         free_upgrade(st, spec, p, k, ev, evn)
         if spec[P_FREE_ROUTE] == 1:
-            free_route(st, spec, p, free_route_choice(st, spec, p, pol, rng), ev, evn)
+            free_route(st, spec, p, free_route_choice(st, spec, p, erring(pol, w, rng, POL_RANDOM), rng), ev, evn)
     setup(st, spec, rng, rig_deck, rig_dice, ev, evn)
 
 
