@@ -362,12 +362,26 @@ def _counts(df, col: str, split: str | None = None):
     return g[col].to_numpy(), g["n"].to_numpy(), np.zeros(g.height, dtype=np.int64)
 
 
-def _binned(values, counts, stalls, max_bins: int = 60):
-    """Aggregate integer value counts into at most ``max_bins`` equal integer-width bins."""
+def bin_width(lo: int, hi: int, max_bins: int = 60, period: int = 1) -> int:
+    """The integer bin width for values ``lo``..``hi`` in at most ``max_bins`` bins: a multiple of
+    ``period`` (the seats, for lengths in player turns: a game ends on some seats' turns more
+    often, and a width that is not a whole number of rounds holds one or two of each turn of the
+    round by turns, drawing a sawtooth the games do not have)."""
+    import math
+
+    width = max(1, math.ceil((hi - lo + 1) / max_bins))
+    if width > 1 and period > 1:
+        width = period * math.ceil(width / period)
+    return width
+
+
+def _binned(values, counts, stalls, max_bins: int = 60, period: int = 1):
+    """Aggregate integer value counts into at most ``max_bins`` equal integer-width bins (a
+    multiple of ``period`` wide when wider than 1: :func:`bin_width`)."""
     import numpy as np
 
     lo, hi = int(values.min()), int(values.max())
-    width = max(1, int(np.ceil((hi - lo + 1) / max_bins)))
+    width = bin_width(lo, hi, max_bins, period)
     idx = (values - lo) // width
     nb = int(idx.max()) + 1
     c = np.bincount(idx, weights=counts, minlength=nb)
@@ -376,7 +390,7 @@ def _binned(values, counts, stalls, max_bins: int = 60):
     return left, width, c, s
 
 
-def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[str, str] | None:
+def plot_game_length(df, records, folder: Path, unit: str = "turns", period: int = 1) -> tuple[str, str] | None:
     """Histogram of game length (the ``turns`` column, counted in ``unit``: "player turns",
     "rounds") with the median and 95th percentile marked (one-wide bars centred on their
     value, so the median line stands on the median's bar); legend below the axes.
@@ -402,7 +416,7 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
     if separate:
         keep = values <= fin_max
         values, counts, stalls = values[keep], finished[keep], np.zeros(int(keep.sum()), dtype=np.int64)
-    left, width, c, s = _binned(values, counts, stalls)
+    left, width, c, s = _binned(values, counts, stalls, period=period)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8.0, 4.0))
     done = (c - s) / total
@@ -428,7 +442,9 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
                           else f"{whats[0]}: {v:g} {unit}"))
     top = float((c / total).max()) if c.size else 1.0
     ax.set_ylim(0, top * 1.12)
-    ax.set_xlabel(f"game length ({unit} per game)" + (f", bins of {width}" if width > 1 else ""))
+    ax.set_xlabel(f"game length ({unit} per game)" + (f", bins of {width}" if width > 1 else "")
+                  + (f" ({width // period} round{'s' if width // period > 1 else ''} of {period} seats)"
+                     if width > 1 and period > 1 else ""))
     if width == 1 and len(left) <= 30:
         ax.set_xticks(left)
     ax.set_ylabel("share of games (%)")

@@ -121,6 +121,7 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict, tally=Non
     info, _cat = _info(gdef)
     unit, axis = info["length_unit"], info["seat_axis"]
     traits = seat_traits(summary)
+    period = n_seats if unit == "player turns" and n_seats > 1 else 1  # a round of player turns
     seat_thr = float(getattr(getattr(cfg, "report", None), "seat_spread_threshold", 0.03))
     frame = df if isinstance(df, pl.DataFrame) else None
     data = tally if tally is not None else frame  # what the histograms are drawn from
@@ -130,13 +131,13 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict, tally=Non
             lambda: P.plot_win_rate_by_seat(frame, records, labels, n_seats, plots_dir, rotate, axis, traits),
             lambda: P.plot_win_rate_by_policy(records, n_seats, plots_dir),
             lambda: P.plot_rank_distribution(frame, records, n_seats, plots_dir, axis, traits, seat_thr),
-            lambda: P.plot_game_length(data, records, plots_dir, unit),
+            lambda: P.plot_game_length(data, records, plots_dir, unit, period),
             lambda: P.plot_reshuffles(data, plots_dir, mode),
         ]
     else:
         candidates = [
             lambda: P.plot_team_outcome(frame, records, plots_dir),
-            lambda: P.plot_game_length(data, records, plots_dir, unit),
+            lambda: P.plot_game_length(data, records, plots_dir, unit, period),
             lambda: P.plot_reshuffles(data, plots_dir, mode),
         ]
     for make in candidates:
