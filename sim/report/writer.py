@@ -39,7 +39,8 @@ th, td { border: 1px solid #ddd; padding: .3em .7em; }
 th { background: #f0f3f8; }
 tr:nth-child(even) td { background: #fafbfc; }
 td { font-variant-numeric: tabular-nums; }
-img { max-width: 100%; height: auto; border: 1px solid #eee; margin: .5em 0 1em; }
+th, td { overflow-wrap: anywhere; }  /* a wide table (compare's eleven columns) wraps its cells, not the page */
+img { max-width: 100%; height: auto; border: 1px solid #eee; margin: .5em 0 1em; box-sizing: border-box; }
 code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; }
 p.note, em { color: #555; }
 """
@@ -709,7 +710,8 @@ def render_html(md_text: str, title: str, plots_dir: Path | None = None) -> str:
     """A self-contained HTML page (inline CSS) of the markdown report. With ``plots_dir``
     every ``plots/<file>.png`` image is embedded as a ``data:image/png;base64`` URI (the page
     can be mailed as one file); without it images stay relative. The verdict heading gets
-    ``id="verdict"``."""
+    ``id="verdict"`` (a page without one: its opening bold paragraph, the skill and sensitivity
+    pages' verdict)."""
     import base64
     import html as _html
     import re
@@ -718,7 +720,10 @@ def render_html(md_text: str, title: str, plots_dir: Path | None = None) -> str:
     import markdown
 
     body = markdown.markdown(md_text, extensions=["tables"], output_format="html")
-    body = body.replace("<h2>Verdict</h2>", '<h2 id="verdict">Verdict</h2>', 1)
+    if "<h2>Verdict</h2>" in body:
+        body = body.replace("<h2>Verdict</h2>", '<h2 id="verdict">Verdict</h2>', 1)
+    else:  # a page that opens with its verdict in bold (skill, sensitivity): that paragraph is the verdict
+        body = re.sub(r"</h1>\s*<p><strong>", lambda m: m.group(0).replace("<p>", '<p id="verdict">'), body, count=1)
     if plots_dir is not None:
         def embed(m: re.Match) -> str:
             f = Path(plots_dir) / unquote(m.group(1))
