@@ -214,9 +214,11 @@ def print_summary(summary: dict, manifest: dict) -> None:
     t.add_column("value [95% interval]", justify="right")
     if summary["mode"] == "competitive":
         rotated = summary.get("rotate_seats", False)
+        traits = [str(x) for x in summary.get("seat_traits") or []]  # Yukon's planes: what else sets a seat apart
         for s, label in enumerate(summary["seats"]):
             r = find(recs, "win_rate", seat=s)
-            t.add_row(f"win rate seat {s}" + ("" if rotated else f" ({label})"), fmt_interval(r))
+            what = ([] if rotated else [label]) + ([traits[s]] if s < len(traits) else [])
+            t.add_row(f"win rate seat {s}" + (f" ({'; '.join(what)})" if what else ""), fmt_interval(r))
         for r in recs:
             if r["metric"] == "win_rate" and "policy" in r["by"]:
                 t.add_row(f"win rate policy {r['by']['policy']}", fmt_interval(r))
@@ -227,8 +229,10 @@ def print_summary(summary: dict, manifest: dict) -> None:
             where = " (starts)" if k == 0 else (" (last)" if k == len(starts) - 1 else "")
             t.add_row(f"win rate start position {k}{where}", fmt_interval(r))
         fpa = find(recs, "first_player_advantage")
-        t.add_row("start player's advantage" if fpa and fpa.get("doc") else "first-player advantage",
-                  fmt_interval(fpa))
+        label = "start player's advantage" if fpa and fpa.get("doc") else "first-player advantage"
+        if fpa and fpa.get("doc") and traits:  # the seats' rates above are their set-ups', not the turn order's
+            label += f" (drawn; seats differ by {traits[0].split(':')[0]})"
+        t.add_row(label, fmt_interval(fpa))
     else:
         t.add_row("team win rate", fmt_interval(find(recs, "win_rate")))
         t.add_row("loss rate", fmt_interval(find(recs, "loss_rate")))
@@ -260,6 +264,28 @@ def print_summary(summary: dict, manifest: dict) -> None:
     caveat = first_player_caveat(summary)
     if caveat:
         con.print(f"note: first-player advantage: {caveat}", markup=False, highlight=False)
+    if summary["mode"] == "competitive" and summary.get("seat_traits"):
+        con.print(seat_traits_note(summary), markup=False, highlight=False)
+
+
+def seat_traits_note(summary: dict) -> str:
+    """The terminal's note under a run whose seats start differently (``seat_traits``): the seat
+    win rates measure those set-ups, the start positions the turn order."""
+    traits = [str(x) for x in summary["seat_traits"]]
+    kind = traits[0].split(":")[0] if ":" in traits[0] else "set-up"
+    fpa = find_record(summary, "first_player_advantage")
+    each = ", ".join(f"seat {i} {t.split(': ', 1)[-1]}" for i, t in enumerate(traits))
+    text = f"note: each seat keeps its {kind} ({each}), so the seat win rates compare {kind}s"
+    if fpa is not None and fpa.get("doc"):
+        text += ("; the start player is drawn each game, so its advantage and the start-position rows measure "
+                 "the turn order")
+    return text + "."
+
+
+def find_record(summary: dict, metric: str, **by):
+    from sim.report.format import find
+
+    return find(summary.get("metrics") or [], metric, **by)
 
 
 @app.command(short_help="Print the turn-by-turn log of one game")

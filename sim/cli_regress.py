@@ -480,6 +480,22 @@ def _side_config(kind: str, x: Any, folder: Path | None, run: Any) -> tuple[dict
     return (None, why) if cfg is None else (effective_config(cfg), "")
 
 
+def side_labels(name: str, changes: list[tuple[str, str, str]] | None, shown: int = 2) -> dict[str, str]:
+    """Labels of two compare sides of the same name: each names the changed config keys with its
+    values (``A: deck.FLR=4`` / ``B: deck.FLR=2``; a key's game section prefix dropped, at most
+    ``shown`` keys, then "+N more"), or ``A:name`` / ``B:name`` when no change is known."""
+    if not changes:
+        return {"a": f"A:{name}", "b": f"B:{name}"}
+    def short(key: str) -> str:
+        head, _, rest = key.partition(".")
+        return rest if rest and "[" not in head and head not in ("checks", "report") and not head.startswith(
+            "seats") else key
+
+    more = f" +{len(changes) - shown} more" if len(changes) > shown else ""
+    return {side: f"{side.upper()}: " + ", ".join(f"{short(k)}={v[i]}" for k, *v in changes[:shown]) + more
+            for i, side in enumerate(("a", "b"))}
+
+
 def compare(
     a: Annotated[Path, typer.Argument(help="config file or report folder (with summary.json)")],
     b: Annotated[Path, typer.Argument(help="config file or report folder to compare with A")],
@@ -571,8 +587,18 @@ def compare(
             summaries[key], dfs[key] = result.summary, result.df
             pgs[key] = _per_game(result)
             labels[key] = runs[key].cfg.run_name
+    conf_a, why_a = _side_config(ka, xa, fa, runs.get("a"))
+    conf_b, why_b = _side_config(kb, xb, fb, runs.get("b"))
+    if conf_a is not None and conf_b is not None:
+        from sim.check.configdiff import diff_lines
+
+        changes, changes_why = diff_lines(conf_a, conf_b), ""
+    else:
+        changes, changes_why = None, "; ".join(w for w in (why_a, why_b) if w)
+    default_folder = COMPARE_DIR / _safe_name(f"{labels['a']}_vs_{labels['b']}" if labels["a"] != labels["b"]
+                                              else f"A:{labels['a']}_vs_B:{labels['b']}")
     if labels["a"] == labels["b"]:
-        labels = {"a": f"A:{labels['a']}", "b": f"B:{labels['b']}"}
+        labels = side_labels(labels["a"], changes)
     try:
         rep = compare_summaries(summaries["a"], summaries["b"], labels["a"], labels["b"],
                                 per_game_a=pgs.get("a"), per_game_b=pgs.get("b"),
@@ -582,16 +608,8 @@ def compare(
     if "a" in runs or "b" in runs:
         rep.notes = [x for x in rep.notes if x != CRN_NOTE]
         rep.notes.insert(0, f"ran on seed {seed_}, {n} games for both sides: " + CRN_NOTE)
-    conf_a, why_a = _side_config(ka, xa, fa, runs.get("a"))
-    conf_b, why_b = _side_config(kb, xb, fb, runs.get("b"))
-    if conf_a is not None and conf_b is not None:
-        from sim.check.configdiff import diff_lines
-
-        changes, why = diff_lines(conf_a, conf_b), ""
-    else:
-        changes, why = None, "; ".join(w for w in (why_a, why_b) if w)
-    view = build_view(rep, summaries["a"], summaries["b"], changes, why, show_all=show_all)
-    folder = out or COMPARE_DIR / _safe_name(f"{labels['a']}_vs_{labels['b']}")
+    view = build_view(rep, summaries["a"], summaries["b"], changes, changes_why, show_all=show_all)
+    folder = out or default_folder
     try:  # written before the table is shown: a failure is then the only output
         with atomic_folder(folder, is_compare_folder, "compare") as tmp:
             plots = compare_plots(summaries["a"], summaries["b"], labels["a"], labels["b"], tmp,

@@ -544,7 +544,9 @@ def write_skill_report(out_dir: str | Path, data: dict) -> Path:
         figure = plot_heatmap(data, tmp)
         md = render_markdown(data, figure)
         (tmp / "skill.md").write_text(md, encoding="utf-8")
-        (tmp / "skill.html").write_text(render_html(md, f"{data['title']}: skill table {data['run']}"),
+        # the page is one file: the heat map embedded (render_html embeds plots/<name> from the folder given)
+        page_md = md.replace(f"]({figure})", f"](plots/{figure})") if figure else md
+        (tmp / "skill.html").write_text(render_html(page_md, f"{data['title']}: skill table {data['run']}", tmp),
                                         encoding="utf-8")
         write_json(data, tmp / "skill.json")
     return Path(out_dir)

@@ -544,6 +544,11 @@ def sweep_plots(plan: SweepPlan, summaries: Sequence[dict], series: list[tuple[s
             ax.grid(**GRID)
             if len(lines) > 1:
                 ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+            import textwrap
+
+            # long metric names: titles and y labels wrapped, so none runs past the figure's edge
+            ax.set_title(textwrap.fill(ax.get_title(), 52 if len(lines) > 1 else 64), fontsize=10)
+            ax.set_ylabel(textwrap.fill(ax.get_ylabel(), 34))
             name = f"{_slug(title)}.png" if changes is None else f"change_{_slug(title)}.png"
             fig.tight_layout()
             fig.savefig(folder / name, dpi=DPI)
@@ -613,6 +618,8 @@ def render_sweep_md(plan: SweepPlan, summaries: Sequence[dict], series: list[tup
     src = image_src or (lambda name: f"plots/{name}")
     s0 = summaries[0]
     lines = [f"# Sweep: {md_escape(s0['title'])} ({md_escape(plan.name)})", ""]
+    if changes:
+        lines += ["## Verdict", "", *sweep_verdict(plan, changes, reference), ""]
     grid = "; ".join(f"`{k}` = {', '.join(toml_value(v) for v in vals)}" for k, vals in plan.params)
     if plan.zip:
         grid += " (in lockstep)"
@@ -642,6 +649,32 @@ def render_sweep_md(plan: SweepPlan, summaries: Sequence[dict], series: list[tup
               "`sweep.json` (the grid and points), `points/p<NN>/summary.json`, `manifest.json`, `config.toml`, "
               "`plots/`.", ""]
     return "\n".join(lines)
+
+
+def sweep_verdict(plan: SweepPlan, changes: dict[int, dict[str, Any]], reference: int, shown: int = 3) -> list[str]:
+    """The sweep's verdict (markdown bullets): how many changes from the reference point lie
+    beyond sampling noise (their 95 % interval excludes 0), and the ``shown`` changes that stand
+    out most from their noise (largest change over its interval's half-width), each with its
+    point, value and interval."""
+    from sim.report.format import md_escape
+
+    ref = plan.points[reference]
+    rows = [(p, r) for p in plan.points if p.index in changes for r in changes[p.index].values()
+            if r.ci_low is not None and r.ci_high is not None and r.change == r.change]
+    beyond = [(p, r) for p, r in rows if r.ci_low > 0 or r.ci_high < 0]
+
+    def strength(pr) -> float:
+        _p, r = pr
+        half = (r.ci_high - r.ci_low) / 2
+        return abs(r.change) / half if half > 0 else (float("inf") if r.change else 0.0)
+
+    out = [f"- **{len(beyond)} of {len(rows)} changes** from p{ref.index:02d} ({md_escape(ref.label)}) lie beyond "
+           "sampling noise (their 95 % interval excludes 0; unadjusted for the many figures)."]
+    for p, r in sorted(rows, key=strength, reverse=True)[:shown]:
+        word = "beyond noise" if (p, r) in beyond else "within noise"
+        out.append(f"- `{md_escape(r.label)}` at p{p.index:02d} ({md_escape(p.label)}): "
+                   f"{md_escape(_fmt_change_ci(r))}, {word}.")
+    return out
 
 
 def _changes_md(plan: SweepPlan, changes: dict[int, dict[str, Any]], reference: int) -> list[str]:

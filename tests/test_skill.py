@@ -138,7 +138,9 @@ def test_report_files_and_the_html_matrix(cft_table):
     assert md.splitlines()[2].startswith("**Skill matters")
     assert "1/4 = 25.0%" in md
     html = (out / "skill.html").read_text()
-    assert "<table>" in html and '<img alt="win-rate heat map" src="skill_heatmap.png"' in html
+    # one file: the heat map embedded, no link to the PNG beside it
+    assert "<table>" in html and '<img alt="win-rate heat map" src="data:image/png;base64,' in html
+    assert 'src="skill_heatmap.png"' not in html
     row = re.search(r"<td[^>]*><strong>greedy</strong></td>(.*?)</tr>", html, re.S)
     assert row, "the matrix row of greedy"
     from sim.report.format import fmt_interval

@@ -366,6 +366,13 @@ class GameDef:
     * ``seat_note`` / ``seat_axis``: who plays first, the report's sentence and the x label of
       its per-seat plots;
     * ``calibration_note``: how far to trust the absolute numbers (component assumptions ...);
+    * ``seat_traits``: None, or ``f(cfg) -> list[str] | None``: what tells the seats apart beyond
+      their policy, one short text per seat (Yukon's ``"plane: bonus fuel"``), None when every
+      seat starts alike; ``summary.json`` keeps it as ``seat_traits`` and the terminal table, the
+      report's tables, verdict and seat plots name each seat by it;
+    * ``verdict_notes``: None, or ``f(cfg, records) -> list[str]``: the game's own verdict
+      bullets (markdown, without the leading "- "), after the common ones (Now Boarding's
+      near misses: games that ended on exactly the complaint limit);
     * ``failure_metrics``: metrics whose largest records are a cooperative game's main
       failure modes (the report's verdict, ``sim compare``'s "Result and failures" group);
     * ``rounds_metric``: a metric of rounds per game beside ``turns`` (``sim compare``'s
@@ -409,6 +416,8 @@ class GameDef:
     seat_note: str = "Seats are numbered from 0 in turn order; seat 0 plays first."
     seat_axis: str = "seat in turn order (seat 0 plays first)"
     calibration_note: str = ""
+    seat_traits: Callable[[Any], list[str] | None] | None = None
+    verdict_notes: Callable[[Any, list], list[str]] | None = None
     failure_metrics: tuple[str, ...] = ()
     rounds_metric: str | None = None
     progress_unit: str = "progress points"

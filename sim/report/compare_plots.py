@@ -35,6 +35,18 @@ def _policies(summary: dict) -> list[str]:
     return out
 
 
+def _wrapped_title(ax, title: str, width_in: float) -> None:
+    """``title`` broken at "A vs B" and wrapped to the figure's width (long side labels name the
+    changed config keys), so no line runs past the figure's edge."""
+    import textwrap
+
+    head, sep, tail = title.partition(": ")
+    per_line = max(20, int(width_in * 10))
+    lines = [head] if sep else []
+    lines += textwrap.wrap(tail if sep else title, per_line)
+    ax.set_title("\n".join(lines), fontsize=11)
+
+
 def _paired_bars(path: Path, title: str, xlabels: list[str], a: list[tuple], b: list[tuple],
                  a_label: str, b_label: str, xlabel: str, fair: float | None = None) -> None:
     import numpy as np
@@ -62,7 +74,7 @@ def _paired_bars(path: Path, title: str, xlabels: list[str], a: list[tuple], b: 
     ax.set_xticks(xs, xlabels)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games won (%)")
-    ax.set_title(title)
+    _wrapped_title(ax, title, fig.get_figwidth())
     _percent_axis(ax)
     ax.grid(**GRID)
     ax.set_axisbelow(True)
@@ -119,12 +131,18 @@ def compare_plots(a_summary: dict, b_summary: dict, a_label: str, b_label: str, 
     if (a_df is not None and b_df is not None and "turns" in a_df.columns and "turns" in b_df.columns
             and a_df.height and b_df.height):
         path = folder / "compare_game_length.png"
-        _length_overlay(path, a_df, b_df, a_label, b_label)
+        unit = (a_summary.get("catalogue") or {}).get("turns_mean", {}).get("unit") or "turns"
+        n = len(a_summary.get("seats") or [])
+        period = n if unit == "player turns" and n > 1 and n == len(b_summary.get("seats") or []) else 1
+        _length_overlay(path, a_df, b_df, a_label, b_label, unit, period)
         written.append(path)
     return written
 
 
-def _length_overlay(path: Path, a_df, b_df, a_label: str, b_label: str) -> None:
+def _length_overlay(path: Path, a_df, b_df, a_label: str, b_label: str, unit: str = "turns",
+                    period: int = 1) -> None:
+    """A's and B's game-length distributions as outlined steps over the same bins (whole rounds
+    of ``period`` player turns when binned: :func:`sim.report.plots.bin_width`)."""
     import numpy as np
     import polars as pl
 
@@ -132,11 +150,14 @@ def _length_overlay(path: Path, a_df, b_df, a_label: str, b_label: str) -> None:
         g = df.group_by("turns").agg(pl.len().alias("n")).sort("turns")
         return g["turns"].to_numpy().astype(np.int64), g["n"].to_numpy().astype(float)
 
+    from sim.report.plots import bin_width
+
     av, ac = counts(a_df)
     bv, bc = counts(b_df)
     lo = int(min(av.min(), bv.min()))
     hi = int(max(av.max(), bv.max()))
-    width = max(1, int(np.ceil((hi - lo + 1) / 60)))
+    width = bin_width(lo, hi, 60, period)
+    lo -= lo % width if width > 1 else 0  # bins start at a multiple of their width: the same for A and B
     nb = (hi - lo) // width + 1
     edges = lo + width * np.arange(nb + 1)
     ha = np.bincount((av - lo) // width, weights=ac, minlength=nb) / ac.sum()
@@ -146,9 +167,9 @@ def _length_overlay(path: Path, a_df, b_df, a_label: str, b_label: str) -> None:
     for h, color, lab, df in ((ha, A_COLOR, a_label, a_df), (hb, B_COLOR, b_label, b_df)):
         ax.stairs(h, edges, color=color, linewidth=1.6, label=f"{lab} (median {df['turns'].median():g})")
         ax.stairs(h, edges, color=color, alpha=0.15, fill=True)
-    ax.set_xlabel("game length (turns per game)")
+    ax.set_xlabel(f"game length ({unit} per game)" + (f", bins of {width}" if width > 1 else ""))
     ax.set_ylabel("share of games (%)")
-    ax.set_title(f"Game length: {a_label} vs {b_label}")
+    _wrapped_title(ax, f"Game length: {a_label} vs {b_label}", fig.get_figwidth())
     ax.yaxis.set_major_formatter(_pct_fmt(max(ha.max(), hb.max())))
     ax.grid(**GRID)
     ax.set_axisbelow(True)

@@ -41,7 +41,7 @@ def _percent_axis(ax, axis: str = "y") -> None:
 
 
 def _save(fig, folder: Path, name: str) -> None:
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, getattr(fig, "_sim_legend_strip", 0.0), 1, 1))
     fig.savefig(folder / name, dpi=DPI)
     _plt().close(fig)
 
@@ -130,12 +130,17 @@ def _bar_chart(folder: Path, name: str, title: str, labels, values, lows, highs,
     _save(fig, folder, name)
 
 
-def _legend_outside(ax, ncol: int = 3) -> None:
-    """A legend below the axes (it covers no data)."""
-    handles, labels = ax.get_legend_handles_labels()
+def _legend_outside(ax, ncol: int = 3, handles=None, labels=None) -> None:
+    """The axes' legend in a strip along the figure's bottom edge, below the tick labels and the
+    axis label (it covers no data and no text: :func:`_save` lays the axes out above the strip)."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=min(ncol, len(handles)),
-                  fontsize=8, frameon=False)
+        fig = ax.figure
+        leg = fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.005),
+                         ncol=min(ncol, len(handles)), fontsize=8, frameon=False)
+        fig.canvas.draw()
+        fig._sim_legend_strip = (leg.get_window_extent().height + 4) / fig.bbox.height
 
 
 def scaled_limits(lows, highs, extra=(), pad: float = 0.25, floor: float = 0.0, ceil: float = 1.0,
@@ -161,8 +166,9 @@ def _interval_chart(folder: Path, name: str, title: str, labels, values, lows, h
     import math
 
     plt = _plt()
-    width = max(5.5, min(12.0, 1.6 + 1.0 * len(labels)))
-    fig, ax = plt.subplots(figsize=(width, 4.2))
+    longest = max((len(line) for lab in labels for line in str(lab).splitlines()), default=0)
+    width = max(5.5, min(12.0, 1.6 + max(1.0, 0.09 * longest) * len(labels)))
+    fig, ax = plt.subplots(figsize=(width, 4.2 + 0.15 * max(str(lab).count("\n") for lab in labels or [""])))
     xs = list(range(len(labels)))
     ax.errorbar(xs, values, yerr=_err(values, lows, highs), fmt="o", color=BAR, ecolor=BAR, elinewidth=2.5,
                 capsize=8, capthick=2, markersize=7, zorder=3, label=interval_label)
@@ -198,11 +204,12 @@ def headroom_for_legend(ax, top: float) -> None:
 
 
 def plot_win_rate_by_seat(df, records, seat_labels: Sequence[str] | None, n_seats: int, folder: Path,
-                          rotate: bool = False, seat_axis: str = "seat in turn order (seat 0 plays first)"
-                          ) -> tuple[str, str] | None:
+                          rotate: bool = False, seat_axis: str = "seat in turn order (seat 0 plays first)",
+                          traits: Sequence[str] = ()) -> tuple[str, str] | None:
     """Win rate of each seat with its Wilson 95% interval on an axis scaled to the intervals,
     and a dashed line at the fair share 1/seats. ``seat_axis`` names what a seat is in the
-    game (its x label)."""
+    game (its x label, wrapped to the figure); ``traits`` what else tells the seats apart
+    (``GameDef.seat_traits``: Yukon's planes), a line under each seat's tick."""
     import polars as pl
 
     if n_seats < 1:
@@ -217,10 +224,12 @@ def plot_win_rate_by_seat(df, records, seat_labels: Sequence[str] | None, n_seat
         lab = f"seat {i}"
         if seat_labels and not rotate and i < len(seat_labels):
             lab += f"\n{seat_labels[i]}"
+        if i < len(traits):
+            lab += "\n" + str(traits[i])
         labels.append(lab)
     name = "win_rate_seat.png"
     _interval_chart(folder, name, "Win rate by seat (axis zoomed to the intervals)", labels, vals, lows, highs,
-                    seat_axis + (" (policies rotated over seats)" if rotate else ""),
+                    seat_axis + ("\n(policies rotated over seats)" if rotate else ""),
                     "games won (%)", fair=1.0 / n_seats, fair_label=f"fair share 1/{n_seats} = {100 / n_seats:.1f}%")
     return ("Win rate by seat", name)
 
@@ -243,10 +252,15 @@ def plot_win_rate_by_policy(records, n_seats: int, folder: Path) -> tuple[str, s
 
 
 def plot_rank_distribution(df, records, n_seats: int, folder: Path,
-                           seat_axis: str = "seat in turn order (seat 0 plays first)") -> tuple[str, str] | None:
+                           seat_axis: str = "seat in turn order (seat 0 plays first)", traits: Sequence[str] = (),
+                           threshold: float = 0.03) -> tuple[str, str] | None:
     """A seat x rank table of the share of games each seat finished at each rank, every cell
     labelled with its value (one decimal) and coloured by its distance from the fair share
-    1/seats, so a 2-point difference shows (unranked = the game ended before the seat finished)."""
+    1/seats (unranked = the game ended before the seat finished). The colours reach full
+    strength at ``threshold`` (the report's seat-spread threshold, 3 points by default), at 3
+    standard errors of a share, or at the largest distance, whichever is largest, and the colour
+    bar says where: a difference far below what matters stays pale. ``traits`` name the seats
+    (``GameDef.seat_traits``)."""
     import numpy as np
 
     shares = np.full((n_seats, n_seats + 1), np.nan)  # column 0 = unranked
@@ -274,7 +288,10 @@ def plot_rank_distribution(df, records, n_seats: int, folder: Path,
     # colours saturate at the larger of the largest deviation and 3 standard errors of a share,
     # so sampling noise stays pale
     noise = 3 * float(np.sqrt(fair * (1 - fair) / n_games)) if n_games else 0.0
-    lim = max(float(np.abs(dev).max()), noise, 0.002)
+    lim = max(float(np.abs(dev).max()), noise, float(threshold), 0.002)
+    why = ("the largest distance" if lim == float(np.abs(dev).max()) else
+           "3 standard errors of a share" if lim == noise else "the seat-spread threshold" if lim == threshold
+           else "a floor")
     fig, ax = plt.subplots(figsize=(max(7.0, 2.6 + 1.1 * len(order)), max(3.4, 1.4 + 0.55 * n_seats)))
     colour = np.zeros_like(grid)
     colour[:, :n_seats] = dev
@@ -284,14 +301,18 @@ def plot_rank_distribution(df, records, n_seats: int, folder: Path,
             ax.text(j, i, f"{grid[i, j] * 100:.1f}%", ha="center", va="center", fontsize=8,
                     color="white" if j < n_seats and abs(dev[i, j]) > 0.6 * lim else "black")
     ax.set_xticks(range(len(order)), [_ordinal(r) if r else "unranked\n(not finished)" for r in order])
-    ax.set_yticks(range(n_seats), [f"seat {i}" for i in range(n_seats)])
+    ax.set_yticks(range(n_seats), [f"seat {i}" + (f"\n{traits[i]}" if i < len(traits) else "")
+                                   for i in range(n_seats)])
     ax.set_xlabel("finishing rank (1st = first to finish)")
     ax.set_ylabel("seat")
     ax.set_title(f"Finishing rank by seat: share of games (fair share {fair * 100:.1f}%)\n{seat_axis}",
                  fontsize=10)
     cb = fig.colorbar(im, ax=ax, fraction=0.05, pad=0.02)
-    cb.set_label("above / below the fair share (points)")
-    cb.ax.yaxis.set_major_formatter(_pct_fmt(lim))
+    cb.set_label(f"above / below the fair share (points)\nfull colour at ±{lim * 100:.1f} ({why})", fontsize=8)
+    from matplotlib.ticker import FuncFormatter
+
+    places = 1 if lim >= 0.004 else 2
+    cb.ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x * 100:+.{places}f}" if abs(x) > 1e-12 else "0"))
     name = "rank_distribution.png"
     _save(fig, folder, name)
     return ("Finishing rank by seat", name)
@@ -341,12 +362,26 @@ def _counts(df, col: str, split: str | None = None):
     return g[col].to_numpy(), g["n"].to_numpy(), np.zeros(g.height, dtype=np.int64)
 
 
-def _binned(values, counts, stalls, max_bins: int = 60):
-    """Aggregate integer value counts into at most ``max_bins`` equal integer-width bins."""
+def bin_width(lo: int, hi: int, max_bins: int = 60, period: int = 1) -> int:
+    """The integer bin width for values ``lo``..``hi`` in at most ``max_bins`` bins: a multiple of
+    ``period`` (the seats, for lengths in player turns: a game ends on some seats' turns more
+    often, and a width that is not a whole number of rounds holds one or two of each turn of the
+    round by turns, drawing a sawtooth the games do not have)."""
+    import math
+
+    width = max(1, math.ceil((hi - lo + 1) / max_bins))
+    if width > 1 and period > 1:
+        width = period * math.ceil(width / period)
+    return width
+
+
+def _binned(values, counts, stalls, max_bins: int = 60, period: int = 1):
+    """Aggregate integer value counts into at most ``max_bins`` equal integer-width bins (a
+    multiple of ``period`` wide when wider than 1: :func:`bin_width`)."""
     import numpy as np
 
     lo, hi = int(values.min()), int(values.max())
-    width = max(1, int(np.ceil((hi - lo + 1) / max_bins)))
+    width = bin_width(lo, hi, max_bins, period)
     idx = (values - lo) // width
     nb = int(idx.max()) + 1
     c = np.bincount(idx, weights=counts, minlength=nb)
@@ -355,7 +390,7 @@ def _binned(values, counts, stalls, max_bins: int = 60):
     return left, width, c, s
 
 
-def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[str, str] | None:
+def plot_game_length(df, records, folder: Path, unit: str = "turns", period: int = 1) -> tuple[str, str] | None:
     """Histogram of game length (the ``turns`` column, counted in ``unit``: "player turns",
     "rounds") with the median and 95th percentile marked (one-wide bars centred on their
     value, so the median line stands on the median's bar); legend below the axes.
@@ -381,7 +416,7 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
     if separate:
         keep = values <= fin_max
         values, counts, stalls = values[keep], finished[keep], np.zeros(int(keep.sum()), dtype=np.int64)
-    left, width, c, s = _binned(values, counts, stalls)
+    left, width, c, s = _binned(values, counts, stalls, period=period)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8.0, 4.0))
     done = (c - s) / total
@@ -393,17 +428,23 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
     if n_stall and not separate:
         ax.bar(left, s / total, bottom=done, width=bw, align=align, color=STALL, linewidth=0,
                label=stall_text)
-    for q, style in (("turns_p50", "-"), ("turns_p95", ":")):
+    marks = {}  # value -> what it marks: a 95th percentile equal to the median is one line, named both
+    for q, what in (("turns_p50", "median"), ("turns_p95", "95th percentile")):
         r = find(records, q)
         if r is not None and np.isfinite(_num(r.get("value"))):
-            v = _num(r["value"])
-            if separate and v > values.max():
-                continue
-            ax.axvline(v, color="black", linestyle=style, linewidth=1.2,
-                       label=f"{'median' if q.endswith('50') else '95th percentile'}: {v:g} {unit}")
+            marks.setdefault(_num(r["value"]), []).append(what)
+    for v, whats in marks.items():
+        if separate and v > values.max():
+            continue
+        both = len(whats) > 1
+        ax.axvline(v, color="black", linestyle="-" if whats[0] == "median" else ":", linewidth=1.2,
+                   label=(f"median and 95th percentile (equal): {v:g} {unit}" if both
+                          else f"{whats[0]}: {v:g} {unit}"))
     top = float((c / total).max()) if c.size else 1.0
     ax.set_ylim(0, top * 1.12)
-    ax.set_xlabel(f"game length ({unit} per game)" + (f", bins of {width}" if width > 1 else ""))
+    ax.set_xlabel(f"game length ({unit} per game)" + (f", bins of {width}" if width > 1 else "")
+                  + (f" ({width // period} round{'s' if width // period > 1 else ''} of {period} seats)"
+                     if width > 1 and period > 1 else ""))
     if width == 1 and len(left) <= 30:
         ax.set_xticks(left)
     ax.set_ylabel("share of games (%)")
@@ -417,8 +458,7 @@ def plot_game_length(df, records, folder: Path, unit: str = "turns") -> tuple[st
 
         handles.append(Patch(color=STALL))
         labels.append(stall_text + ";\nnot drawn: far right of the finished games")
-    ax.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2,
-              frameon=False)
+    _legend_outside(ax, 2, handles, labels)
     name = "game_length.png"
     _save(fig, folder, name)
     return ("Game length", name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 from urllib.parse import quote
 
 from sim.jsonio import write_json
@@ -39,7 +39,8 @@ th, td { border: 1px solid #ddd; padding: .3em .7em; }
 th { background: #f0f3f8; }
 tr:nth-child(even) td { background: #fafbfc; }
 td { font-variant-numeric: tabular-nums; }
-img { max-width: 100%; height: auto; border: 1px solid #eee; margin: .5em 0 1em; }
+th, td { overflow-wrap: anywhere; }  /* a wide table (compare's eleven columns) wraps its cells, not the page */
+img { max-width: 100%; height: auto; border: 1px solid #eee; margin: .5em 0 1em; box-sizing: border-box; }
 code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; }
 p.note, em { color: #555; }
 """
@@ -120,21 +121,24 @@ def _build(folder: Path, cfg, gdef, df, summary: dict, manifest: dict, tally=Non
 
     info, _cat = _info(gdef)
     unit, axis = info["length_unit"], info["seat_axis"]
+    traits = seat_traits(summary)
+    period = n_seats if unit == "player turns" and n_seats > 1 else 1  # a round of player turns
+    seat_thr = float(getattr(getattr(cfg, "report", None), "seat_spread_threshold", 0.03))
     frame = df if isinstance(df, pl.DataFrame) else None
     data = tally if tally is not None else frame  # what the histograms are drawn from
     figures: list[tuple[str, str]] = []
     if mode == "competitive":
         candidates = [
-            lambda: P.plot_win_rate_by_seat(frame, records, labels, n_seats, plots_dir, rotate, axis),
+            lambda: P.plot_win_rate_by_seat(frame, records, labels, n_seats, plots_dir, rotate, axis, traits),
             lambda: P.plot_win_rate_by_policy(records, n_seats, plots_dir),
-            lambda: P.plot_rank_distribution(frame, records, n_seats, plots_dir, axis),
-            lambda: P.plot_game_length(data, records, plots_dir, unit),
+            lambda: P.plot_rank_distribution(frame, records, n_seats, plots_dir, axis, traits, seat_thr),
+            lambda: P.plot_game_length(data, records, plots_dir, unit, period),
             lambda: P.plot_reshuffles(data, plots_dir, mode),
         ]
     else:
         candidates = [
             lambda: P.plot_team_outcome(frame, records, plots_dir),
-            lambda: P.plot_game_length(data, records, plots_dir, unit),
+            lambda: P.plot_game_length(data, records, plots_dir, unit, period),
             lambda: P.plot_reshuffles(data, plots_dir, mode),
         ]
     for make in candidates:
@@ -167,6 +171,21 @@ def _seat_labels(cfg, summary: dict) -> list[str]:
     if seats:
         return [str(s) for s in seats]
     return [s.name for s in getattr(cfg, "seats", [])]
+
+
+def seat_traits(summary: dict) -> list[str]:
+    """What tells each seat apart beyond its policy (``summary["seat_traits"]``, from
+    ``GameDef.seat_traits``: Yukon's ``"plane: bonus fuel"``), or [] when the seats start alike."""
+    return [str(t) for t in summary.get("seat_traits") or []]
+
+
+def seat_name(s: int, labels: list[str], rotate: bool, traits: list[str]) -> str:
+    """``seat 0``, with its policy when seats are fixed and its trait when seats differ:
+    ``seat 0 (greedy; plane: bonus fuel)`` (markdown-escaped)."""
+    parts = [] if rotate or s >= len(labels) else [labels[s]]
+    if s < len(traits):
+        parts.append(traits[s])
+    return f"seat {s}" + (f" ({md_escape('; '.join(parts))})" if parts else "")
 
 
 # ---------------------------------------------------------------------------- markdown
@@ -230,27 +249,21 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
     unit = info["length_unit"]
     out: list[str] = []
 
-    def seat_name(s: int) -> str:
-        if rotate or s >= len(labels):
-            return f"seat {s}"
-        return f"seat {s} ({md_escape(labels[s])})"
+    traits = seat_traits(summary)
+
+    def name(s: int) -> str:
+        return seat_name(s, labels, rotate, traits)
 
     if mode == "competitive":
         seats = _win_rates(records, "seat")
         if len(seats) >= 2:
             hi, lo = _extremes(seats)
             d = spread(hi, lo)
-            thr = f"{seat_thr * 100:g} points (`[report] seat_spread_threshold`)"
-            if d["ci_low"] > seat_thr:
-                word = f"**above** the practical threshold of {thr}, beyond sampling noise"
-            elif d["value"] > seat_thr:
-                word = f"**above** the practical threshold of {thr}, but within sampling noise of it"
-            elif d["ci_high"] > seat_thr:
-                word = f"below the practical threshold of {thr}; more games would settle it"
-            else:
-                word = f"below the practical threshold of {thr}, beyond sampling noise"
-            out.append(f"- **Seat balance:** seat spread {_spread_text(d)} between {seat_name(hi['by']['seat'])} "
-                       f"{fmt_interval(hi)} and {seat_name(lo['by']['seat'])} {fmt_interval(lo)}: {word}.")
+            word = _against(d, seat_thr)
+            setup = ("; the seats start differently (their " + md_escape(traits[0].split(":")[0]) + "s), so this is "
+                     "the spread of their set-ups" if traits and ":" in traits[0] else "")
+            out.append(f"- **Seat balance:** seat spread {_spread_text(d)} between {name(hi['by']['seat'])} "
+                       f"{fmt_interval(hi)} and {name(lo['by']['seat'])} {fmt_interval(lo)}: {word}{setup}.")
         starts = _win_rates(records, "start_pos")
         if len(starts) >= 2:  # a game whose first player is drawn: the seat spread hides the turn order's
             first = next((r for r in starts if r["by"]["start_pos"] == 0), None)
@@ -260,7 +273,7 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
             if first is not None:
                 out.append(f"- **Turn order:** the start player (drawn each game) wins {fmt_interval(first)}, the last "
                            f"in the turn order {fmt_interval(last)}; start positions {hi['by']['start_pos']} and "
-                           f"{lo['by']['start_pos']} differ by {_spread_text(d)}.")
+                           f"{lo['by']['start_pos']} differ by {_spread_text(d)}: {_against(d, seat_thr)}.")
         pols = _win_rates(records, "policy")
         if len(pols) >= 2:
             hi, lo = _extremes(pols)
@@ -289,6 +302,9 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
                      f"{fmt_interval(r)}" for r in top]
             out.append(f"- **Failure mode, {md_escape(m)}:** " + "; ".join(parts) + ".")
     out += tension_lines(records, mode, info.get("progress_unit", "progress points"))
+    notes = getattr(gdef, "verdict_notes", None)
+    if notes is not None:  # the game's own bullets (Now Boarding's near misses at the complaint limit)
+        out += [f"- {x}" for x in notes(cfg, records)]
     p50, p05, p95 = find(records, "turns_p50"), find(records, "turns_p05"), find(records, "turns_p95")
     tmean = find(records, "turns_mean")
     if p50 is not None:
@@ -310,6 +326,18 @@ def verdict_lines(cfg, gdef, summary: dict, info: dict, cat: dict) -> list[str]:
     out.append(f"- {fmt_count(summary.get('games'))} games, seed `{summary.get('seed')}`; intervals are 95 % "
                "(Wilson for rates, normal for means and differences).")
     return out
+
+
+def _against(d: dict, thr: float) -> str:
+    """A spread ``d`` (value and 95 % interval) against the practical threshold ``thr``."""
+    text = f"{thr * 100:g} points (`[report] seat_spread_threshold`)"
+    if d["ci_low"] > thr:
+        return f"**above** the practical threshold of {text}, beyond sampling noise"
+    if d["value"] > thr:
+        return f"**above** the practical threshold of {text}, but within sampling noise of it"
+    if d["ci_high"] > thr:
+        return f"below the practical threshold of {text}; more games would settle it"
+    return f"below the practical threshold of {text}, beyond sampling noise"
 
 
 def tension_lines(records: list[dict], mode: str, unit: str) -> list[str]:
@@ -335,11 +363,12 @@ def tension_lines(records: list[dict], mode: str, unit: str) -> list[str]:
             amount = f"${fmt_interval(mg)}" if unit == "$" else f"{fmt_interval(mg)} {md_escape(unit)}"
             parts.append(f"the final margin was {amount}")
         return ["- **Tension:** " + "; ".join(parts) + " (games with a winner)."]
-    one, cc, short = (f(n) for n in ("one_short_rate", "closest_call", "rounds_one_short"))
+    one, cc, short, lost = (f(n) for n in ("one_short_rate", "closest_call", "rounds_one_short", "loss_rate"))
     if one is None:
         return []
     parts = [f"{fmt_interval(one)} of the games were lost at the final count by a single complaint (one fewer "
-             "and the team had won)"]
+             "and the team had won)" + (f": {one['value'] / lost['value']:.0%} of the lost games"
+                                        if lost is not None and lost["value"] > 0 else "")]
     if cc is not None:
         text = f"won games reached at most {fmt_interval(cc)} complaints on average"
         if short is not None:
@@ -387,7 +416,8 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
     out += [f"*{md_escape(info['seat_note'])} Intervals are 95%: Wilson score intervals for rates, normal "
             "intervals for means.*", ""]
     if mode == "competitive":
-        out += _competitive_sections(take, records, n_seats, labels, rotate, cat, summary.get("games"))
+        out += _competitive_sections(take, records, n_seats, labels, rotate, cat, summary.get("games"),
+                                     seat_traits(summary))
     else:
         out += _cooperative_sections(take, cat)
 
@@ -518,8 +548,9 @@ def rotation_note(labels: list[str], games: Any) -> str:
 
 
 def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate: bool, cat: dict | None = None,
-                          games: Any = None) -> list[str]:
+                          games: Any = None, traits: Sequence[str] = ()) -> list[str]:
     cat = cat or {}
+    traits = list(traits)
 
     def define(name: str) -> list[str]:
         d = _definition(cat, name)
@@ -535,11 +566,14 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
         if r is None:
             continue
         row = [str(i)] if rotate else [str(i), md_escape(labels[i] if i < len(labels) else "")]
+        if traits:
+            row.append(md_escape(traits[i] if i < len(traits) else ""))
         rows.append(row + [fmt_interval(r), fmt_count(r.get("n"))])
     if rows:
-        head = ["Seat", "Win rate [95% CI]", "Games"] if rotate else ["Seat", "Policy", "Win rate [95% CI]", "Games"]
+        head = ["Seat"] + ([] if rotate else ["Policy"]) + (["Starts with"] if traits else []) + [
+            "Win rate [95% CI]", "Games"]
         out += ["## Win rate by seat", "",
-                md_table(head, rows, align="lrr" if rotate else "llrr"), "",
+                md_table(head, rows, align="l" * (len(head) - 2) + "rr"), "",
                 *([f"*Policies rotate over the seats: {rotation_note(labels, games)}.*", ""]
                   if rotate else []),
                 f"*Fair share with {n_seats} seats: {fmt_pct(fair)}. Games without a winner "
@@ -572,7 +606,7 @@ def _competitive_sections(take, records, n_seats: int, labels: list[str], rotate
         head = ["Seat"] + [_ordinal(rk) for rk in ranks] + (["unranked"] if show_unranked else [])
         rows = []
         for i in range(n_seats):
-            row = [str(i) if rotate else f"{i} ({md_escape(labels[i])})" if i < len(labels) else str(i)]
+            row = [seat_name(i, labels, rotate, traits).removeprefix("seat ")]
             for rk in cols:
                 r = grid.get((i, rk))
                 row.append(fmt_interval(r) if r is not None else "–")
@@ -676,7 +710,8 @@ def render_html(md_text: str, title: str, plots_dir: Path | None = None) -> str:
     """A self-contained HTML page (inline CSS) of the markdown report. With ``plots_dir``
     every ``plots/<file>.png`` image is embedded as a ``data:image/png;base64`` URI (the page
     can be mailed as one file); without it images stay relative. The verdict heading gets
-    ``id="verdict"``."""
+    ``id="verdict"`` (a page without one: its opening bold paragraph, the skill and sensitivity
+    pages' verdict)."""
     import base64
     import html as _html
     import re
@@ -685,7 +720,10 @@ def render_html(md_text: str, title: str, plots_dir: Path | None = None) -> str:
     import markdown
 
     body = markdown.markdown(md_text, extensions=["tables"], output_format="html")
-    body = body.replace("<h2>Verdict</h2>", '<h2 id="verdict">Verdict</h2>', 1)
+    if "<h2>Verdict</h2>" in body:
+        body = body.replace("<h2>Verdict</h2>", '<h2 id="verdict">Verdict</h2>', 1)
+    else:  # a page that opens with its verdict in bold (skill, sensitivity): that paragraph is the verdict
+        body = re.sub(r"</h1>\s*<p><strong>", lambda m: m.group(0).replace("<p>", '<p id="verdict">'), body, count=1)
     if plots_dir is not None:
         def embed(m: re.Match) -> str:
             f = Path(plots_dir) / unquote(m.group(1))

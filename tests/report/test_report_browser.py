@@ -117,10 +117,142 @@ def test_compare_html_in_the_browser(browser, tmp_path):
     page.parent.mkdir()
     page.write_text((out / "compare.html").read_text().replace("</body>", PROBE + "</body>"))
     got = _probe(browser, page)
-    assert got["title"] == "sim compare: A:clear_for_takeoff vs B:clear_for_takeoff"
+    # both sides are clear_for_takeoff: each is named by the changed key and its value
+    assert got["title"] == "sim compare: A: deck.FLR=4 vs B: deck.FLR=2"
     assert len(got["images"]) == len(list(out.glob("*.png"))) == 3
     for img in got["images"]:
         assert img["src"].startswith("data:image/png;base64"), img
         assert img["complete"] and img["w"] > 0 and img["h"] > 0, img
     assert 0 <= got["verdict_top"] < min(900, got["height"])
     assert got["verdict_text"].startswith("verdict: ") and "100 games each on seed 20261129" in got["verdict_text"]
+
+
+# ---------------------------------------------------------------------------- every page kind
+# A page of each kind sim writes (run report, sweep, skill, compare, sensitivity), made from the
+# shipped configs with few games, opened in the browser: no text reaches past its box or the page
+# column, the verdict is on the first screen, and every plot it embeds passed
+# sim.report.figcheck when it was saved (tick labels distinct, no text cut off or drawn over
+# another).
+
+LAYOUT_PROBE = """
+<script>
+window.addEventListener("load", function () {
+  var main = document.querySelector("main") || document.body;
+  var mr = main.getBoundingClientRect();
+  var bad = [];
+  var els = main.querySelectorAll("*");
+  for (var i = 0; i < els.length; i++) {
+    var e = els[i];
+    var r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    var what = e.tagName.toLowerCase() + " " + JSON.stringify((e.innerText || e.getAttribute("alt") || "").slice(0, 70));
+    if (r.right > mr.right + 1 || r.left < mr.left - 1) {
+      bad.push("outside the page column (" + Math.round(r.left) + ".." + Math.round(r.right) + " of " +
+               Math.round(mr.left) + ".." + Math.round(mr.right) + "): " + what);
+    } else if (getComputedStyle(e).display !== "inline" && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1) {
+      bad.push("text wider than its box (" + e.scrollWidth + " > " + e.clientWidth + "): " + what);
+    }
+  }
+  var v = document.getElementById("verdict");
+  var list = v ? (v.tagName === "P" ? v : v.nextElementSibling) : null;  // a heading, or the bold lead paragraph
+  var out = {
+    overflow: bad.slice(0, 20),
+    page_width: document.documentElement.scrollWidth,
+    images: Array.prototype.map.call(document.images, function (i) { return i.naturalWidth; }),
+    verdict_top: v ? v.getBoundingClientRect().top : null,
+    verdict_bottom: list ? list.getBoundingClientRect().bottom : null,
+    verdict_text: list ? list.innerText : "",
+    width: window.innerWidth, height: window.innerHeight
+  };
+  var pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>
+"""
+
+
+class _CheckedFigures:
+    """Every matplotlib figure saved while active goes through sim.report.figcheck first; the
+    problems found are kept (by file name) for the test to assert on."""
+
+    def __init__(self):
+        self.problems: list[str] = []
+        self.saved: list[str] = []
+
+    def __enter__(self):
+        from matplotlib.figure import Figure
+
+        from sim.report.figcheck import figure_problems
+
+        self._orig = orig = Figure.savefig
+        me = self
+
+        def savefig(fig, fname, *a, **k):
+            name = getattr(fname, "name", str(fname)).rsplit("/", 1)[-1]
+            me.saved.append(name)
+            me.problems += [f"{name}: {p}" for p in figure_problems(fig)]
+            return orig(fig, fname, *a, **k)
+
+        Figure.savefig = savefig
+        return self
+
+    def __exit__(self, *exc):
+        from matplotlib.figure import Figure
+
+        Figure.savefig = self._orig
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+CFT = ROOT / "configs" / "clear_for_takeoff.toml"
+PAGES = {
+    # kind: (sim arguments before --out, the page file)
+    "run_yukon": (["run", str(ROOT / "configs" / "yukon_airways.toml"), "--games", "200"], "report.html"),
+    "run_now_boarding": (["run", str(ROOT / "configs" / "now_boarding_2p.toml"), "--games", "60"], "report.html"),
+    "sweep": (["sweep", str(CFT), "--param", "clear_for_takeoff.hand_size=8,9,10", "--games", "48"], "sweep.html"),
+    "skill": (["skill", str(CFT), "--policies", "random,greedy", "--games", "24"], "skill.html"),
+    "compare": (["compare", str(CFT), str(CFT), "--games", "60", "--set-b", "clear_for_takeoff.deck.FLR=2"],
+                "compare.html"),
+    "sensitivity": (["sensitivity", str(CFT), "--keys", "clear_for_takeoff.hand_size", "--games", "48"],
+                    "sensitivity.html"),
+}
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """kind -> (page path, figure problems, figures saved): each page written once per module."""
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    made = {}
+    for kind, (args, page) in PAGES.items():
+        out = tmp_path_factory.mktemp(kind) / "out"
+        with _CheckedFigures() as figs:
+            r = CliRunner().invoke(app, [*args, "--out", str(out), "--quiet", "--threads", "1"])
+        assert r.exit_code == 0, (kind, r.output)
+        made[kind] = (out / page, figs.problems, figs.saved)
+    return made
+
+
+@pytest.mark.parametrize("kind", list(PAGES))
+def test_every_plot_of_every_page_kind_has_distinct_ticks_and_no_clipped_or_overlapping_text(pages, kind):
+    _page, problems, saved = pages[kind]
+    assert saved, f"{kind}: no figure saved"
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("kind", list(PAGES))
+def test_every_page_kind_fits_its_column_with_the_verdict_on_the_first_screen(browser, pages, kind, tmp_path):
+    page, _problems, _saved = pages[kind]
+    alone = tmp_path / page.name  # a copy alone in its folder: every plot must be embedded
+    alone.write_text(page.read_text().replace("</body>", LAYOUT_PROBE + "</body>"))
+    got = _probe(browser, alone)
+    assert got["overflow"] == [], "\n".join(got["overflow"])
+    assert got["page_width"] <= got["width"], got["page_width"]
+    assert got["images"] and all(w > 0 for w in got["images"]), got["images"]
+    assert got["verdict_top"] is not None, f"{kind}: no verdict heading"
+    assert 0 <= got["verdict_top"] and got["verdict_bottom"] <= got["height"], (got["verdict_top"],
+                                                                                 got["verdict_bottom"], got["height"])
+    assert got["verdict_text"].strip()

@@ -224,26 +224,44 @@ def plots(tally, records, folder: Path) -> list[tuple[str, str]]:
                      "setbacks_by_seat.png"))
     pol = sorted({r["by"]["policy"] for r in records if r["metric"] == "flr_played_mean" and "policy" in r["by"]})
     if pol:
-        def at(metric, label):
-            return next((r["value"] for r in records if r["metric"] == metric and r["by"].get("policy") == label), 0.0)
+        def rec(metric, label):
+            return next((r for r in records if r["metric"] == metric and r["by"].get("policy") == label), None)
 
-        fig, ax = plt.subplots(figsize=(7.2, 4.4))
+        def total(kind, q):
+            """FLR + DLY of one kind for policy q: the sum of the two means and a 95 % interval at least
+            as wide as the sum's (the two cards' half-widths added: sd(X + Y) <= sd(X) + sd(Y))."""
+            rs = [rec(f"{card}_{kind}_mean", q) for card in ("flr", "dly")]
+            v = sum(r["value"] for r in rs if r is not None)
+            half = sum((ci_hi(r) - ci_lo(r)) / 2 for r in rs if r is not None and np.isfinite(ci_hi(r) - ci_lo(r)))
+            return v, half
+
+        fig, ax = plt.subplots(figsize=(7.2, 4.6))
         x = np.arange(len(pol))
         wdt = 0.27
-        played = np.array([at("flr_played_mean", q) + at("dly_played_mean", q) for q in pol])
-        on = np.array([at("flr_played_on_mean", q) + at("dly_played_on_mean", q) for q in pol])
-        drawn = np.array([at("flr_drawn_mean", q) + at("dly_drawn_mean", q) for q in pol])
-        ax.bar(x - wdt, played, wdt, label="FLR + DLY played", color="#55A868")
-        ax.bar(x, on, wdt, label="played on it", color="#C44E52")
-        ax.bar(x + wdt, drawn, wdt, label="drawn by it (own face-up draw)", color="#E8A0A2")
+        tops = []
+        for off, kind, label, colour in ((-wdt, "played", "FLR + DLY played", "#55A868"),
+                                         (0.0, "played_on", "played on it", "#C44E52"),
+                                         (wdt, "drawn", "drawn by it (own face-up draw)", "#E8A0A2")):
+            vh = [total(kind, q) for q in pol]
+            v = np.array([a for a, _ in vh])
+            h = np.array([b for _, b in vh])
+            ax.bar(x + off, v, wdt, yerr=[np.minimum(h, v), h], capsize=2, ecolor="black", label=label, color=colour)
+            for xi, vi, hi in zip(x + off, v, h):  # a value on every bar: a policy that never attacks shows 0
+                ax.annotate("0: none" if vi == 0 else f"{vi:.2f}", (xi, vi + hi), xytext=(0, 2),
+                            textcoords="offset points", ha="center", va="bottom", fontsize=7)
+            tops.append(float((v + h).max()))
         ax.set_xticks(x, pol)
         ax.set_ylabel("cards per game and seat (mean)")
-        ax.set_title("Attacks by policy: played, suffered from opponents, self-inflicted")
-        ax.set_ylim(0, max(float(played.max()), float(on.max()), float(drawn.max())) * 1.1 + 1e-9)
+        ax.set_title("Attacks by policy: played, suffered from opponents, self-inflicted\n"
+                     "(error bars: 95 % intervals of FLR + DLY, the two cards' half-widths added)", fontsize=10)
+        ax.set_ylim(0, max(tops) * 1.15 + 1e-9)
         ax.set_xlabel("policy")
         ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False)
         fig.tight_layout()
         fig.savefig(folder / "attacks_by_policy.png", dpi=110)
         plt.close(fig)
-        made.append(("Attacks by policy: FLR and DLY played, played on it, drawn by it", "attacks_by_policy.png"))
+        never = [q for q in pol if total("played", q)[0] == 0]
+        made.append(("Attacks by policy: FLR and DLY played, played on it, drawn by it"
+                     + (f" ({', '.join(never)} played no attack card: its bar is 0)" if never else ""),
+                     "attacks_by_policy.png"))
     return made

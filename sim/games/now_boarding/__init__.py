@@ -14,6 +14,7 @@ from sim.games.now_boarding.catalogue import (
     LENGTH_UNIT,
     SEAT_NOTE,
     SWEEP_HEADLINE,
+    verdict_notes,
 )
 from sim.games.now_boarding.config import Section
 from sim.games.now_boarding.layout import COLUMNS, N_WEIGHTS, POLICIES
@@ -37,6 +38,7 @@ GAME = GameDef(
     length_unit=LENGTH_UNIT,
     seat_note=SEAT_NOTE,
     calibration_note=CALIBRATION_NOTE,
+    verdict_notes=verdict_notes,
     failure_metrics=FAILURE_METRICS,
     compile_seconds=187,
     speed_target=SpeedTarget(200_000, "planner", "planner games a minute (the shipped 4-player team, issue 10)"),

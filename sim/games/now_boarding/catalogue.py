@@ -13,20 +13,41 @@ LENGTH_UNIT = "rounds"
 included; every plane acts in every round."""
 SEAT_NOTE = ("Seats are the team's planes (one player each). The order the planes act in is drawn at "
              "random every round (RULES.md \"Flight phase\"), so no seat plays first.")
-CALIBRATION_NOTE = ("Measured in RULES.md (\"Calibration note\"): the shipped team, the planner of rules version 7 "
-                    "(progress mode with plane orders, relays inside the round and a planning horizon by part of "
-                    "the game), wins 52.5 % [51.8, 53.2] of 2-player games, 35.8 % with 3, 31.5 % [30.9, 32.2] "
-                    "with 4 (20,000 games each, the shipped configs) and 25.1 % with 5 (version 6: 21.1 % with 4, "
-                    "version 5: 17.9 %, version 4: 2.5 %); greedy wins 1.9 % with 2 and about 0 % with 3-5. With 4 "
-                    "players about 71 passengers arrive and the planner delivers about 60; most lost games end at "
-                    "the final count (about 6.5 passengers left, where a win allows 5). Its purchases can be "
-                    "bettered: a look-ahead team that chooses each purchase by simulating the next two rounds "
-                    "(policy rollout) wins 43.0 % [40.0, 46.1] of 4-player games where the planner wins 32.6 % on "
-                    "the same 1,000 deals (2 players: 61.7 % against 50.3 %); the planner with weights = { "
-                    "endsearch = 1 } (each purchase after the last draw chosen by simulating the rest of the "
-                    "game) wins 39.4 % against 32.1 % at about 2.5 times the time. Scripted teams may "
-                    "coordinate worse than a good human table: read win rates as relative (variant A against B on "
-                    "the same seeds) more than as the game's difficulty.")
+CALIBRATION_NOTE = ("How strong the simulated team is, and what its win rate means (RULES.md, \"Calibration "
+                    "note\"). Every seat plays the shipped team, planner: each round the team agrees one plan (which "
+                    "plane carries which passengers, where a passenger changes planes within the round, which "
+                    "passenger is rescued before the last anger cube) and it buys speed first, then routes. It wins "
+                    "52.5 % of 2-player games, 35.8 % with 3, 31.5 % with 4 (it delivers about 60 of the 71 "
+                    "passengers who arrive) and 25.1 % with 5 (20,000 games each, the shipped configs); pilots who "
+                    "each play for themselves (greedy) win 1.9 % with 2 players and almost never with more. The "
+                    "team is good but not the best possible: a team that tries out each purchase over the next two "
+                    "rounds (rollout) wins 43.0 % of 4-player games where planner wins 32.6 % on the same deals, "
+                    "and a human table may coordinate better or worse than either. So a win rate here is how often "
+                    "a team this good wins, not how hard the game is for people: read win rates as relative "
+                    "(variant A against variant B on the same seeds: which is harder, and by how many points) more "
+                    "than as the game's difficulty. Most lost games are lost at the final count (about 6.5 "
+                    "passengers left where a win allows 5): the verdict's How close and Near misses lines say by how much.")
+
+
+def verdict_notes(cfg, records: list) -> list[str]:
+    """``GameDef.verdict_notes``: how close the games came, at the complaint limit: the share of
+    games that ended on exactly the limit (lost by the last complaint) and on one fewer (won by
+    one), from the ``complaints_share`` records, each with its 95 % interval."""
+    from sim.report.format import find, fmt_interval
+
+    limit = int(cfg.section.complaint_limit)
+    at, below, lost = (find(records, "complaints_share", complaints=limit),
+                       find(records, "complaints_share", complaints=limit - 1), find(records, "loss_rate"))
+    if at is None or not at.get("n"):
+        return []
+    text = f"**Near misses:** {fmt_interval(at)} of the games ended on exactly {limit} complaints, the limit"
+    if lost is not None and lost.get("value"):
+        text += f" ({at['value'] / lost['value']:.0%} of the lost games)"
+    if below is not None and limit > 1:
+        text += f"; {fmt_interval(below)} ended on {limit - 1}, one complaint short of it"
+    return [text + "."]
+
+
 FAILURE_METRICS = ("loss_stage_share", "complaints_by_cause_mean")
 """Records whose largest values are the team's main failure modes (the report's verdict)."""
 STAGE_CODES = {"morning": "first stage (morning pile)", "afternoon": "second stage", "evening": "third stage",

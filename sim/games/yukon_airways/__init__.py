@@ -18,6 +18,7 @@ from sim.games.yukon_airways.catalogue import (
     SEAT_AXIS,
     SEAT_NOTE,
     SWEEP_HEADLINE,
+    seat_traits,
 )
 from sim.games.yukon_airways.config import Section
 from sim.games.yukon_airways.layout import COLUMNS, N_WEIGHTS, POLICIES
@@ -42,6 +43,7 @@ GAME = GameDef(
     seat_note=SEAT_NOTE,
     seat_axis=SEAT_AXIS,
     calibration_note=CALIBRATION_NOTE,
+    seat_traits=seat_traits,
     duplicates=DUPLICATES,
     compile_seconds=100,
     progress_unit="$",

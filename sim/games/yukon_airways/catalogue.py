@@ -18,10 +18,29 @@ SEAT_AXIS = "seat (start player drawn at random each game)"
 FIRST_PLAYER_DOC = ("The start player's win rate (first in the first day's turn order; the start player is "
                     "drawn at random, so this is not seat 0) minus the fair share 1/seats, in percentage points.")
 """What Yukon's ``first_player_advantage`` measures (the report prints it under the table)."""
-CALIBRATION_NOTE = ("The components are ASSUMPTIONS until real data is typed in (RULES.md, Policies): there the "
-                    "starting improvements are unequal (seat 0, bonus fuel, wins 40 % in the default 4-player "
-                    "mix; seat 2, hand limit, 15 %) and on the advanced side the start money by turn order "
-                    "over-compensates (start player 17.0 %, fourth player with $4 32.9 %).")
+CALIBRATION_NOTE = ("The components are ASSUMPTIONS until real data is typed in (RULES.md, Policies). Two "
+                    "inequalities show with them. The planes: each seat flies its own seaplane card, whose "
+                    "starting improvement differs (seat 0 bonus fuel wins 38.7 % in the default 4-player mix, "
+                    "seat 2 hand limit 15.2 %; on the advanced side no plane has one and the seats are even, "
+                    "24.3-24.9 %), so a seat's win rate is its plane's, not its turn order's. The start money: "
+                    "on both sides the money by turn order ($1 for the start player ... $4 for the fourth) "
+                    "over-compensates going first: the start player wins 18.6 %, the fourth 31.0 % (advanced "
+                    "side 17.0 % and 32.8 %; 20,000 games each, the shipped configs).")
+
+
+def seat_traits(cfg) -> list[str] | None:
+    """``GameDef.seat_traits``: each seat named by its seaplane card's starting improvement
+    (``"plane: bonus fuel"``) when the seats' planes differ; None on the advanced side (no
+    starting improvement) or when every seat flies the same card."""
+    sec = cfg.section
+    if sec.advanced:
+        return None
+    planes = list(sec.planes)[: cfg.n_seats]
+    if len(planes) < cfg.n_seats or len(set(planes)) <= 1:
+        return None
+    return [f"plane: {str(p).replace('_', ' ') if p is not None else 'no improvement'}" for p in planes]
+
+
 SOURCE_CODES = {"value": "highest location value of each round", "dice": "$1 per die on tickets",
                 "far": "dice flown to far destinations (Old Crow, Inuvik)", "bonus": "symbol bonuses",
                 "orders": "order cards", "christmas": "the Christmas dial", "switch": "the marker_money switch",
