@@ -73,6 +73,14 @@ CONFIRM_SEED_OFFSET = 1_000_003
 PENALTY = 1e6
 """The objective value of a candidate the game cannot be set up from (every objective)."""
 Z95 = 1.959963984540054
+LADDER_METRICS = {
+    "skill_ladder": {frozenset({"level", "seat"}), frozenset({"level"})},
+    "skill_ladder_first_player": {frozenset({"level"})},
+    "skill_ladder_length": {frozenset({"level"})},
+    "skill_step": {frozenset({"level", "below"})},
+}
+"""Records of the skill ladder (:mod:`sim.skill_ladder`) a target or a preference may name: a
+candidate then also plays the config's ladder at every rung (every level on the same deals)."""
 
 
 class Infeasible(Exception):
@@ -314,6 +322,12 @@ class TunePlan:
     """Every target record is a rate: a miss reads in points."""
 
     @property
+    def ladder(self) -> bool:
+        """A target or a preference names a skill-ladder record: every candidate plays the ladder."""
+        names = [t.metric for t in self.targets] + [p.metric for p in self.table.prefer if not p.least_change]
+        return any(n in LADDER_METRICS for n in names)
+
+    @property
     def game(self) -> str:
         return self.base.game
 
@@ -417,7 +431,7 @@ def _check_names(plan: TunePlan, run: Any) -> None:
     from sim.api import metric_names
     from sim.config import excerpt
 
-    names = metric_names(run)
+    names = {**metric_names(run), **LADDER_METRICS}
     known = ", ".join(sorted(names))
     items = [(f"{plan.targets_key}[{i}]", t.metric, t.by) for i, t in enumerate(plan.targets)]
     items += [(f"tune.prefer[{i}]", p.metric, p.by) for i, p in enumerate(plan.table.prefer) if not p.least_change]
@@ -592,8 +606,18 @@ def _play(plan: TunePlan, values: dict[str, Any] | None, games: int, seed: int, 
         run = compile_checked(plan.config, sets=ovs, games=games, seed=seed)
     except ConfigError as e:
         raise Infeasible(e.reason) from None
-    return run_config(run, threads=threads, backend=backend, workers=workers, write_rows=False,
-                      keep_frame=keep_frame)
+    out = run_config(run, threads=threads, backend=backend, workers=workers, write_rows=False,
+                     keep_frame=keep_frame)
+    if plan.ladder:  # the ladder's records join the run's: every level on the same seed
+        from sim import skill_ladder
+
+        try:
+            ladder = skill_ladder.plan(run.cfg, games=games)
+        except ConfigError as e:
+            raise Infeasible(f"the skill ladder: {e.reason}") from None
+        skill_ladder.play(ladder, threads=threads, backend=backend, workers=workers)
+        out.summary = {**out.summary, "metrics": list(out.summary["metrics"]) + skill_ladder.records(ladder)}
+    return out
 
 
 def measure_speed(plan: TunePlan, threads: int | None = None, backend: str = "local", workers: int = 2) -> Any:

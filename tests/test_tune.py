@@ -407,3 +407,33 @@ def test_tuned_toml_changes_only_changed_keys_and_never_comments_inside_an_inlin
     assert '] # sim tune: [3].policy was "random"' in text
     assert 'planes = ["draw", "draw", "hand_limit", "free_moves"] # sim tune: [0] was "bonus_fuel"; ASSUMPTION' in text
     assert "start_money = [1, 2, 3, 4] # RB Vorbereitung" in text  # searched, unchanged, untouched
+
+
+def test_ladder_targets_play_the_skill_ladder_for_every_candidate(tmp_path):
+    """A target on ``skill_ladder`` (issue 38: a band for every seat at every level): each
+    candidate also plays the config's ladder on the same seed, and the proof's rows are the
+    ladder's records of the finalist on the fresh seed, number for number."""
+    from sim import skill_ladder
+    from sim.cli_common import compile_checked
+
+    text = DICE.read_text(encoding="utf-8").replace("games = 200_000", "games = 1_000")
+    text += ('\n[skill]\nladder = ["random", "greedy"]\n\n[tune]\nbudget = 3\nrungs = [300]\nconfirm_games = 600\n'
+             'top = 1\nsampler = "random"\n'
+             'targets = [{ metric = "skill_ladder", by = { level = "greedy", seat = "*" }, min = 0.2, max = 0.5 }]\n'
+             '[tune.space]\n"dice_race.bump" = { choices = [2, 6] }\n')
+    cfg = tmp_path / "dl.toml"
+    cfg.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["tune", str(cfg), "--out", str(out), "--threads", "1", "--quiet"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    data = json.loads((out / "tune.json").read_text())
+    fin = data["finalists"][0]
+    labels = [row["label"] for row in fin["rows"]]
+    assert labels == [f"skill_ladder[level=greedy,seat={s}]" for s in range(3)]
+    run = compile_checked(cfg, sets=[f"dice_race.bump={fin['values']['dice_race.bump']}"], games=600,
+                          seed=data["confirm_seed"])
+    ladder = skill_ladder.plan(run.cfg, games=600)
+    skill_ladder.play(ladder, threads=1)
+    want = {f"skill_ladder[level=greedy,seat={x['by']['seat']}]": x["value"] for x in skill_ladder.records(ladder)
+            if x["metric"] == "skill_ladder" and x["by"].get("level") == "greedy"}
+    assert {row["label"]: row["value"] for row in fin["rows"]} == pytest.approx(want, rel=1e-12)
