@@ -23,6 +23,8 @@ def tune(
     games: Annotated[Optional[int], typer.Option(
         "--games", min=100, help="games of the last rung (the rungs keep their count, each a quarter of the next); "
                                  "default: [tune] rungs")] = None,
+    confirm_games: Annotated[Optional[int], typer.Option(
+        "--confirm-games", min=1, help="games of the proof on the fresh seed (default: [tune] confirm_games)")] = None,
     minutes: Annotated[Optional[float], typer.Option(
         "--minutes", min=0.01, help="stop the search after this many minutes (the proof follows)")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="continue the search in OUT/tune.db")] = False,
@@ -51,7 +53,8 @@ def tune(
     if why:
         raise exit_error(why)
     try:
-        plan = plan_tune(config, sets=sets, budget=budget, games=games, minutes=minutes, seed=seed)
+        plan = plan_tune(config, sets=sets, budget=budget, games=games, minutes=minutes, seed=seed,
+                         confirm_games=confirm_games)
     except ConfigError as e:
         raise exit_error(str(e)) from None
     dest = out if out is not None else default_folder(plan)

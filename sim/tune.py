@@ -364,11 +364,13 @@ class TunePlan:
 
 
 def plan_tune(config: Path, sets: Sequence[str] | None = None, budget: int | None = None,
-              games: int | None = None, minutes: float | None = None, seed: int | None = None) -> TunePlan:
+              games: int | None = None, minutes: float | None = None, seed: int | None = None,
+              confirm_games: int | None = None) -> TunePlan:
     """Validate the ``[tune]`` table of ``config`` (after ``--set`` flags ``sets``) and the
     flags: ``budget`` trials (None: the table's), ``games`` of the last rung (None: the table's
     rungs; given: the rungs keep their count, each a quarter of the next, at least 100),
-    ``minutes`` of search (None: the table's), ``seed`` of the search (None: the config's).
+    ``minutes`` of search (None: the table's), ``seed`` of the search (None: the config's),
+    ``confirm_games`` of the proof (None: the table's).
     Compiles the config itself (nothing is played). Raises ConfigError naming the key."""
     from sim.check import checks_of
     from sim.cli_common import compile_checked
@@ -412,7 +414,7 @@ def plan_tune(config: Path, sets: Sequence[str] | None = None, budget: int | Non
         rungs = sorted(set(rungs))
     plan = TunePlan(Path(config), base, table, dims, groups, targets, targets_key,
                     [Objective("miss")] + [Objective(p.label(), p) for p in table.prefer], rungs,
-                    table.confirm_games, 0, 0, budget or table.budget,
+                    confirm_games or table.confirm_games, 0, 0, budget or table.budget,
                     minutes if minutes is not None else table.minutes, base_sets, dump, base.run_name)
     run = compile_checked(config, sets=base_sets, games=rungs[0], seed=seed)
     plan.seed = run.cfg.seed

@@ -128,7 +128,7 @@ def test_compare_html_in_the_browser(browser, tmp_path):
 
 
 # ---------------------------------------------------------------------------- every page kind
-# A page of each kind sim writes (run report, sweep, skill, compare, sensitivity), made from the
+# A page of each kind sim writes (run report, sweep, skill, compare, sensitivity, tune), made from the
 # shipped configs with few games, opened in the browser: no text reaches past its box or the page
 # column, the verdict is on the first screen, and every plot it embeds passed
 # sim.report.figcheck when it was saved (tick labels distinct, no text cut off or drawn over
@@ -216,6 +216,8 @@ PAGES = {
                 "compare.html"),
     "sensitivity": (["sensitivity", str(CFT), "--keys", "clear_for_takeoff.hand_size", "--games", "48"],
                     "sensitivity.html"),
+    "tune": (["tune", str(ROOT / "configs" / "yukon_airways.toml"), "--budget", "6", "--games", "400",
+              "--confirm-games", "400"], "tune.html"),
 }
 
 
