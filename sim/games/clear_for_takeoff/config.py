@@ -95,6 +95,10 @@ class Section(Strict):
     reshuffle: Literal["on_draw", "on_empty"] = Field(
         data.RESHUFFLE, description="when the discard pile becomes the new deck: 'on_draw' = when a draw needs a "
         "card, 'on_empty' = as soon as the deck's last card is drawn (RULES.md D19)")
+    failure_target: Literal["front", "largest"] = Field(
+        data.FAILURE_TARGET, description="which aircraft a face-up FLR / DLY hits among the drawer's aircraft in D: "
+        "'front' = the one nearest its takeoff position, 'largest' = the largest (all D places one preparation "
+        "step; RULES.md D3)")
     deck: Deck = Field(default_factory=Deck)
     airlines: list[Airline] = Field(default_factory=_default_airlines, min_length=1, max_length=data.MAX_AIRLINES,
                                     description="ASSUMPTION: six airlines; seat i flies airline i")

@@ -74,6 +74,11 @@ sequence (D play, VIP2 -> D); False = no aircraft joins a held sequence."""
 RESHUFFLE = "on_draw"
 """RULES.md D19: the discard pile becomes the new deck when a draw needs a card ("on_draw");
 "on_empty" = the moment the last card of the deck is drawn."""
+FAILURE_TARGET = "front"
+"""RULES.md D3: a face-up FLR / DLY hits the most prepared aircraft, the D places ranked front
+first ("front"); "largest" = every D place is one preparation step, so the largest aircraft
+in D is hit (RB "If you have several aircrafts at the same preparation step, the largest
+aircraft is damaged or delayed")."""
 
 # ---- the heuristic policy's weights (defaults; their order is the kernel's W_* order) ---------
 HEURISTIC_WEIGHTS: dict[str, float] = {

@@ -20,6 +20,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_DIRECT,
     P_DLYOWN,
     P_EXMAX,
+    P_FAIL_LARGEST,
     P_FINHAND,
     P_HAND,
     P_JOINHELD,
@@ -104,6 +105,7 @@ def compile_spec(cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     p[P_SNOWANY] = 1 if sec.snow_extra == "any" else 0
     p[P_JOINHELD] = int(sec.join_held_sequence)
     p[P_RESHUF_EMPTY] = 1 if sec.reshuffle == "on_empty" else 0
+    p[P_FAIL_LARGEST] = 1 if sec.failure_target == "largest" else 0
     for i in range(3):
         p[P_MOVE1 + i] = sec.move_cards[i]
         p[P_AI1 + i] = sec.anti_ice_cards[i]
