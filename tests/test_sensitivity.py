@@ -94,14 +94,15 @@ def test_default_keys_cover_every_design_key():
     plan = plan_sensitivity(CFT, games=10)
     keys = [k.key for k in plan.keys]
     want = ["hand_size", "exchange_max", "stands_ab", "stands_ac", "d_queue", "play_out_ranks", "direct_to_takeoff",
-            "finished_hand", "dly_own_aircraft", "snow_extra", "join_held_sequence", "reshuffle"]
+            "finished_hand", "dly_own_aircraft", "snow_extra", "join_held_sequence", "reshuffle",
+            "failure_target"]
     want += [f"move_cards[{i}]" for i in range(3)] + [f"anti_ice_cards[{i}]" for i in range(3)]
     want += [f"deck.{f.alias or n}" for n, f in Deck.model_fields.items()]
     assert sorted(k for k in keys if k.startswith("clear_for_takeoff.")) == sorted(f"clear_for_takeoff.{w}" for w in want)
     assert [k for k in keys if not k.startswith("clear_for_takeoff.")] == [f"seats[{i}].policy" for i in range(4)]
     # one point per step (the config itself first): ints both ways, each other alternative of a choice
     n_int = 5 + 6 + 16
-    n_choice = 7 + 4 * 2
+    n_choice = 8 + 4 * 2
     assert len(plan.points) == 1 + 2 * n_int - 2 + n_choice  # move_cards[0] and anti_ice_cards[0] are at 1
     assert sorted(p for p, _w in plan.skipped) == ["anti_ice_cards[0] -1 (= 0)", "move_cards[0] -1 (= 0)"]
     assert plan.points[0].sets == [] and plan.points[0].run.cfg.config_hash() == \

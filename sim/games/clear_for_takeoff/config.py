@@ -103,6 +103,10 @@ class Section(Strict):
         data.FORGET_TAKEOFF, ge=0.0, le=1.0, allow_inf_nan=False,
         description="chance that an aircraft cleared for take-off is forgotten by its player: it goes to the end "
         "of the D sequence of its runway (RB Independent aircraft movement, RULES.md D13; 0 = never)")
+    failure_target: Literal["front", "largest"] = Field(
+        data.FAILURE_TARGET, description="which aircraft a face-up FLR / DLY hits among the drawer's aircraft in D: "
+        "'front' = the one nearest its takeoff position, 'largest' = the largest (all D places one preparation "
+        "step; RULES.md D3)")
     deck: Deck = Field(default_factory=Deck)
     airlines: list[Airline] = Field(default_factory=_default_airlines, min_length=1, max_length=data.MAX_AIRLINES,
                                     description="ASSUMPTION: six airlines; seat i flies airline i")

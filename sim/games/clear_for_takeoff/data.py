@@ -82,6 +82,11 @@ FORGET_TAKEOFF = 0.0
 """RULES.md D13 (RB Independent aircraft movement): the chance that an aircraft cleared for
 take-off at the end of its owner's turn is forgotten and goes to the end of the D sequence. 0:
 never (no random number drawn)."""
+FAILURE_TARGET = "front"
+"""RULES.md D3: a face-up FLR / DLY hits the most prepared aircraft, the D places ranked front
+first ("front"); "largest" = every D place is one preparation step, so the largest aircraft
+in D is hit (RB "If you have several aircrafts at the same preparation step, the largest
+aircraft is damaged or delayed")."""
 
 # ---- the heuristic policy's weights (defaults; their order is the kernel's W_* order) ---------
 HEURISTIC_WEIGHTS: dict[str, float] = {

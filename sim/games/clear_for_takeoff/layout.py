@@ -8,7 +8,7 @@ Spec (``spec.compile_spec``): ``(p, deck_cards, fleet)``; ``p`` int64[NP] parame
                                                              stands, D places, hand, exchange
                                                              max, cards, turn cap
     P_PLAYOUT P_DIRECT P_FINHAND P_DLYOWN P_SNOWANY          rule options (0/1)
-    P_JOINHELD P_RESHUF_EMPTY
+    P_JOINHELD P_RESHUF_EMPTY P_FAIL_LARGEST
     P_NSLOT P_VIP1 P_VIP2 P_D0 P_TO0                         slot ids (below)
     P_OFF_HAND .. P_OFF_WT                                   state block offsets (below)
     P_MOVE1 +0..2, P_AI1 +0..2                               costs by size (small, medium, wide)
@@ -95,6 +95,7 @@ P_DLYOWN = _p.slot()
 P_SNOWANY = _p.slot()
 P_JOINHELD = _p.slot()
 P_RESHUF_EMPTY = _p.slot()
+P_FAIL_LARGEST = _p.slot()
 P_NSLOT = _p.slot()
 P_VIP1 = _p.slot()
 P_VIP2 = _p.slot()

@@ -66,6 +66,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_D0,
     P_DIRECT,
     P_DLYOWN,
+    P_FAIL_LARGEST,
     P_FINHAND,
     P_FORGET_TOFF,
     P_HAND,
@@ -474,19 +475,31 @@ def dly_target_ok(p, slot):
 
 @leaf_kernel
 def most_prepared(state, p, fleet, s, dly_only):
-    """RB Exchanging: the drawer's most prepared aircraft (ties: the largest; then the
-    lowest fleet index stands for the left-hand player's choice, RULES.md D3).
-    Returns a gid or -1 when no aircraft can be hit."""
+    """RB Exchanging (2.2.2.2): the drawer's most prepared aircraft; "If you have several
+    aircrafts at the same preparation step, the largest aircraft is damaged or delayed"; then
+    the lowest fleet index stands for the left-hand player's choice (RULES.md D3). With
+    ``failure_target = "front"`` the D places rank front first (then size); with
+    ``"largest"`` every D place is one preparation step, so the largest aircraft in D is hit
+    (same size: the one nearer the front). Returns a gid or -1 when no aircraft can be hit."""
     K = p[P_K]
     best = -1
     bestv = -1
+    largest = p[P_FAIL_LARGEST] == 1
     for k in range(K):
         slot = state[pos_at(p, s, k)]
         if slot < 0:
             continue
         if dly_only and not dly_target_ok(p, slot):
             continue
-        v = stage_of(p, slot) * 4 + fleet[s, k]
+        if largest:
+            st = stage_of(p, slot)
+            sub = 63
+            if slot >= p[P_D0] and slot < p[P_TO0]:
+                sub = 63 - (90 - st)
+                st = 90
+            v = (st * 4 + fleet[s, k]) * 64 + sub
+        else:
+            v = stage_of(p, slot) * 4 + fleet[s, k]
         if v > bestv:
             bestv = v
             best = s * K + k

@@ -21,6 +21,7 @@ from sim.games.clear_for_takeoff.layout import (
     P_DIRECT,
     P_DLYOWN,
     P_EXMAX,
+    P_FAIL_LARGEST,
     P_FINHAND,
     P_FORGET_DRAW,
     P_FORGET_TOFF,
@@ -109,6 +110,7 @@ def compile_spec(cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     p[P_RESHUF_EMPTY] = 1 if sec.reshuffle == "on_empty" else 0
     p[P_FORGET_DRAW] = round(sec.forget_draw * FORGET_SCALE)
     p[P_FORGET_TOFF] = round(sec.forget_takeoff * FORGET_SCALE)
+    p[P_FAIL_LARGEST] = 1 if sec.failure_target == "largest" else 0
     for i in range(3):
         p[P_MOVE1 + i] = sec.move_cards[i]
         p[P_AI1 + i] = sec.anti_ice_cards[i]

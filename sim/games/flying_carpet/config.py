@@ -69,3 +69,12 @@ class Section(Strict):
         data.WIND_WITHOUT_SIDEWAYS, description="RULES.md D4: the wind of a move with no sideways arrow")
     clouds_anywhere: bool = Field(data.CLOUDS_ANYWHERE,
                                   description="RULES.md D2: clouds may also lie in the windless zone")
+    drift_blocked: Literal["stop_in_front", "stay"] = Field(
+        data.DRIFT_BLOCKED, description="RULES.md D6: a drift whose way scenery blocks stops in front of it, "
+        "or does not happen (the carpet stays)")
+    cloud_moves: Literal["one", "each"] = Field(
+        data.CLOUD_MOVES, description="RULES.md D11: the die's cloud face moves one cloud, or lets the player move "
+        "each cloud once (one decision per cloud, the player may stop at any time)")
+    forced_finish: Literal["exact", "arrived"] = Field(
+        data.FORCED_FINISH, description="RULES.md D9: a carpet forced down onto the finish platform has not "
+        "arrived ('exact': RB, the finish is reached with the exact number of points) or has ('arrived')")

@@ -117,6 +117,9 @@ P_NET_HEADWIND = _p.slot()
 P_OFF_ILLEGAL = _p.slot()
 P_WIND_AFTER = _p.slot()
 P_CLOUDS_ANY = _p.slot()
+P_DRIFT_STAY = _p.slot()     # D6: 1 = a drift blocked by scenery does not happen
+P_CLOUDS_EACH = _p.slot()    # D11: 1 = the die's cloud face lets the player move each cloud once
+P_FORCED_ARRIVES = _p.slot()  # D9: 1 = a carpet forced down onto the finish has arrived
 P_SKY_ROW = _p.slot()
 P_START = _p.slot()
 P_FINISH = _p.slot()
@@ -155,6 +158,7 @@ H_DONE = _h.slot()
 H_WINNER = _h.slot()
 H_WINNER_TURN = _h.slot()
 H_STALL = _h.slot()
+H_CLOUDS_MOVED = _h.slot()  # D11 cloud_moves = "each": bit i = the i-th piece moved this roll
 NH = _h.size
 
 PHASE_NAMES = ("move", "skip", "clouds", "swap", "hop", "end")

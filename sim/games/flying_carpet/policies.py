@@ -53,6 +53,7 @@ from sim.games.flying_carpet.layout import (
     LAND_FORCE,
     NCELL,
     P_FINISH,
+    P_FORCED_ARRIVES,
     P_HAND,
     P_NPC,
     P_OFF_POS,
@@ -85,6 +86,9 @@ GEO_SHARE = 0.05
 """Weight of the spec's geometric distance in the policy map (breaks ties between cells the
 same number of turns from the finish)."""
 UNREACHED = 99.0
+FORCED_ON_FINISH = 2.0
+"""D9 ``forced_finish = "exact"``: the map's value of the finish for a carpet standing on it
+unfinished (forced down there): one move away and one back."""
 
 
 @kernel
@@ -169,6 +173,10 @@ def map_into(spec, scen, d):
     for c in range(NCELL):
         if d[c] < UNREACHED:
             d[c] += GEO_SHARE * geo[c]
+    if p[P_FORCED_ARRIVES] == 0:
+        # D9 "exact": a carpet forced down onto the finish has not arrived; standing there it
+        # needs a move away and one back (no move ends on the finish without finishing)
+        d[fin] = FORCED_ON_FINISH
 
 
 @inline_kernel
@@ -289,7 +297,7 @@ def row_score(state, spec, dist, pid, w, acts, i, fw, ld):
         if acts[i, A_LAND] == LAND_FORCE:
             to = sink_cell(state, spec, end)
             gain = dist[to] - dist[end]
-            if to == fin:
+            if to == fin and p[P_FORCED_ARRIVES] == 1:
                 gain = -10.0
         else:
             gain = 1.0

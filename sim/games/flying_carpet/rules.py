@@ -59,6 +59,7 @@ from sim.games.flying_carpet.layout import (
     F_LAND,
     F_MOVED,
     F_STAR,
+    H_CLOUDS_MOVED,
     H_CUR,
     H_DECK_N,
     H_DISC_N,
@@ -97,9 +98,12 @@ from sim.games.flying_carpet.layout import (
     NOPT,
     NSTAT,
     ORDER_V,
+    P_CLOUDS_EACH,
     P_DIE,
     P_DIE_TOKENS,
+    P_DRIFT_STAY,
     P_FINISH,
+    P_FORCED_ARRIVES,
     P_HAND,
     P_HOP,
     P_NC,
@@ -424,8 +428,9 @@ def fly_core(state, zone, s0, stop, offill, wafter, nethead, pos, order, dy, hc,
 def drift_end(state, spec, pos):
     """End cell of a drift (RB "Drifting / sinking": a player who plays no card drifts one
     or two spaces right with the wind of his zone; in the windless zone he sinks one space).
-    A drift is not a choice of arrows, so scenery stops it in front (D6); the bottom edge and
-    a roof stop a sinking carpet; drifting beyond the right edge blows it off (END_BLOWN;
+    A drift is not a choice of arrows, so scenery stops it in front (D6; ``drift_blocked =
+    "stay"``: scenery anywhere in its way cancels the drift, the carpet stays); the bottom edge
+    and a roof stop a sinking carpet; drifting beyond the right edge blows it off (END_BLOWN;
     ``off_board = "illegal"``: it stops at the edge)."""
     p, zone = spec[0], spec[9]
     x = pos % W
@@ -439,6 +444,8 @@ def drift_end(state, spec, pos):
                     break
                 return END_BLOWN
             if state[p[P_OFF_SCEN] + y * W + nx] != 0:
+                if p[P_DRIFT_STAY] == 1:
+                    return pos
                 break
             x = nx
         return y * W + x
@@ -719,9 +726,12 @@ def cloud_move_ok(state, spec, piece, anchor, work):
     face): every cell on the board and in the sky (D2), on no other scenery, no platform or
     keep-free cell and no carpet ("playing pieces may not be moved or covered"), and
     afterwards the start and every flying carpet still connect to the finish through free
-    spaces ("every player can still move forward"). The state is left unchanged."""
+    spaces ("every player can still move forward"). With ``cloud_moves = "each"`` (D11) a cloud
+    already moved this roll may not move again. The state is left unchanged."""
     p, pcells, pinfo, marks = spec[0], spec[2], spec[3], spec[4]
     if piece < 0 or piece >= p[P_NPC] or pinfo[piece, PI_KIND] != PK_CLOUD:
+        return False
+    if p[P_CLOUDS_EACH] == 1 and (state[H_CLOUDS_MOVED] >> piece) & 1 == 1:
         return False
     old = state[p[P_OFF_ANCH] + piece]
     if anchor == old or anchor < 0 or anchor >= NCELL:
@@ -756,7 +766,8 @@ def cloud_move_ok(state, spec, piece, anchor, work):
 @leaf_kernel
 def cloud_moves(state, spec, acts, work):
     """Every way to carry out the second die face: K_KEEP first (the player "may" move the
-    clouds; D11: one cloud per roll), then each cloud to each anchor ``cloud_move_ok``
+    clouds; D11: one cloud per roll, or with ``cloud_moves = "each"`` one decision per cloud,
+    each cloud at most once, K_KEEP ending them), then each cloud to each anchor ``cloud_move_ok``
     allows, while ``acts`` has room. Returns the count."""
     p, pinfo = spec[0], spec[3]
     n = put_row(acts, 0, K_KEEP, -1, -1, -1, 0)
@@ -831,7 +842,10 @@ def land_on_carpets(state, spec, s, end, choice, ev, evn):
     """RB "Blockade / Intermediate Landing": seat ``s`` ended its move on ``end`` where other
     carpets hover (D8: all of them, a stack is one). LAND_BLOCK: they skip their next turn.
     LAND_FORCE: they sink straight down (``sink_cell``); carpets already standing there are
-    blocked by the sunken ones placed on top."""
+    blocked by the sunken ones placed on top. D9: a carpet forced down onto the finish platform
+    has not arrived (``forced_finish = "exact"``, RB "End of the Game": "The finish platform
+    must be reached with the exact number of points"); it must leave and land there with a
+    move of its own; ``"arrived"``: it has finished."""
     p = spec[0]
     S = p[P_S]
     if choice == LAND_BLOCK:
@@ -850,7 +864,7 @@ def land_on_carpets(state, spec, s, end, choice, ev, evn):
             stat_add(state, p, v, ST_FORCE_S, 1)
             stat_add(state, p, s, ST_FORCE_G, 1)
             emit(ev, evn, state[H_TURN], s, E_FORCE, v, end, to, 0, 0)
-            if to == p[P_FINISH]:  # D9: a carpet forced down onto the finish platform is home
+            if to == p[P_FINISH] and p[P_FORCED_ARRIVES] == 1:  # D9 "arrived": it is home
                 finish(state, p, v, ev, evn)
 
 
@@ -881,6 +895,8 @@ def roll_die(state, spec, s, rng, rig_dice, ev, evn):
                 any_cloud = True
         if any_cloud:
             state[H_PHASE] = PH_CLOUDS
+            if p[P_CLOUDS_EACH] == 1:
+                state[H_CLOUDS_MOVED] = 0
         else:
             emit(ev, evn, state[H_TURN], s, E_NO_CLOUD, 0, 0, 0, 0, 0)
     elif eff == DF_EXTRA:
@@ -938,6 +954,12 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         place_piece(state, spec, act[A_A], act[A_B], act[A_A] + 1)
         state[p[P_OFF_ANCH] + act[A_A]] = act[A_B]
         emit(ev, evn, t, s, E_CLOUD, act[A_A], old, act[A_B], 0, 0)
+        if p[P_CLOUDS_EACH] == 1:  # D11 "each": the player may go on with another cloud
+            state[H_CLOUDS_MOVED] |= np.int32(1) << np.int32(act[A_A])
+            pinfo = spec[3]
+            for i in range(p[P_NPC]):
+                if pinfo[i, PI_KIND] == PK_CLOUD and (state[H_CLOUDS_MOVED] >> i) & 1 == 0:
+                    state[H_PHASE] = PH_CLOUDS
         return
     if kind == K_SWAP:
         o = act[A_A]
@@ -1080,7 +1102,8 @@ def mark_stall(state, ev, evn):
 @kernel
 def check_invariants(state, spec):
     """0 when the position is consistent, else the first violated code (V_*): one carpet per
-    player on the board, none inside scenery, finished carpets on the finish and only they,
+    player on the board, none inside scenery, finished carpets on the finish and only they (D9
+    ``forced_finish = "exact"``: a carpet forced down there may stand on it unfinished),
     every wind card in exactly one place, hands full (unless a draw starved), steering tokens
     conserved (held + supply + played = the box), the scenery map equal to the pieces at
     their anchors."""
@@ -1095,7 +1118,7 @@ def check_invariants(state, spec):
         fin = state[p[P_OFF_RANK] + s] > 0
         if fin and state[H_DONE] == 0 and c != p[P_FINISH]:
             return V_RANK
-        if not fin and c == p[P_FINISH]:
+        if not fin and c == p[P_FINISH] and p[P_FORCED_ARRIVES] == 1:
             return V_RANK
     NC = p[P_NC]
     seen = np.zeros(NC, np.int32)

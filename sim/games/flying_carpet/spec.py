@@ -37,9 +37,12 @@ from sim.games.flying_carpet.layout import (
     ORDER_V,
     P_CAP,
     P_CLOUDS_ANY,
+    P_CLOUDS_EACH,
     P_DIE,
     P_DIE_TOKENS,
+    P_DRIFT_STAY,
     P_FINISH,
+    P_FORCED_ARRIVES,
     P_HAND,
     P_HOP,
     P_MAXACT,
@@ -313,6 +316,9 @@ def compile_spec(cfg):
     faces = {name: i for i, name in enumerate(data.DIE_FACE_NAMES)}
     die = np.asarray([faces[f] for f in sec.die_faces], np.int32)
     assert faces["skip_turn"] == DF_SKIP
+    if sec.cloud_moves == "each" and NPC > data.MAX_CLOUD_BITS:
+        raise ConfigError(src, f"{SEC}.cloud_moves",
+                          f"'each' supports at most {data.MAX_CLOUD_BITS} pieces in the city, not {NPC}")
     NC = len(cards)
     HAND = sec.hand_size
     p = np.zeros(NP, np.int64)
@@ -333,6 +339,9 @@ def compile_spec(cfg):
     p[P_OFF_ILLEGAL] = int(sec.off_board == "illegal")
     p[P_WIND_AFTER] = int(sec.wind_without_sideways == "after")
     p[P_CLOUDS_ANY] = int(sec.clouds_anywhere)
+    p[P_DRIFT_STAY] = int(sec.drift_blocked == "stay")
+    p[P_CLOUDS_EACH] = int(sec.cloud_moves == "each")
+    p[P_FORCED_ARRIVES] = int(sec.forced_finish == "arrived")
     p[P_SKY_ROW] = 0 if sec.clouds_anywhere else data.SKY_ROW
     p[P_START] = cell(*data.START)
     p[P_FINISH] = cell(*data.FINISH)

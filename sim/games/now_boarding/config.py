@@ -42,6 +42,10 @@ class Section(Strict):
         None, description="anger the Grumpy VIP (starts with 1) keeps when its anger is removed (at pickup, or at "
         "set-down with anger_reset = 'setdown'); default: 0 with 'pickup' (RB: remove the cubes), 1 with "
         "'setdown' (BGA); RULES.md 'Grumpy'")
+    drop_ban: Literal["aboard", "phase"] = Field(
+        "aboard", description="RB 'Dejar pasajeros': no drop-off at the airport the passenger was just picked up "
+        "from; 'aboard' = while the card stays aboard, 'phase' = in the flight phase of the pickup only "
+        "(RULES.md 'Drop-offs')")
     pooled_payment: bool = Field(True, description="pay a maintenance's purchases with one pooled payment (BGA); false: each upgrade paid separately")
     start_seats: int = Field(1, ge=1, le=9, description="seats of a starting plane (BGA)")
     start_speed: int = Field(3, ge=1, le=15, description="speed of a starting plane (BGA)")

@@ -9,7 +9,7 @@ Index layout (``[n]`` = block of n slots; all sizes fixed, none depends on the c
     spec  int64   P_NP P_NR P_ANGER_LIMIT P_COMPLAINT_LIMIT P_LEFTOVER P_RESET P_POOLED
                   P_START_SEATS P_START_SPEED P_MAX_SEATS P_MAX_SPEED P_ROUTE_PRICE
                   P_TSEAT_PRICE P_TSPEED_PRICE P_SUPPLY P_BUDGET P_VIP P_VIP_COUNT P_FREE_UPG
-                  P_FREE_ROUTE P_WTOK P_TURN_CAP P_SIDE45 P_GRUMPY (1 each), P_PILE[3] P_DRAW[3]
+                  P_FREE_ROUTE P_WTOK P_TURN_CAP P_SIDE45 P_GRUMPY P_DROPBAN (1 each), P_PILE[3] P_DRAW[3]
                   P_SEATP[16] P_SPEEDP[16] P_PHOME[MAXP] P_PCOL[MAXP] P_RA[MAXR] P_RB[MAXR]
                   P_RSP[MAXR] P_RCOL[MAXR] P_BETWEEN[NA*NA] P_CORIG[NCARD] P_CDEST[NCARD]
                   P_CFARE[NCARD] P_CIN[NCARD] P_RBEST[64] P_RGAIN[64] P_AIRIN[NA]
@@ -99,6 +99,7 @@ P_WTOK = _k.slot()  # weather tokens per stage
 P_TURN_CAP = _k.slot()
 P_SIDE45 = _k.slot()  # 1 = 4-5 player board side
 P_GRUMPY = _k.slot()  # anger the Grumpy VIP keeps when its anger is removed (0 or 1)
+P_DROPBAN = _k.slot()  # 0 drop-off ban while the card stays aboard, 1 for the pickup's flight phase only
 P_PILE = _k.block(3)  # cards per stage pile
 P_DRAW = _k.block(3)  # cards drawn per round per stage
 P_SEATP = _k.block(16)  # price of reaching k seats at index k

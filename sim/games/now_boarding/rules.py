@@ -69,6 +69,7 @@ from sim.games.now_boarding.layout import (
     P_COMPLAINT_LIMIT,
     P_CORIG,
     P_DRAW,
+    P_DROPBAN,
     P_FREE_UPG,
     P_GRUMPY,
     P_LEFTOVER,
@@ -1141,9 +1142,16 @@ def start_flight(st, spec):
     """RB "Fase de vuelo" start: the passenger cards drawn face down are turned over (step 2:
     "Voltee todas las tarjetas de pasajeros boca abajo"), every plane gets its speed in move
     points and the action budget (unlimited without the timer option); no plane is heading for
-    a card yet."""
+    a card yet. With ``drop_ban = "phase"`` the drop-off ban of RB "Dejar pasajeros" ("del que lo
+    acaba de recoger") ends with the flight phase of the pickup: the cards aboard forget the
+    airport they were picked up from."""
     for i in range(st[S_NACTIVE]):
         st[C_DOWN + st[ACTIVE + i]] = 0
+    if spec[P_DROPBAN] == 1:
+        for i in range(st[S_NACTIVE]):
+            c = st[ACTIVE + i]
+            if st[C_PLACE + c] == PL_PLANE:
+                st[C_PICK + c] = -1
     budget = spec[P_BUDGET]
     for p in range(spec[P_NP]):
         b = pb(p)

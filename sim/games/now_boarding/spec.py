@@ -21,6 +21,7 @@ from sim.games.now_boarding.layout import (
     P_COMPLAINT_LIMIT,
     P_CORIG,
     P_DRAW,
+    P_DROPBAN,
     P_FREE_ROUTE,
     P_FREE_UPG,
     P_GRUMPY,
@@ -162,6 +163,7 @@ def compile_spec(cfg) -> tuple[np.ndarray]:
     else:
         spec[P_GRUMPY] = data.GRUMPY_RESET_PICKUP if sec.anger_reset == "pickup" else data.GRUMPY_RESET_SETDOWN
     spec[P_POOLED] = 1 if sec.pooled_payment else 0
+    spec[P_DROPBAN] = 1 if sec.drop_ban == "phase" else 0
     if sec.max_seats < sec.start_seats:
         raise ConfigError(src, "now_boarding.max_seats", "must be >= start_seats")
     if sec.max_speed < sec.start_speed:

@@ -205,6 +205,50 @@ def test_exchange_flr_face_up_hits_most_prepared(hi, lo):
     assert gs.invariants() == 0
 
 
+@pytest.mark.parametrize("target,hit,kept", [("front", SMALL, WIDE), ("largest", WIDE, SMALL)])
+def test_failure_target_in_d_front_or_largest(target, hit, kept):
+    """RB Exchanging (2.2.2.2): 'If you have several aircrafts at the same preparation step,
+    the largest aircraft is damaged or delayed.' D3 option ``failure_target``: the small
+    aircraft at D 31L place 1 and the wide-body at D 31R place 2 (an opponent in front of
+    it). "front" (default) ranks the D places front first and hits the small one; "largest"
+    takes every D place as one preparation step and hits the wide-body."""
+    gs = new(seed=5, failure_target=target)
+    gs.put(1, SMALL, gs.d(1, 0))
+    gs.put(0, SMALL, gs.d(0, 0))
+    gs.put(0, WIDE, gs.d(1, 1))
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["FLR", "B"])
+    gs.exchange({"A": 1})
+    assert gs.where(0, hit) == "hangar"
+    assert gs.where(0, kept) != "hangar"
+    assert gs.stat(0, L.ST_FLR_DRAWN) == 1
+    if target == "largest":   # the sequence closed up behind the opponent
+        assert gs.pos(0, SMALL) == gs.d(0, 0)
+    else:
+        assert gs.pos(0, WIDE) == gs.d(1, 1)
+    assert gs.invariants() == 0
+
+
+def test_failure_target_largest_keeps_the_other_steps():
+    """D3 ``failure_target = "largest"``: only the D places merge into one step; the takeoff
+    position still outranks D (the small aircraft there is hit before the wide-body in D),
+    and of two same-size aircraft in D the one nearer the front is hit."""
+    gs = new(seed=5, failure_target="largest")
+    gs.put(0, SMALL, gs.to(0))
+    gs.put(0, WIDE, gs.d(1, 0))
+    gs.put(0, MED, gs.d(0, 1))
+    gs.put(1, SMALL, gs.d(0, 0))
+    gs.put(0, MED2, gs.d(1, 1))
+    gs.set_hand(0, {"A": 9})
+    gs.stack_deck(["FLR", "FLR", "FLR", "B", "C", "D"])
+    gs.exchange({"A": 3})
+    assert gs.where(0, SMALL) == "hangar"          # takeoff position first
+    assert gs.where(0, WIDE) == "hangar"           # then the largest in D
+    assert gs.where(0, MED2) == "hangar"           # medium at 31R front (closed up) before 31L place 2
+    assert gs.pos(0, MED) == gs.d(0, 1)
+    assert gs.invariants() == 0
+
+
 def test_exchange_hit_tie_goes_to_largest_aircraft():
     """RB Exchanging: 'If you have several aircrafts at the same preparation step, the
     largest aircraft is damaged' (B and C are the same step, D3)."""

@@ -107,6 +107,20 @@ def test_bad_values_are_validation_errors():
     assert e.key.startswith("flying_carpet.die_faces")
     e = err(colour="red")
     assert e.key == "flying_carpet.colour" and e.reason == "unknown key"
+    for key, bad in (("drift_blocked", "bounce"), ("cloud_moves", "two"), ("forced_finish", "maybe")):
+        e = err(**{key: bad})
+        assert e.key == f"flying_carpet.{key}", key
+
+
+def test_cloud_moves_each_needs_at_most_31_pieces():
+    """D11 ``cloud_moves = "each"`` marks the clouds moved this roll in one int32: a city of
+    more than 31 pieces is refused with the key named (one-space clouds in the sky here)."""
+    rock = {"kind": "cloud", "cells": [[0, 0]]}
+    pieces = {f"r{i}": rock for i in range(32)}
+    city = [{"piece": f"r{i}", "at": [2 + i % 16, 7 + i // 16 * 2]} for i in range(32)]
+    compile_section(pieces=pieces, city=city)                        # fine with one cloud a roll
+    e = err(pieces=pieces, city=city, cloud_moves="each")
+    assert e.key == "flying_carpet.cloud_moves" and "at most 31 pieces" in e.reason
     with pytest.raises(ConfigError) as ex:
         run_from_dict({"game": "flying_carpet", "seats": ["greedy"] * 2}, "<t>")
     assert ex.value.key == "seats"

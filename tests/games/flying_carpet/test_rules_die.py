@@ -202,3 +202,38 @@ def test_forced_onto_a_star_rolls_nothing():
     assert g.stat(1, L.ST_ROLLS) == 0 and g.stat(0, L.ST_ROLLS) == 0 and g.skip(1) == 0
     g.end_turn()
     assert g.cur == 1 and g.phase == L.PH_MOVE
+
+
+@pytest.mark.parametrize("mode", ["one", "each"])
+def test_face_2_one_cloud_or_each_cloud(mode):
+    """RB "The Special Die", face 2: 'The player may move the clouds in the sky.' D11
+    ``cloud_moves``: "one" (default) ends the face with one cloud moved; "each" leaves the
+    decision open after every cloud move, so the player may go on with another cloud (each
+    cloud once per roll) or stop (K_KEEP); when every cloud has moved, the face is done."""
+    rock = {"kind": "cloud", "cells": [[0, 0]]}
+    city = [piece("r1", 14, 10), piece("r2", 16, 10)]
+    g = on_star(2, pieces={"r1": rock, "r2": rock}, city=city, cloud_moves=mode)
+    assert g.phase == L.PH_CLOUDS
+    g.apply((L.K_CLOUD, 0, 7 * 24 + 3, -1, 0))
+    assert g.anchor(0) == (3, 7)
+    if mode == "one":
+        assert g.phase == L.PH_END and g.legal_actions() == []
+        return
+    assert g.phase == L.PH_CLOUDS
+    acts = g.legal_actions()
+    assert (L.K_KEEP, -1, -1, -1, 0) in acts
+    assert {a[1] for a in acts if a[0] == L.K_CLOUD} == {1}     # r1 has moved this roll
+    g.apply((L.K_CLOUD, 1, 7 * 24 + 5, -1, 0))
+    assert g.anchor(1) == (5, 7) and g.phase == L.PH_END
+    assert [int(e[3]) for e in g.events() if int(e[2]) == L.E_CLOUD] == [0, 1]
+
+
+def test_face_2_each_cloud_may_stop_after_the_first():
+    """D11 ``cloud_moves = "each"``: the player may stop after one cloud (K_KEEP); the other
+    cloud stays where it is."""
+    rock = {"kind": "cloud", "cells": [[0, 0]]}
+    city = [piece("r1", 14, 10), piece("r2", 16, 10)]
+    g = on_star(2, pieces={"r1": rock, "r2": rock}, city=city, cloud_moves="each")
+    g.apply((L.K_CLOUD, 1, 7 * 24 + 5, -1, 0))
+    g.apply((L.K_KEEP, -1, -1, -1, 0))
+    assert g.phase == L.PH_END and g.anchor(0) == (14, 10) and g.anchor(1) == (5, 7)

@@ -37,6 +37,23 @@ def test_drift_stops_in_front_of_scenery(gs):
     assert g.ends("drift") == {(6, 11)}
 
 
+def test_drift_blocked_option_stay(gs):
+    """RB "Drifting / sinking": 'A player who does not want to play a card lets himself drift
+    on one or two spaces, depending on the wind zone'; RB "The Scenery": the pieces are
+    obstacles "that must be flown over and around". D6 ``drift_blocked``: a two-space drift
+    with a cloud on its second space stops in front of it ("stop_in_front", default) or does
+    not happen ("stay"); a drift with a free way is the same in both readings."""
+    for option, end in (("stop_in_front", (6, 11)), ("stay", (5, 11))):
+        g = gs(city=[piece("small_cloud", 7, 11)], drift_blocked=option)
+        g.put(0, 5, 11)
+        assert g.ends("drift") == {end}, option
+        g.play("drift")
+        assert g.pos(0) == end
+        g = gs(city=[piece("small_cloud", 7, 11)], drift_blocked=option)
+        g.put(0, 10, 10)
+        assert g.ends("drift") == {(12, 10)}, option
+
+
 def test_drift_beyond_the_right_edge_blows_off(gs):
     """RB "The Wind Cards": blown beyond the edge, back to the start."""
     g = gs()

@@ -104,16 +104,46 @@ def test_a_drift_onto_a_carpet_may_block_or_force(gs):
     assert g.pos(0) == (6, 7) and g.pos(1) == (6, 7) and g.skip(1) == 1
 
 
-def test_a_carpet_forced_onto_the_finish_has_landed_there(gs):
-    """RB "Blockade": the forced carpet sinks straight down to the edge of the board; D9: a
-    carpet forced down onto the finish platform has landed there exactly and finishes (RB "End
-    of the Game": the first to land exactly on the finish platform wins)."""
-    g = gs()
+def _force_onto_the_finish(gs, **section):
+    """Seat 0 on (23,6) plays V1 down onto seat 1 hovering on (23,5) and forces it to land:
+    it sinks straight down the finish column to the board's edge, the finish platform."""
+    g = gs(**section)
     g.put(0, 23, 6)
     g.put(1, 23, 5)
     g.set_hand(0, ["V1", "V2", "V3", "L11"])
     g.play("V1", "beige", land="force")               # down 1 to row 5, no wind there
-    assert g.pos(0) == (23, 5) and g.pos(1) == (23, 0) and g.rank(1) == 1 and g.rank(0) == 0
+    assert g.pos(0) == (23, 5) and g.pos(1) == (23, 0)
+    return g
+
+
+def test_a_carpet_forced_onto_the_finish_has_not_arrived(gs):
+    """RB "End of the Game": 'The finish platform must be reached with the exact number of
+    points. No points may be left over.' D9 ``forced_finish = "exact"`` (default since rules
+    version 3): a carpet forced down onto the finish platform (RB "Blockade": it sinks
+    "straight down ... to the edge of the board") has used no points, so it has not arrived;
+    standing there it must fly off and land again with a move of its own (a drift that
+    cannot sink leaves it where it is and finishes nothing)."""
+    g = _force_onto_the_finish(gs)
+    assert g.rank(1) == 0 and g.rank(0) == 0 and g.stat(1, L.ST_FORCE_S) == 1
+    g.end_turn()
+    assert not g.over and g.cur == 1
+    g.set_hand(1, ["V1", "V2", "V3", "L11"])
+    drift = [r for r in g.rows() if r[L.A_KIND] == L.K_DRIFT]
+    assert {int(r[L.A_END]) for r in drift} == {23} and not any(r[L.A_FLAGS] & L.F_FINISH for r in drift)
+    g.play("V1", "light blue")                        # up 1 to (23,1), no wind in the desert
+    assert g.pos(1) == (23, 1) and g.rank(1) == 0
+    g.set_current(1)
+    g.play("drift")                                   # sinks one space onto the platform
+    assert g.pos(1) == (23, 0) and g.rank(1) == 1
+    g.end_turn()
+    assert g.over and g.snapshot()["winner"] == 1
+
+
+def test_a_carpet_forced_onto_the_finish_has_arrived_in_the_other_reading(gs):
+    """D9 ``forced_finish = "arrived"`` (rules versions 1-2): the carpet forced down onto the
+    finish platform has landed there and finishes at once."""
+    g = _force_onto_the_finish(gs, forced_finish="arrived")
+    assert g.rank(1) == 1 and g.rank(0) == 0
     g.end_turn()
     assert g.over and g.snapshot()["winner"] == 1
 

@@ -251,6 +251,32 @@ def test_drop_ban_lasts_until_the_card_is_set_down(make):
     assert g.can_drop(0, c) and g.drop(0, c) == 1
 
 
+def test_drop_ban_option_phase_ends_with_the_flight_phase(make):
+    """RB "Dejar pasajeros": 'No puede dejar a un pasajero en un aeropuerto del que lo acaba de
+    recoger' ("has just picked it up from"). Option ``drop_ban``: with "aboard" (default) the
+    ban lasts while the card stays aboard; with "phase" it lasts for the flight phase of the
+    pickup only. A plane boards a passenger at ATL, flies to MIA and back in the same flight
+    phase: banned in both readings; in the next flight phase, still at ATL, only "phase" lets
+    it set the passenger down there (a hand-off: it waits at ATL again)."""
+    for ban, later in (("aboard", False), ("phase", True)):
+        g = make(drop_ban=ban)
+        g.set_plane(0, airport="ATL", speed=9, colours=["green"])
+        c = g.place(g.card("ATL", "LAX"), "ATL")
+        g.pickup(0, c)
+        g.fly_to(0, "MIA")
+        g.fly_to(0, "ATL")
+        assert g.plane(0)["airport"] == g.airport("ATL")
+        assert not g.can_drop(0, c) and g.legal_drops(0) == []
+        g.maintenance()
+        g.start_flight()
+        assert g.where(c) == ("aboard", 0)
+        assert g.can_drop(0, c) is later
+        assert (g.legal_drops(0) != []) is later
+        if later:
+            assert g.drop(0, c) == 1 and g.where(c) == ("waiting", g.airport("ATL"))
+        assert g.check() == 0
+
+
 def _space_from(g, p, a):
     """Physical space (1..k, counted from airport ``a``) of plane p on its route, under the
     board's weather (``rules.off_to_phys``)."""
