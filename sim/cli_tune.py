@@ -52,6 +52,11 @@ def tune(
     why = play_flags_problem(threads, backend, workers)
     if why:
         raise exit_error(why)
+    if out is not None:  # a path that cannot be written is named before anything else is read
+        try:
+            check_folder_target(out, is_tune_folder, "tune")
+        except OutputError as e:
+            raise exit_error(f"--out: {e}") from None
     try:
         plan = plan_tune(config, sets=sets, budget=budget, games=games, minutes=minutes, seed=seed,
                          confirm_games=confirm_games)

@@ -379,6 +379,7 @@ def plan_tune(config: Path, sets: Sequence[str] | None = None, budget: int | Non
 
     base_sets = parse_sets(sets)
     base = load(config, base_sets)
+    compile_checked(config, sets=base_sets, seed=seed, games=games)  # a bad flag is named before a missing table
     table = base.tune
     source = base.source
     if table is None:
