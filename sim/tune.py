@@ -432,20 +432,11 @@ def plan_tune(config: Path, sets: Sequence[str] | None = None, budget: int | Non
 def _check_names(plan: TunePlan, run: Any) -> None:
     """ConfigError for a target or a preference that names no metric (or grouping) of the game."""
     from sim.api import metric_names
-    from sim.config import excerpt
+    from sim.check.gate import check_record_names
 
-    names = {**metric_names(run), **LADDER_METRICS}
-    known = ", ".join(sorted(names))
     items = [(f"{plan.targets_key}[{i}]", t.metric, t.by) for i, t in enumerate(plan.targets)]
     items += [(f"tune.prefer[{i}]", p.metric, p.by) for i, p in enumerate(plan.table.prefer) if not p.least_change]
-    for where, metric, by in items:
-        if metric not in names:
-            raise ConfigError(plan.base.source, f"{where}.metric", f"unknown metric {excerpt(metric)}; this game's "
-                              f"metrics are {known}")
-        if frozenset(by) not in names[metric]:
-            shapes = sorted("{" + ", ".join(sorted(k)) + "}" for k in names[metric])
-            raise ConfigError(plan.base.source, f"{where}.by", f"{metric} has no records grouped by "
-                              f"{{{', '.join(sorted(by))}}}; its groupings are {', '.join(shapes)}")
+    check_record_names(items, {**metric_names(run), **LADDER_METRICS}, plan.base.source)
 
 
 def _check_corners(plan: TunePlan, d: Dim) -> None:
@@ -655,6 +646,7 @@ def miss_words(plan: TunePlan, m: float | None) -> str:
 
 def plan_lines(plan: TunePlan) -> list[str]:
     """The plan as the terminal prints it before playing."""
+    from sim.sensitivity import _duration
     from sim.sweep import toml_value
 
     lines = [f"tune {plan.name} ({plan.game}): {len(plan.dims)} key{'s' if len(plan.dims) != 1 else ''} searched"]
@@ -686,14 +678,6 @@ def plan_lines(plan: TunePlan) -> list[str]:
         lines.append(f"estimate: at most {_duration(most)} of search{cap} (racing drops most candidates early) "
                      f"+ {_duration(proof)} of proof, at the config's {plan.speed:,.0f} games/s")
     return lines
-
-
-def _duration(s: float) -> str:
-    if s < 90:
-        return f"{s:.0f} s"
-    if s < 5400:
-        return f"{s / 60:.0f} min"
-    return f"{s / 3600:.1f} h"
 
 
 # ------------------------------------------------------------------ the search

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from sim.tune import TUNE_FORMAT, Finalist, Row, TunePlan, closest, recommendation
+from sim.tune import TUNE_FORMAT, Finalist, Row, TunePlan, closest, miss_words, recommendation
 
 
 def is_tune_folder(folder: Path) -> bool:
@@ -32,17 +32,6 @@ def default_folder(plan: TunePlan) -> Path:
 # ------------------------------------------------------------------ numbers as a designer reads them
 
 
-def fmt(x: float | None, rate: bool, sign: bool = False) -> str:
-    """``25.1%`` for a rate, ``61.3`` for another value; ``+1.2 pp`` with ``sign`` for a rate's
-    change."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "–"
-    if rate:
-        s = f"{100 * x:+.1f}" if sign else f"{100 * x:.1f}"
-        return s + (" pp" if sign else "%")
-    return f"{x:+.3g}" if sign else f"{x:.4g}"
-
-
 def row_text(r: Row) -> str:
     """``25.1% [24.7, 25.5]``."""
     from sim.report.format import fmt_interval
@@ -53,20 +42,17 @@ def row_text(r: Row) -> str:
 
 
 def band_text(r: Row) -> str:
+    """``22.0% to 28.0%``, ``≤ 0.1%``: the band in the record's unit (:func:`sim.report.format.fmt_value`)."""
+    from sim.report.format import fmt_value
+
+    def b(x: float) -> str:
+        return fmt_value({**r.record, "value": x})
+
     if r.min is None:
-        return f"≤ {fmt(r.max, r.rate)}"
+        return f"≤ {b(r.max)}"
     if r.max is None:
-        return f"≥ {fmt(r.min, r.rate)}"
-    return f"{fmt(r.min, r.rate)} to {fmt(r.max, r.rate)}"
-
-
-def miss_text(plan_rows: Sequence[Row], m: float | None) -> str:
-    """A miss in the rows' unit: points when every row is a rate."""
-    if m is None:
-        return "–"
-    if plan_rows and all(r.rate for r in plan_rows):
-        return f"{100 * m:.2f} points"
-    return f"{m:.3g}"
+        return f"≥ {b(r.min)}"
+    return f"{b(r.min)} to {b(r.max)}"
 
 
 def change_lines(plan: TunePlan, f: Finalist) -> list[tuple[str, str, str]]:
@@ -94,10 +80,7 @@ def tuned_toml(plan: TunePlan, f: Finalist, dest: Path) -> str:
     commented with its old value; tomlkit), the ``#:schema`` line pointing from ``dest``'s
     folder, and a header naming the search. Falls back to the serialised config (with the same
     header) when the file cannot be edited in place (a key it spells another way)."""
-    import tomlkit
 
-    from sim.overrides import parse_key
-    from sim.sweep import toml_value
 
     src = Path(plan.base.source)
     text = src.read_text(encoding="utf-8")
@@ -194,7 +177,7 @@ def _apply(raw: dict, ovs: Sequence[Any]) -> dict:
 # ------------------------------------------------------------------ plots
 
 
-def _history_plot(plan: TunePlan, trials: Sequence[Any], folder: Path, rate: bool) -> str | None:
+def _history_plot(plan: TunePlan, trials: Sequence[Any], folder: Path) -> str | None:
     import optuna
 
     from sim.report.plots import DPI, GRID, _plt
@@ -203,6 +186,7 @@ def _history_plot(plan: TunePlan, trials: Sequence[Any], folder: Path, rate: boo
     if not pts:
         return None
     plt = _plt()
+    rate = plan.rate_units
     k = 100 if rate else 1
     fig, ax = plt.subplots(figsize=(7.0, 3.8))
     done = [(n, m[-1] * k) for n, m, s in pts if s == optuna.trial.TrialState.COMPLETE]
@@ -231,7 +215,7 @@ def _history_plot(plan: TunePlan, trials: Sequence[Any], folder: Path, rate: boo
 
 
 def _targets_plot(plan: TunePlan, current_rows: Sequence[Row], chosen: Finalist, folder: Path, tuned_label: str) -> str | None:
-    from sim.report.plots import DPI, GRID, _plt
+    from sim.report.plots import DPI, _plt
 
     rows = [(a, b) for a, b in zip(current_rows, chosen.rows) if a.value is not None and b.value is not None]
     banded = [(a, b) for a, b in rows if a.min is not None and a.max is not None]
@@ -256,7 +240,6 @@ def _targets_plot(plan: TunePlan, current_rows: Sequence[Row], chosen: Finalist,
     ax.set_title(f"Targets on {plan.confirm_games:,} fresh games (95 % intervals)")
     ax.grid(axis="x", color="#dddddd", linewidth=0.8)
     ax.legend(fontsize=8, loc="best")
-    del GRID
     fig.tight_layout()
     fig.savefig(folder / "targets.png", dpi=DPI)
     plt.close(fig)
@@ -272,9 +255,9 @@ def importance(plan: TunePlan, study: Any) -> dict[str, float]:
     if len(done) < 5:
         return {}
     try:
-        from optuna.importance import PedAnovaImportanceEvaluator, get_param_importances
-
         import warnings
+
+        from optuna.importance import PedAnovaImportanceEvaluator, get_param_importances
 
         with warnings.catch_warnings():  # it warns that low targets are what it ranks: they are
             warnings.simplefilter("ignore")
@@ -283,9 +266,8 @@ def importance(plan: TunePlan, study: Any) -> dict[str, float]:
     except Exception:  # noqa: BLE001 - too few distinct values, an older optuna: no importance
         return {}
     out: dict[str, float] = {}
-    for name, v in raw.items():  # a list key's items add up to the key
-        key = name.split("[")[0] if name not in {d.key for d in plan.dims} else name
-        key = next((d.key for d in plan.dims if name == d.key or name.startswith(d.key + "[")), key)
+    for name, v in raw.items():  # a list's or a table's items (KEY[i], KEY.NAME) add up to the key
+        key = next((d.key for d in plan.dims if name == d.key or name.startswith((d.key + "[", d.key + "."))), name)
         out[key] = out.get(key, 0.0) + float(v)
     return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
@@ -396,7 +378,7 @@ def verdict_lines(plan: TunePlan, finalists: Sequence[Finalist], current_rows: S
     out = [f"**No candidate met every target on fresh games.** The closest (trial {c.number}: "
            + ("the config itself" if not change_lines(plan, c) else
               "; ".join(f"`{k}` {a} → {b}" for k, a, b in change_lines(plan, c)))
-           + f"): on {n} games of seed {plan.confirm_seed} its intervals reach {miss_text(c.rows, c.miss)} outside "
+           + f"): on {n} games of seed {plan.confirm_seed} its intervals reach {miss_words(plan, c.miss)} outside "
            "the bands in all:"]
     for r in c.rows:
         mark = "" if r.inside() else " ✗"
@@ -439,7 +421,7 @@ def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
               "interval lies inside its band; the recommendation is the first that passes, in the search's order.", ""]
     if finalists:
         body = [[str(f.number), "<br>".join(f"`{k}` {a} → {b}" for k, a, b in change_lines(plan, f)) or "(the config)",
-                 miss_text(f.rows, f.objectives[0]), miss_text(f.rows, f.miss), "yes" if f.passed else "no"]
+                 miss_words(plan, f.objectives[0]), miss_words(plan, f.miss), "yes" if f.passed else "no"]
                 for f in finalists]
         lines += [md_table(["trial", "changes", "miss in the search", "intervals outside the bands in the proof",
                             "passes"], body,
@@ -511,11 +493,11 @@ def write_tune(dest: Path, plan: TunePlan, study: Any, finalists: Sequence[Final
     current_rows = target_rows(current.summary, plan.targets) if current is not None else []
     rec = recommendation(finalists)
     imp = importance(plan, study)
-    rate = plan.rate_units = bool(current_rows) and all(r.rate for r in current_rows)
+    plan.rate_units = bool(current_rows) and all(r.rate for r in current_rows)
     with atomic_folder(dest, is_tune_folder, "tune") as tmp:
         plots_dir = tmp / "plots"
         plots_dir.mkdir()
-        plots = {"history": _history_plot(plan, study.get_trials(deepcopy=False), plots_dir, rate),
+        plots = {"history": _history_plot(plan, study.get_trials(deepcopy=False), plots_dir),
                  "pareto": _pareto_plot(plan, study, plots_dir),
                  "importance": _importance_plot(imp, plots_dir)}
         shown = rec or closest(finalists)

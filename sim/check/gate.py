@@ -74,20 +74,31 @@ def check_metric_names(checks: CheckConfig, names: Any, source: str) -> None:
     from sim.config import excerpt
 
     known = ", ".join(sorted(names))
-    for i, t in enumerate(checks.targets):
-        if t.metric not in names:
-            raise ConfigError(source, f"checks.targets[{i}].metric",
-                              f"unknown metric {excerpt(t.metric)}; this config's metrics are {known}")
-        if isinstance(names, dict) and frozenset(t.by) not in names[t.metric]:
-            shapes = sorted("{" + ", ".join(sorted(k)) + "}" for k in names[t.metric])
-            raise ConfigError(source, f"checks.targets[{i}].by",
-                              f"{t.metric} has no records grouped by {{{', '.join(sorted(t.by))}}}; "
-                              f"its groupings are {', '.join(shapes)}")
+    check_record_names([(f"checks.targets[{i}]", t.metric, t.by) for i, t in enumerate(checks.targets)],
+                       names, source)
     for k in checks.tolerances:
         base = k.split("[", 1)[0]
         if base not in names:
             raise ConfigError(source, f"checks.tolerances.{excerpt(k)[1:-1]}",
                               f"unknown metric {excerpt(base)}; this config's metrics are {known}")
+
+
+def check_record_names(items: list[tuple[str, str, dict]], names: Any, source: str) -> None:
+    """Raise :class:`ConfigError` (file ``source``, key ``WHERE.metric`` or ``WHERE.by``) for
+    the first ``(where, metric, by)`` whose metric is not in ``names`` (a set of metric names,
+    or a dict name -> the sets of ``by`` keys its records may have, when the grouping is checked
+    too): a ``[checks]`` target, a ``[tune]`` target or preference."""
+    from sim.config import excerpt
+
+    known = ", ".join(sorted(names))
+    for where, metric, by in items:
+        if metric not in names:
+            raise ConfigError(source, f"{where}.metric", f"unknown metric {excerpt(metric)}; this config's metrics "
+                              f"are {known}")
+        if isinstance(names, dict) and frozenset(by) not in names[metric]:
+            shapes = sorted("{" + ", ".join(sorted(k)) + "}" for k in names[metric])
+            raise ConfigError(source, f"{where}.by", f"{metric} has no records grouped by {{{', '.join(sorted(by))}}}; "
+                              f"its groupings are {', '.join(shapes)}")
 
 
 @dataclass
