@@ -10,11 +10,6 @@ import typer
 from sim.cli_common import exit_error
 
 
-def fail(msg: str, code: int = 2) -> None:
-    """Print ``error: msg`` (on one line) to stderr and exit with ``code``."""
-    raise exit_error(msg, code)
-
-
 def run_ladder(run_, policies, games, lookahead_games, out, threads, quiet, backend, workers) -> None:
     """Play the ladder of the loaded run's config and write ``skill.html/md/json`` and its chart
     into ``out`` (default ``reports/<config name>-ladder``); bad input exits 2 naming the key."""
@@ -24,27 +19,26 @@ def run_ladder(run_, policies, games, lookahead_games, out, threads, quiet, back
 
     cfg = run_.cfg
     if policies is not None:
-        fail(f"{cfg.source}: key '--policies': not with --ladder (the ladder names its levels: [skill] ladder)")
+        raise exit_error(f"{cfg.source}: key '--policies': not with --ladder (the ladder names its levels: [skill] ladder)")
     try:
         ladder = LD.plan(cfg, LD.DEFAULT_GAMES if games is None else games, lookahead_games)
     except ConfigError as e:
-        fail(str(e))
+        raise exit_error(str(e)) from None
     dest = Path("reports") / f"{cfg.run_name}-ladder" if out is None else out
     try:
         check_folder_target(dest, is_skill_folder, "skill")
     except OutputError as e:
-        fail(f"--out: {e}" if out is not None else str(e))
+        raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
     from sim.cli_progress import progress_bar
 
     with progress_bar(f"{cfg.run_name} ladder", ladder.total_games, enabled=not quiet and sys.stderr.isatty(),
                       title=run_.game.title, quiet=quiet) as on_progress:
         LD.play(ladder, threads=threads, on_progress=on_progress, backend=backend, workers=workers)
     data = LD.summary(ladder)
-    data["length_unit"] = run_.game.length_unit
     try:
         path = LD.write_report(dest, data)
     except OutputError as e:
-        fail(f"--out: {e}" if out is not None else str(e))
+        raise exit_error(f"--out: {e}" if out is not None else str(e)) from None
     print_ladder(data)
     typer.echo(f"report: {path / 'skill.html'}")
 

@@ -531,6 +531,16 @@ def render_markdown(data: dict, figure: str | None) -> str:
     return "\n".join(out)
 
 
+def skill_page(folder: Path, md: str, title: str, figure: str | None) -> str:
+    """``skill.html`` of a skill table or ladder: the markdown as one self-contained page, its
+    chart ``figure`` (a PNG in ``folder``) embedded (render_html embeds ``plots/<name>`` from the
+    folder given)."""
+    from sim.report.writer import render_html
+
+    page_md = md.replace(f"]({figure})", f"](plots/{figure})") if figure else md
+    return render_html(page_md, title, folder)
+
+
 def write_skill_report(out_dir: str | Path, data: dict) -> Path:
     """Write ``skill.json`` (strict JSON, :mod:`sim.jsonio`), the heat map, ``skill.md`` and
     ``skill.html`` into ``out_dir`` atomically (:func:`sim.outputs.atomic_folder`): on any
@@ -538,15 +548,12 @@ def write_skill_report(out_dir: str | Path, data: dict) -> Path:
     sim wrote is refused (:class:`sim.errors.OutputError`)."""
     from sim.jsonio import write_json
     from sim.outputs import atomic_folder, is_skill_folder
-    from sim.report.writer import render_html
 
     with atomic_folder(out_dir, is_skill_folder, "skill") as tmp:
         figure = plot_heatmap(data, tmp)
         md = render_markdown(data, figure)
         (tmp / "skill.md").write_text(md, encoding="utf-8")
-        # the page is one file: the heat map embedded (render_html embeds plots/<name> from the folder given)
-        page_md = md.replace(f"]({figure})", f"](plots/{figure})") if figure else md
-        (tmp / "skill.html").write_text(render_html(page_md, f"{data['title']}: skill table {data['run']}", tmp),
+        (tmp / "skill.html").write_text(skill_page(tmp, md, f"{data['title']}: skill table {data['run']}", figure),
                                         encoding="utf-8")
         write_json(data, tmp / "skill.json")
     return Path(out_dir)

@@ -2,8 +2,7 @@
 
 A **ladder** is a list of skill levels, weakest first; each level is one seat table (a policy
 with its weights, as a config's ``seats`` list holds it; its name is the seat's label, or its
-policy's name marked with a ``mistake`` rate). The game declares its ladder
-(``GameDef.ladder``, when it has one); otherwise it is built from the game's policies
+policy's name marked with a ``mistake`` rate). The ladder is built from the game's policies
 (:func:`default_ladder`: ``random``, ``greedy`` erring half the time, ``greedy``, ``heuristic``,
 the look-ahead policy at its default budget and at twice it). A config may give its own as
 ``[skill] ladder = [{ policy = "...", weights = {...}, label = "..." }, ...]``.
@@ -35,16 +34,16 @@ least S!), the first deals of the others.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
 from sim.compile import CompiledRun, run_from_dict
 from sim.config import RunConfig, SeatConfig
 from sim.errors import ConfigError
+from sim.skill import _seat_table, rotation, round_games
 
 FORMAT = "sim-skill/ladder-1"
 """``format`` of a ladder's ``skill.json`` (a skill folder: :func:`sim.outputs.is_skill_folder`)."""
@@ -95,26 +94,11 @@ class Ladder:
         return sum(r.run.cfg.games for r in self.runs)
 
 
-def _table(seat: SeatConfig) -> dict:
-    out: dict[str, Any] = {"policy": seat.policy}
-    for k in ("label", "base"):
-        if getattr(seat, k) is not None:
-            out[k] = getattr(seat, k)
-    if seat.weights:
-        out["weights"] = dict(seat.weights)
-    if seat.base_weights:
-        out["base_weights"] = dict(seat.base_weights)
-    return out
-
-
 def default_ladder(gdef) -> list[dict]:
-    """The game's ladder (seat tables, weakest first): its ``GameDef.ladder`` when declared,
-    else ``random``, ``greedy`` with ``mistake = 0.5``, ``greedy``, ``heuristic``, then every
+    """The game's ladder (seat tables, weakest first): ``random``, ``greedy`` with ``mistake =
+    0.5``, ``greedy``, ``heuristic``, then every
     look-ahead policy at its default budget and at twice its ``rollouts`` (TAG's SkillLadder
     doubles the budget per rung)."""
-    declared = getattr(gdef, "ladder", None)
-    if declared:
-        return [dict(t) for t in declared]
     names = [p.name for p in gdef.policies]
     out: list[dict] = []
     if "random" in names:
@@ -129,10 +113,6 @@ def default_ladder(gdef) -> list[dict]:
             out += [{"policy": p.name, "label": f"{p.name} x{r}", "weights": {"rollouts": r}},
                     {"policy": p.name, "label": f"{p.name} x{2 * r}", "weights": {"rollouts": 2 * r}}]
     return out
-
-
-def rotation(n_seats: int) -> int:
-    return math.factorial(n_seats)
 
 
 def plan(cfg: RunConfig, games: int = DEFAULT_GAMES, lookahead_games: int | None = None) -> Ladder:
@@ -150,9 +130,8 @@ def plan(cfg: RunConfig, games: int = DEFAULT_GAMES, lookahead_games: int | None
     S = cfg.n_seats
     competitive = gdef.mode == "competitive"
     own = cfg.skill.ladder if cfg.skill is not None and cfg.skill.ladder else None
-    tables = [_table(s) for s in own] if own else default_ladder(gdef)
-    source = "config [skill] ladder" if own else ("the game's ladder" if getattr(gdef, "ladder", None)
-                                                  else "the default ladder of the game's policies")
+    tables = [_seat_table(s) for s in own] if own else default_ladder(gdef)
+    source = "config [skill] ladder" if own else "the default ladder of the game's policies"
     la_games = lookahead_games if lookahead_games is not None else max(games // 10, rotation(S) if competitive else 1)
     entries: dict[str, dict] = {}
     runs: list[LevelRun] = []
@@ -185,11 +164,10 @@ def plan(cfg: RunConfig, games: int = DEFAULT_GAMES, lookahead_games: int | None
         n = la_games if la else games
         runs.append(LevelRun(name, "level", compiled([t] * S, n, False, i)))
     if competitive:
-        r = rotation(S)
         for i in range(1, len(levels)):
             hi, lo = levels[i], levels[i - 1]
             n = la_games if (lookahead[hi] or lookahead[lo]) else games
-            n = -(-n // r) * r
+            n = round_games(n, S, True)
             runs.append(LevelRun(hi, "step", compiled([tables[i]] + [tables[i - 1]] * (S - 1), n, True, i), below=lo))
     return Ladder(cfg, levels, entries, runs, games, la_games, source, extra={"lookahead": lookahead})
 
@@ -325,6 +303,7 @@ def summary(ladder: Ladder) -> dict:
         "format": FORMAT, "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "mode": gdef.mode,
         "run": cfg.run_name, "config": str(cfg.source), "config_hash": cfg.config_hash(), "seed": cfg.seed,
         "n_seats": S, "fair_share": 1.0 / S if ladder.competitive else None, "games": ladder.games,
+        "length_unit": gdef.length_unit,
         "lookahead_games": ladder.lookahead_games, "ladder_source": ladder.source, "levels": ladder.levels,
         "entries": ladder.entries, "lookahead": [lv for lv in ladder.levels if ladder.extra["lookahead"][lv]],
         "runs": [{"level": r.level, "kind": r.kind, "below": r.below, "games": r.run.cfg.games,
@@ -451,13 +430,13 @@ def write_report(out_dir: str | Path, data: dict) -> Path:
     wrote is refused)."""
     from sim.jsonio import write_json
     from sim.outputs import atomic_folder, is_skill_folder
-    from sim.report.writer import render_html
+    from sim.skill import skill_page
 
     with atomic_folder(out_dir, is_skill_folder, "skill") as tmp:
         figure = plot(data, tmp)
         md = render_markdown(data, figure)
         (tmp / "skill.md").write_text(md, encoding="utf-8")
-        (tmp / "skill.html").write_text(render_html(md, f"{data['title']}: skill ladder {data['run']}"),
+        (tmp / "skill.html").write_text(skill_page(tmp, md, f"{data['title']}: skill ladder {data['run']}", figure),
                                         encoding="utf-8")
         write_json(data, tmp / "skill.json")
     return Path(out_dir)

@@ -87,6 +87,8 @@ def test_cli_writes_the_ladder_report(tmp_path: Path):
         assert (out / f).is_file(), f
     data = json.loads((out / "skill.json").read_text())
     assert data["format"] == LD.FORMAT and data["levels"] == ["random", "greedy", "heuristic"]
+    assert data["length_unit"] == "player turns"  # in the summary itself, not added by the CLI
+    assert (out / "skill.html").read_text().count("data:image/png;base64,") == 1  # the chart embedded: one file
     assert {(r["by"]["level"], r["by"]["seat"]) for r in data["metrics"] if r["metric"] == "skill_ladder"} == {
         (lv, s) for lv in data["levels"] for s in range(2)}
     bad = CliRunner().invoke(app, ["skill", str(cfg), "--ladder", "--policies", "greedy", "--out", str(out)])
