@@ -148,7 +148,7 @@ def summarize(run: CompiledRun, data) -> dict:
     mine = {metric_key(r) for r in own}
     records = [r for r in common_metrics(t, gdef.mode, cfg.n_seats, labels) if metric_key(r) not in mine] + own
     cat = catalogue(gdef)
-    traits = gdef.seat_traits(cfg) if getattr(gdef, "seat_traits", None) is not None else None
+    traits = gdef.seat_traits(cfg) if gdef.seat_traits is not None else None
     return {
         "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "run": cfg.run_name, "mode": gdef.mode,
         "seed": cfg.seed, "games": cfg.games, "config_hash": cfg.config_hash(),

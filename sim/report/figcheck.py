@@ -7,8 +7,9 @@ true and distinct. :func:`figure_problems` lists what is wrong with a figure (em
   figure's edge, so the saved PNG cuts it off;
 * two texts (or a text and a legend) drawn over each other.
 
-The report tests run every figure sim saves through it (``tests/report/conftest.py`` wraps
-``Figure.savefig``); :func:`check_figure` raises on a problem.
+The report tests run every figure sim saves through it (``tests/report/conftest.py``'s
+``SavedFigures`` wraps ``Figure.savefig`` while a page is written); :func:`check_figure` raises
+on a problem.
 """
 
 from __future__ import annotations

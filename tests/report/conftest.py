@@ -228,3 +228,41 @@ def race_report(tmp_path_factory):
     cfg, gdef, df, summary, manifest = competitive_run(base, plots=game_plot)
     out = write_report(base / "reports" / "fake_race", cfg, gdef, df, summary, manifest)
     return out, cfg, gdef, df, summary, manifest
+
+
+class SavedFigures:
+    """Every matplotlib figure saved while active: ``figs`` (kept open for the test to inspect),
+    ``saved`` (file names) and ``problems`` (what :func:`sim.report.figcheck.figure_problems`
+    found in each, prefixed by its file name)."""
+
+    def __enter__(self):
+        from matplotlib.figure import Figure
+
+        from sim.report.figcheck import figure_problems
+
+        self.figs: list = []
+        self.saved: list[str] = []
+        self.problems: list[str] = []
+        self._orig = orig = Figure.savefig
+        me = self
+
+        def savefig(fig, fname, *a, **k):
+            name = getattr(fname, "name", str(fname)).rsplit("/", 1)[-1]
+            me.figs.append(fig)
+            me.saved.append(name)
+            me.problems += [f"{name}: {p}" for p in figure_problems(fig)]
+            return orig(fig, fname, *a, **k)
+
+        Figure.savefig = savefig
+        return self
+
+    def __exit__(self, *exc):
+        from matplotlib.figure import Figure
+
+        Figure.savefig = self._orig
+
+
+@pytest.fixture(scope="session")
+def saved_figures():
+    """The :class:`SavedFigures` recorder (``with saved_figures() as f: ...``)."""
+    return SavedFigures

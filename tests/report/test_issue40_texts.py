@@ -36,29 +36,6 @@ def _cfg(name: str):
     return load(ROOT / "configs" / f"{name}.toml", parse_sets([]))
 
 
-class _Figures:
-    """The figures saved while active (each kept open for the test to inspect)."""
-
-    def __enter__(self):
-        from matplotlib.figure import Figure
-
-        self.figs = []
-        self._orig = orig = Figure.savefig
-        me = self
-
-        def savefig(fig, fname, *a, **k):
-            me.figs.append(fig)
-            return orig(fig, fname, *a, **k)
-
-        Figure.savefig = savefig
-        return self
-
-    def __exit__(self, *exc):
-        from matplotlib.figure import Figure
-
-        Figure.savefig = self._orig
-
-
 # ---------------------------------------------------------------------------- item 3: Yukon Airways
 
 
@@ -165,10 +142,10 @@ def _rank_records(dev: float, n: int) -> list[dict]:
     return recs
 
 
-def test_rank_heat_map_colours_reach_full_strength_at_the_threshold_not_at_a_tiny_deviation(tmp_path):
+def test_rank_heat_map_colours_reach_full_strength_at_the_threshold_not_at_a_tiny_deviation(tmp_path, saved_figures):
     from sim.report.plots import plot_rank_distribution
 
-    with _Figures() as f:
+    with saved_figures() as f:
         plot_rank_distribution(None, _rank_records(0.006, 1_000_000), 4, tmp_path, threshold=0.03)
         plot_rank_distribution(None, _rank_records(0.09, 1_000_000), 4, tmp_path, threshold=0.03)
     quiet, loud = f.figs
@@ -178,7 +155,7 @@ def test_rank_heat_map_colours_reach_full_strength_at_the_threshold_not_at_a_tin
     assert "full colour at ±9.0 (the largest distance)" in loud.axes[1].get_ylabel()
 
 
-def test_attacks_by_policy_has_intervals_and_says_a_bar_of_zero(tmp_path):
+def test_attacks_by_policy_has_intervals_and_says_a_bar_of_zero(tmp_path, saved_figures):
     from sim.games.clear_for_takeoff.metrics import plots
 
     vals = {"greedy": (0.0, 0.0, 0.9, 2.0, 1.8, 1.6), "heuristic": (2.4, 1.6, 0.7, 0.5, 1.0, 0.9)}
@@ -186,7 +163,7 @@ def test_attacks_by_policy_has_intervals_and_says_a_bar_of_zero(tmp_path):
              "dly_drawn_mean")
     recs = [{"metric": m, "by": {"policy": q}, "value": v, "ci_low": v - 0.05, "ci_high": v + 0.05,
              "n": 1000, "kind": "mean"} for q, vs in vals.items() for m, v in zip(names, vs)]
-    with _Figures() as f:
+    with saved_figures() as f:
         made = plots(None, recs, tmp_path)
     title = next(t for t, name in made if name == "attacks_by_policy.png")
     assert "(greedy played no attack card: its bar is 0)" in title and "heuristic" not in title
@@ -199,7 +176,7 @@ def test_attacks_by_policy_has_intervals_and_says_a_bar_of_zero(tmp_path):
     assert (g_lo, g_hi) == pytest.approx((0.0, 0.1)) and (h_lo, h_hi) == pytest.approx((3.9, 4.1))
 
 
-def test_length_plot_draws_one_line_for_a_median_equal_to_the_95th_percentile(tmp_path):
+def test_length_plot_draws_one_line_for_a_median_equal_to_the_95th_percentile(tmp_path, saved_figures):
     import polars as pl
 
     from sim.report.plots import plot_game_length
@@ -207,14 +184,14 @@ def test_length_plot_draws_one_line_for_a_median_equal_to_the_95th_percentile(tm
     turns = np.array([17] * 90 + list(range(7, 17)) * 1, dtype=np.int32)
     df = pl.DataFrame({"turns": turns, "stalled": np.zeros(len(turns), dtype=np.int32)})
     recs = [{"metric": "turns_p50", "by": {}, "value": 17.0}, {"metric": "turns_p95", "by": {}, "value": 17.0}]
-    with _Figures() as f:
+    with saved_figures() as f:
         plot_game_length(df, recs, tmp_path, "rounds")
     fig = f.figs[-1]
     assert len(fig.axes[0].lines) == 1
     labels = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
     assert "median and 95th percentile (equal): 17 rounds" in labels
     recs[1]["value"] = 20.0
-    with _Figures() as f:
+    with saved_figures() as f:
         plot_game_length(df, recs, tmp_path, "rounds")
     labels = [t.get_text() for leg in f.figs[-1].legends for t in leg.get_texts()]
     assert "median: 17 rounds" in labels and "95th percentile: 20 rounds" in labels

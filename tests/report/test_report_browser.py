@@ -173,37 +173,6 @@ window.addEventListener("load", function () {
 """
 
 
-class _CheckedFigures:
-    """Every matplotlib figure saved while active goes through sim.report.figcheck first; the
-    problems found are kept (by file name) for the test to assert on."""
-
-    def __init__(self):
-        self.problems: list[str] = []
-        self.saved: list[str] = []
-
-    def __enter__(self):
-        from matplotlib.figure import Figure
-
-        from sim.report.figcheck import figure_problems
-
-        self._orig = orig = Figure.savefig
-        me = self
-
-        def savefig(fig, fname, *a, **k):
-            name = getattr(fname, "name", str(fname)).rsplit("/", 1)[-1]
-            me.saved.append(name)
-            me.problems += [f"{name}: {p}" for p in figure_problems(fig)]
-            return orig(fig, fname, *a, **k)
-
-        Figure.savefig = savefig
-        return self
-
-    def __exit__(self, *exc):
-        from matplotlib.figure import Figure
-
-        Figure.savefig = self._orig
-
-
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 CFT = ROOT / "configs" / "clear_for_takeoff.toml"
 PAGES = {
@@ -222,7 +191,7 @@ PAGES = {
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
+def pages(tmp_path_factory, saved_figures):
     """kind -> (page path, figure problems, figures saved): each page written once per module."""
     from typer.testing import CliRunner
 
@@ -231,7 +200,7 @@ def pages(tmp_path_factory):
     made = {}
     for kind, (args, page) in PAGES.items():
         out = tmp_path_factory.mktemp(kind) / "out"
-        with _CheckedFigures() as figs:
+        with saved_figures() as figs:
             r = CliRunner().invoke(app, [*args, "--out", str(out), "--quiet", "--threads", "1"])
         assert r.exit_code == 0, (kind, r.output)
         made[kind] = (out / page, figs.problems, figs.saved)
