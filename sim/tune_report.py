@@ -207,7 +207,7 @@ def _history_plot(plan: TunePlan, trials: Sequence[Any], folder: Path) -> str | 
     ax.set_ylabel("miss (points outside the bands)" if rate else "miss (outside the bands)")
     ax.set_title("The search: how far each candidate missed the targets")
     ax.grid(**GRID)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     fig.savefig(folder / "history.png", dpi=DPI)
     plt.close(fig)
@@ -404,6 +404,7 @@ def change_text(m: Any) -> str:
 def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current_rows: Sequence[Row],
               comparison: Any, imp: dict[str, float], plots: dict[str, str | None], elapsed: float) -> str:
     from sim.report.format import md_table
+    from sim.sensitivity import _duration
     from sim.sweep import toml_value
 
     c = _counts(study)
@@ -434,7 +435,7 @@ def render_md(plan: TunePlan, study: Any, finalists: Sequence[Finalist], current
                            for f in finalists])
         lines += [md_table(heads, body, align="ll" + "r" * (len(heads) - 2)), ""]
     lines += ["## The search", "",
-              f"{c['trials']} trials in {elapsed / 60:.1f} min"
+              f"{c['trials']} trials in {_duration(elapsed)}"
               + (f" ({c['trials'] - c['simplify']} searched, {c['simplify']} putting the best candidate's changes back "
                  "one at a time to find the least edit that works)" if c["simplify"] else "")
               + f": {c['complete']} played every rung, {c['dropped']} were dropped early by racing, {c['infeasible']} "
