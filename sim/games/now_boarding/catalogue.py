@@ -31,20 +31,26 @@ CALIBRATION_NOTE = ("How strong the simulated team is, and what its win rate mea
 
 def verdict_notes(cfg, records: list) -> list[str]:
     """``GameDef.verdict_notes``: how close the games came, at the complaint limit: the share of
-    games that ended on exactly the limit (lost by the last complaint) and on one fewer (won by
-    one), from the ``complaints_share`` records, each with its 95 % interval."""
+    games that ended on exactly the limit (lost by the last complaint, at the final count or
+    earlier) and on one fewer (won by one), from the ``complaints_share`` records, each with its
+    95 % interval, and as a share of the lost (won) games: a game ends early only at the limit,
+    so one ending on one fewer was won (or stalled: the stall rate is shown beside it)."""
     from sim.report.format import find, fmt_interval
 
     limit = int(cfg.section.complaint_limit)
-    at, below, lost = (find(records, "complaints_share", complaints=limit),
-                       find(records, "complaints_share", complaints=limit - 1), find(records, "loss_rate"))
+    at, below, lost, won = (find(records, "complaints_share", complaints=limit),
+                            find(records, "complaints_share", complaints=limit - 1), find(records, "loss_rate"),
+                            find(records, "win_rate"))
     if at is None or not at.get("n"):
         return []
     text = f"**Near misses:** {fmt_interval(at)} of the games ended on exactly {limit} complaints, the limit"
     if lost is not None and lost.get("value"):
-        text += f" ({at['value'] / lost['value']:.0%} of the lost games)"
+        text += (f" ({at['value'] / lost['value']:.0%} of the lost games, whether the limit was reached at the final "
+                 "count or earlier, when a passenger left; the How close line counts only the final count)")
     if below is not None and limit > 1:
         text += f"; {fmt_interval(below)} ended on {limit - 1}, one complaint short of it"
+        if won is not None and won.get("value"):
+            text += f" ({below['value'] / won['value']:.0%} of the won games)"
     return [text + "."]
 
 
