@@ -232,7 +232,8 @@ def test_policy_flight_hands_off_at_a_shared_airport(make):
 
 def test_drop_ban_lasts_until_the_card_is_set_down(make):
     """RB "Dejar pasajeros": 'No puede dejar a un pasajero en un aeropuerto del que lo acaba de
-    recoger' (RULES.md: the ban lasts while the card stays aboard, not only for the round): a
+    recoger' (RULES.md "Flight phase (RB "Fase de vuelo")": the ban lasts while the card stays
+    aboard, not only for the round): a
     plane that carries the passenger away and back, even in a later round, still cannot set it
     down there; once set down elsewhere and picked up again, the old airport is open."""
     g = make()
@@ -253,7 +254,8 @@ def test_drop_ban_lasts_until_the_card_is_set_down(make):
 
 def test_drop_ban_option_phase_ends_with_the_flight_phase(make):
     """RB "Dejar pasajeros": 'No puede dejar a un pasajero en un aeropuerto del que lo acaba de
-    recoger' ("has just picked it up from"). Option ``drop_ban``: with "aboard" (default) the
+    recoger' ("has just picked it up from"); RULES.md "Flight phase (RB "Fase de vuelo")", the
+    drop-off ban's decision. Option ``drop_ban``: with "aboard" (default) the
     ban lasts while the card stays aboard; with "phase" it lasts for the flight phase of the
     pickup only. A plane boards a passenger at ATL, flies to MIA and back in the same flight
     phase: banned in both readings; in the next flight phase, still at ATL, only "phase" lets
