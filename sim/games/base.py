@@ -26,8 +26,8 @@ the same way:
 ``GameDef`` attribute  hook, loaded from ``sim.games.<name>.``
 =====================  =========================================================================
 ``compile``            ``spec.compile_spec(cfg) -> spec`` (tuple of numpy arrays; raises ConfigError)
-``play_batch``         ``hooks.play_batch`` (the numba kernel below, the engine's loop bound to the
-                       game's hooks: :mod:`sim.games.loop`)
+``play_batch``         ``hooks.play_batch`` (the batch below: the engine's loop bound to the game's
+                       hooks, one numba slice kernel a thread: :mod:`sim.games.loop` ``ThreadedBatch``)
 ``trace``              ``trace.trace(run, game_index) -> TraceResult``
 ``check_playout``      ``hooks.check_playout(run, game_index) -> int`` (0 or an invariant code)
 ``progress_trace``     ``hooks.run_progress(run, game_index) -> int32[R, max(S, 2)]``: the game's
@@ -40,7 +40,7 @@ the same way:
 ``GameState``          ``state.GameState`` (a :class:`GameStateBase`)
 =====================  =========================================================================
 
-The numba kernel::
+The batch (a Python callable over the bound numba kernel ``play_slice``, one slice per thread)::
 
     play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out)
 

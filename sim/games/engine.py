@@ -2,8 +2,8 @@
 events, result columns and chance rigging work the same way in every game.
 
 * **Kernel flags**: every ``@njit`` function of a game is decorated ``@kernel`` (cached,
-  numpy error model), tiny accessors ``@inline_kernel``, and the batch ``@batch_kernel``
-  (parallel over games): one set of flags for every game. A function that allocates
+  numpy error model) and tiny accessors ``@inline_kernel``: one set of flags for every game
+  (the batch over games is the engine's: :class:`sim.games.loop.ThreadedBatch`). A function that allocates
   nothing and returns no array (most rules and policies) is ``@leaf_kernel``: the same
   flags without reference counting, the fast path of the turn loop.
 * **Seats** (``perms`` of the contract in :mod:`sim.games.base`): game ``g`` seats config
@@ -49,8 +49,6 @@ kernel = jit(**KERNEL_FLAGS)
 """Decorator of every game kernel function (``@kernel``)."""
 inline_kernel = jit(inline="always", **KERNEL_FLAGS)
 """Decorator of tiny accessors (offset arithmetic) that numba should inline."""
-batch_kernel = jit(parallel=True, **KERNEL_FLAGS)
-"""Decorator of ``play_batch`` (``prange`` over games)."""
 leaf_kernel = jit(_nrt=False, **KERNEL_FLAGS)
 """Decorator of a kernel function that allocates nothing and returns no array, and calls only
 such functions (the per-turn rules and policies): compiled without numba's reference counting,

@@ -136,8 +136,8 @@ import types
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numba
 import numpy as np
-from numba import prange
 
 from sim.games.engine import EV_W, KERNEL_FLAGS, capped, erring, inline_kernel, jit, seat_policies
 from sim.games.tension import N_COMPETITIVE, N_COOPERATIVE, write_competitive, write_cooperative
@@ -497,13 +497,14 @@ def play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, c
     return state, code, tk, hist
 
 
-@_template(parallel=True)
-def play_batch(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
-    """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]);
-    the batch contract of :mod:`sim.games.base`. Each game seeds its own streams from
-    (seed, game index), so any batch size or thread count gives the same rows."""
+@_template(nogil=True)
+def play_slice(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
+    """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]) on
+    the calling thread, without the GIL (:class:`ThreadedBatch` runs one slice a thread). Each
+    game seeds its own streams from (seed, game index), so any batch size or thread count gives
+    the same rows."""
     sh = shared(spec)  # noqa: F821
-    for i in prange(count):
+    for i in range(count):
         ii = np.int64(i)
         sp = thread_spec(spec)  # noqa: F821
         state, _, tk, hist = play_index(sp, sh, entry_policy, entry_weights, perms, seed, first_index + ii, False)
@@ -537,6 +538,45 @@ def traced_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g,
 
 
 # ---- binding ---------------------------------------------------------------------------------
+_POOL: dict = {}
+
+
+class ThreadedBatch:
+    """The batch contract's ``play_batch(spec, entry_policy, entry_weights, perms, seed,
+    first_index, count, out)`` (:mod:`sim.games.base`): ``count`` games split into one
+    contiguous slice per numba thread (``numba.get_num_threads()``, which ``sim.runner`` sets),
+    each played by the bound ``play_slice`` kernel on its own Python thread with the GIL
+    released. Each game seeds its own streams from (seed, game index), so the rows are the same
+    whatever the thread count.
+
+    Why threads and not numba's ``parallel=True``: a ``prange`` batch made numba compile and
+    optimise the whole game a further time for its parallel wrapper, the largest single share
+    of a game's cold compile (Now Boarding 20 s, Clear for Takeoff 10 s of about 60; issue 34);
+    a plain loop over a slice compiles in a fraction of that and plays at the same speed."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel
+
+    def __call__(self, spec, entry_policy, entry_weights, perms, seed, first_index, count, out) -> None:
+        count = int(count)
+        k = max(1, min(numba.get_num_threads(), count))
+        if k == 1:
+            self.kernel(spec, entry_policy, entry_weights, perms, np.int64(seed), np.int64(first_index),
+                        np.int64(count), out)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = _POOL.get(k)
+        if pool is None:
+            pool = _POOL[k] = ThreadPoolExecutor(max_workers=k, thread_name_prefix="sim-batch")
+        cuts = np.linspace(0, count, k + 1).astype(np.int64)
+        futures = [pool.submit(self.kernel, spec, entry_policy, entry_weights, perms, np.int64(seed),
+                               np.int64(first_index + a), np.int64(b - a), out[a:b])
+                   for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+        for f in futures:
+            f.result()
+
+
 @dataclass(frozen=True)
 class Kernels:
     """One game's bound loop: the numba kernels ``playout``, ``play_index``, ``play_batch``,
@@ -650,6 +690,6 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
         else:
             built[sim] = compiled(sim, f, flags, leaf, sim_ns)
         ns[sim] = sim_ns[sim] = built[sim]
-    return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"], built["play_batch"],
+    return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"], ThreadedBatch(built["play_slice"]),
                    built["check_index"], built["traced_index"], built["simulate"], built["rest_of_turn"],
                    built["stop_if_capped"], trace_rows, snaps_used)
