@@ -10,12 +10,12 @@ from numba import njit
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-WIDEN_BYTES = 300
-"""A function whose bytecode is at most this long (an accessor, ``engine.emit``) keeps numba's
-one copy per constant argument: such a copy is cheap to compile, and constants fold there. The
-games per second measured the same (within the noise, about 3 %) whether every function was
-widened or only those longer than 2,000 bytes; the cold compile was not (Now Boarding 140 s
-against 188 s)."""
+WIDE_HISTORY = """Every function is widened. Until 2026-12-07 a function of at most 300 bytes of
+bytecode kept numba's copy per constant argument, on the view that such a copy is cheap and
+its constants fold; measured on Clear for Takeoff's cold compile that left 48 extra copies
+(``engine.emit`` 26 of them, and the turn loop ``_turns`` twice, for ``last = -1``: its
+bytecode is short because what it calls is inlined) and cost 7 % of the compile's CPU time
+(60.4 s -> 56.1 s user); games per second measured the same within the noise."""
 
 
 class WideDispatcher(CPUDispatcher):
@@ -37,14 +37,12 @@ class WideDispatcher(CPUDispatcher):
 
 
 def jit(**flags):
-    """``numba.njit(**flags)`` whose dispatcher is a :class:`WideDispatcher`: widened (one
-    compiled copy per argument type) when its bytecode is longer than :data:`WIDEN_BYTES`, else
-    a copy per constant argument as numba does. The decorator of every kernel of the engine
-    and the games."""
+    """``numba.njit(**flags)`` whose dispatcher is a :class:`WideDispatcher` (one compiled copy
+    per argument type, :data:`WIDE_HISTORY`). The decorator of every kernel of the engine and
+    the games."""
     def wrap(f):
         d = njit(**flags)(f)
         d.__class__ = WideDispatcher  # a subclass without state of its own: numba's own dispatcher
-        d.widen = len(f.__code__.co_code) > WIDEN_BYTES
         return d
 
     return wrap
