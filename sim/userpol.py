@@ -206,20 +206,21 @@ def config_dir(source: str) -> Path:
 
 
 def seat_policies_of(cfg: Any) -> list[LoadedPolicy]:
-    """The user policies the seats of ``cfg`` (a validated RunConfig) name, in first-seat
-    order, each once; raises ConfigError (the file changed since validation, ...)."""
+    """The user policies the seats of ``cfg`` (a validated RunConfig) name, each once, in the
+    order of their names (so the same files bind the same loop whichever seat names them
+    first); raises ConfigError (the file changed since validation, ...)."""
     out: dict[str, LoadedPolicy] = {}
     for i, seat in enumerate(cfg.seats):
         if is_user_spec(seat.policy) and seat.policy not in out:
             out[seat.policy] = load_policy(seat.policy, config_dir(cfg.source), cfg.game, cfg.source,
                                            f"seats[{i}].policy")
-    return list(out.values())
+    return [out[k] for k in sorted(out)]
 
 
 # ---- the binding --------------------------------------------------------------------------
 def set_key(game: str, policies: list[LoadedPolicy]) -> str:
     """12 hex digits naming one binding: the generator's version, the game and every policy's
-    file hash, function name and weight count, in seat order."""
+    file hash, function name and weight count, in the order given."""
     h = hashlib.sha256(f"{GENERATOR_VERSION}|{game}".encode())
     for p in policies:
         h.update(f"|{p.sha256}:{p.function}:{len(p.weights)}".encode())
