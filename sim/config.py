@@ -44,6 +44,8 @@ MAX_BATCH = 1 << 24
 MAX_NAME = 100
 """Longest run ``name`` / seat label / policy name (characters)."""
 MAX_PATH = 1000
+USER_POLICY_PATTERN = r"^[^:]+\.py:[A-Za-z_][A-Za-z0-9_]*$"
+"""A user policy as a seat names it (the JSON Schema's pattern; :data:`sim.userpol.SPEC_RE`)."""
 """Longest user policy ``file.py:function`` of a seat (characters)."""
 MAX_EXCERPT = 40
 """Longest excerpt of user input quoted in an error message (characters)."""
@@ -909,7 +911,7 @@ def json_schema(game: str) -> dict[str, Any]:
     if seat:
         pol = seat["properties"]["policy"]
         pol["anyOf"] = [{"enum": [p.name for p in gdef.policies]},
-                        {"pattern": r"^[^:]+\.py:[A-Za-z_][A-Za-z0-9_]*$",
+                        {"pattern": USER_POLICY_PATTERN,
                          "description": "a user policy: file.py:function (docs/policies.md)"}]
         pol["description"] += ": " + "; ".join(f"{p.name}: {p.doc}" for p in gdef.policies)
         base = seat["properties"].get("base")
@@ -917,7 +919,8 @@ def json_schema(game: str) -> dict[str, Any]:
             base["anyOf"] = [{"enum": [p.name for p in gdef.policies if not p.lookahead]}, {"type": "null"}]
     seats = props.get("seats")
     if seats is not None and "items" in seats:  # a seat may be written as its policy name alone
-        seats["items"] = {"anyOf": [seats["items"], {"enum": [p.name for p in gdef.policies]}]}
+        seats["items"] = {"anyOf": [seats["items"], {"enum": [p.name for p in gdef.policies]},
+                                    {"type": "string", "pattern": USER_POLICY_PATTERN}]}
     schema["required"] = sorted(set(schema.get("required", [])) | {"game", "seats"})
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"sim config: {gdef.title} ({game})"

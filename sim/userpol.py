@@ -131,8 +131,14 @@ class LoadedPolicy:
         return f"{self.path.name}:{self.function}"
 
     def record(self) -> dict[str, str]:
-        """What manifest.json and the report keep: ``{"name", "path", "sha256"}``."""
-        return {"name": self.spec, "path": str(self.path), "sha256": self.sha256}
+        """What manifest.json, the report and a baseline keep: ``{"name", "path", "sha256"}``;
+        ``path`` relative to the current folder when the file is below it (a baseline committed
+        with the repository names no machine's folder), else absolute."""
+        try:
+            where = self.path.relative_to(Path.cwd().resolve()).as_posix()
+        except ValueError:
+            where = str(self.path)
+        return {"name": self.spec, "path": where, "sha256": self.sha256}
 
 
 _MODULES: dict[tuple[str, str], Any] = {}
