@@ -220,7 +220,11 @@ def _user_policy_failure(run_, e: BaseException) -> None:
 
     err = user_error(e, run_.users)
     if err is not None:
-        fail(f"{err}; the run stopped, nothing written")
+        from sim.userpol import locate
+
+        g = locate(run_)
+        where = f" (game {g} of seed {run_.cfg.seed})" if g is not None else ""
+        fail(f"{err}{where}; the run stopped, nothing written")
 
 
 def progress_unit(summary: dict) -> str:

@@ -27,6 +27,7 @@ def policy_check(
     seat cannot see are re-dealt (it reads no hidden information); then its speed. Exit 2 with
     one message naming the file, the seat, the turn and the choice when one is not."""
     from sim.cli_common import compile_checked
+    from sim.compile import base_run
     from sim.errors import ConfigError
     from sim.userpol import IllegalChoice, check
 
@@ -37,7 +38,7 @@ def policy_check(
     if run_.users is None:
         raise exit_error(f"{config}: names no user policy (a seat's policy = \"file.py:function\"); nothing to check")
     try:
-        res = check(run_, games=games or 300, speed_games=speed_games)
+        res = check(run_, games=games or 300, speed_games=speed_games, base=base_run(run_) if speed_games else None)
     except IllegalChoice as e:
         raise exit_error(str(e)) from None
     for p in run_.users.policies:

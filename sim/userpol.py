@@ -397,6 +397,24 @@ def user_error(e: BaseException, users: UserSet) -> IllegalChoice | None:
     return None
 
 
+def locate(run: Any, limit: int = 5000) -> int | None:
+    """The first game index of ``run`` (below ``limit``) in which a user policy breaks its
+    contract (played one game at a time, as the batch plays it), or None."""
+    import numpy as np
+
+    k = run.users.kernels
+    sh = k.shared_of(run.spec)
+    for g in range(min(limit, run.cfg.games)):
+        try:
+            k.check_index(run.spec, sh, run.entry_policy, run.entry_weights, run.perms, np.int64(run.seed),
+                          np.int64(g))
+        except Exception as e:
+            if user_error(e, run.users) is not None:
+                return g
+            raise
+    return None
+
+
 # ---- the check ----------------------------------------------------------------------------
 @dataclass
 class CheckResult:
@@ -424,12 +442,12 @@ def probe_run(run: Any) -> Any:
     return replace(run, entry_weights=ew)
 
 
-def check(run: Any, games: int = 200, speed_games: int = 2000) -> CheckResult:
+def check(run: Any, games: int = 200, speed_games: int = 2000, base: Any = None) -> CheckResult:
     """Check the user policies of ``run`` (a CompiledRun with ``users``): play ``games`` games
     (from game 0 of the run's seed) with every user decision probed (legal, deterministic, blind
-    to the unseen: module docstring), then time ``speed_games`` games unprobed and as many with
-    the user seats on their base policy. Raises :class:`IllegalChoice` for the first broken
-    decision."""
+    to the unseen: module docstring), then, with ``base`` (``sim.compile.base_run(run)``: the
+    user seats on their base policy), time ``speed_games`` games of each. Raises
+    :class:`IllegalChoice` for the first broken decision."""
     import numpy as np
 
     users = run.users
@@ -455,15 +473,14 @@ def check(run: Any, games: int = 200, speed_games: int = 2000) -> CheckResult:
         err = user_error(e, users)
         if err is None:
             raise
-        raise err from None
+        g = locate(pr, games)
+        where = f" (game {g} of seed {run.seed})" if g is not None else ""
+        raise IllegalChoice(err.kind, f"{err}{where}") from None
     secs = time.perf_counter() - t0
-    if speed_games <= 0:
+    if speed_games <= 0 or base is None:
         return CheckResult(games, secs, compile_s, 0.0, 0.0)
-    from sim.compile import base_run
-
     gps = _speed(users.kernels.play_batch, run, speed_games, users)
-    b = base_run(run)
-    bps = _speed(b.game.play_batch, b, speed_games, None)
+    bps = _speed(base.game.play_batch, base, speed_games, None)
     return CheckResult(games, secs, compile_s, gps, bps)
 
 
