@@ -591,6 +591,9 @@ def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games
     for w, v in ENGINE_WEIGHTS.items():
         head = f"    {w} = {v}   "
         typer.echo(textwrap.fill(ENGINE_WEIGHT_DOCS[w], cols, initial_indent=head, subsequent_indent=" " * len(head)))
+    typer.echo(textwrap.fill(f"your own: a seat may name a user policy, policy = \"file.py:function\" (a function "
+                             f"decorated @user_policy(\"{g.name}\"); docs/policies.md, configs/policies/"
+                             f"{g.name}_example.py; check it with sim policy-check CONFIG)", cols))
 
 
 @app.command(short_help="Print or write the JSON Schema of a game's config")
