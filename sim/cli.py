@@ -180,7 +180,11 @@ def run(
     from sim.cli_progress import prepare_kernels, progress_bar
     from sim.report import write_report
 
-    compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty(), quiet=quiet)
+    try:
+        compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty(), quiet=quiet)
+    except Exception as e:
+        _user_policy_failure(run_, e)
+        raise
     if run_.users is not None:
         quick_policy_check(run_, quiet)
     with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
@@ -216,8 +220,11 @@ def _user_policy_failure(run_, e: BaseException) -> None:
     """Exit 2 with the message of a user policy's broken contract when ``e`` is one."""
     if run_.users is None:
         return
-    from sim.userpol import user_error
+    from sim.userpol import compile_error, user_error
 
+    err = compile_error(e, run_.users)
+    if err is not None:
+        fail(str(err))
     err = user_error(e, run_.users)
     if err is not None:
         from sim.userpol import locate

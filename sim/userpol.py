@@ -55,8 +55,8 @@ from typing import Any, Callable
 
 from sim.errors import ConfigError
 
-GENERATOR_VERSION = "1"
-"""Part of every binding key: bump it when the generated ``choose`` changes."""
+GENERATOR_VERSION = "2"
+"""Part of every binding key (with the generated code's text, :func:`set_key`)."""
 SPEC_RE = re.compile(r"^(?P<path>[^:]+\.py):(?P<fn>[A-Za-z_][A-Za-z0-9_]*)$")
 """A user policy as a config names it: ``<path>.py:<function>``."""
 MAX_WEIGHTS = 16
@@ -225,9 +225,11 @@ def seat_policies_of(cfg: Any) -> list[LoadedPolicy]:
 
 # ---- the binding --------------------------------------------------------------------------
 def set_key(game: str, policies: list[LoadedPolicy]) -> str:
-    """12 hex digits naming one binding: the generator's version, the game and every policy's
-    file hash, function name and weight count, in the order given."""
-    h = hashlib.sha256(f"{GENERATOR_VERSION}|{game}".encode())
+    """12 hex digits naming one binding: the generator (its version and template text: an edit
+    of this module's generated ``choose`` never loads a loop cached with the old one; the
+    engine's own source is the cache folder's key, ``sim.source_hash``), the game and every
+    policy's file hash, function name and weight count, in the order given."""
+    h = hashlib.sha256(f"{GENERATOR_VERSION}|{game}|{_GENERATED}|{_CALL}".encode())
     for p in policies:
         h.update(f"|{p.sha256}:{p.function}:{len(p.weights)}".encode())
     return h.hexdigest()[:12]
@@ -235,6 +237,9 @@ def set_key(game: str, policies: list[LoadedPolicy]) -> str:
 
 PROBE_REDEALS = 4
 """Re-deals of the unseen information per probed decision (:func:`check`)."""
+PROBE_REPEATS = 4
+"""Times a probed decision is asked again on the same view (determinism): a function that
+draws its own random numbers agrees with itself four times with a chance of at most 1/16."""
 
 _GENERATED = '''
 @kernel
@@ -244,8 +249,17 @@ def _call(k, seat, state, spec, w, acts, m, u):
 
 
 @kernel
+def _same(k, seat, state, spec, w, acts, m, u, c):
+    for _ in range(PROBE_REPEATS):
+        again = _call(k, seat, state, spec, w, acts, m, u)
+        if again != c:
+            return again
+    return c
+
+
+@kernel
 def _probe(state, spec, w, acts, m, k, u, seat, c):
-    again = _call(k, seat, state, spec, w, acts, m, u)
+    again = _same(k, seat, state, spec, w, acts, m, u, c)
     if again != c:
         raise ValueError("sim-user-nondeterministic", k, c, again, seat, clock(state))
     cp = np.empty_like(state)
@@ -256,6 +270,13 @@ def _probe(state, spec, w, acts, m, k, u, seat, c):
         user_redeal(cp, spec, seat, sub)
         other = _call(k, seat, cp, spec, w, acts, m, u)
         if other != c:
+            # hidden information, unless the function is not deterministic after all
+            again = _same(k, seat, state, spec, w, acts, m, u, c)
+            if again != c:
+                raise ValueError("sim-user-nondeterministic", k, c, again, seat, clock(state))
+            again = _same(k, seat, cp, spec, w, acts, m, u, other)
+            if again != other:
+                raise ValueError("sim-user-nondeterministic", k, other, again, seat, clock(state))
             raise ValueError("sim-user-hidden", k, c, other, seat, clock(state))
 
 
@@ -341,7 +362,7 @@ def bind_policies(game: str, policies: list[LoadedPolicy]) -> UserSet:
         "user_redeal": hooks.user_redeal, "actor": hooks.actor, "clock": hooks.clock,
         "USER_BASE": hooks.USER_BASE, "W_USER": W_USER, "W_PROBE": W_PROBE, "View": View,
         "readonly": readonly, "POLICY": POLICY, "uniform": uniform, "seed_streams": seed_streams,
-        "PROBE_REDEALS": PROBE_REDEALS, "NW": gdef.n_weights,
+        "PROBE_REDEALS": PROBE_REDEALS, "PROBE_REPEATS": PROBE_REPEATS, "NW": gdef.n_weights,
     }
     for i, p in enumerate(policies):
         ns[f"U{i}"] = jit(error_model="numpy")(p.policy.func)
@@ -415,6 +436,28 @@ def locate(run: Any, limit: int = 5000) -> int | None:
     return None
 
 
+def compile_error(e: BaseException, users: UserSet) -> IllegalChoice | None:
+    """An :class:`IllegalChoice` (kind ``compile``) for numba's refusal ``e`` to compile a user
+    policy (a write into the read-only view, a Python object numba does not know ...): the
+    policy files and the lines of numba's message that name them. None for another error."""
+    try:
+        from numba.core.errors import NumbaError
+    except ImportError:  # pragma: no cover
+        return None
+    if not isinstance(e, NumbaError):
+        return None
+    text = str(e)
+    files = [str(p.path) for p in users.policies]
+    if not any(f in text for f in files):
+        return None
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    what = next((ln for ln in lines if not ln.startswith(("Failed in", "During:", "File "))), lines[0] if lines else "")
+    where = [ln for ln in lines if any(f in ln for f in files)]
+    names = ", ".join(p.label for p in users.policies)
+    return IllegalChoice("compile", f"{names} does not compile with numba (docs/policies.md, 'Writing one'): "
+                         f"{what[:300]}" + (f"; at {where[-1][:200]}" if where else ""))
+
+
 # ---- the check ----------------------------------------------------------------------------
 @dataclass
 class CheckResult:
@@ -459,7 +502,7 @@ def check(run: Any, games: int = 200, speed_games: int = 2000, base: Any = None)
         users.kernels.play_batch(pr.spec, pr.entry_policy, pr.entry_weights, pr.perms, np.int64(run.seed),
                                  np.int64(0), np.int64(1), out)
     except Exception as e:
-        err = user_error(e, users)
+        err = user_error(e, users) or compile_error(e, users)
         if err is None:
             raise
         raise err from None

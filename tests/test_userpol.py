@@ -221,3 +221,32 @@ def test_skill_takes_a_user_policy(tmp_path):
     users = [c.run.users for c in table.cells if c.run.users is not None]
     assert len(users) == 3  # every cell but greedy against greedy
     assert len({u.key for u in users}) == 1  # one binding, whichever seat names the file
+
+
+WRITES = '''@user_policy("dice_race")
+def cheat(view):
+    view.state[0] = 0  # the view is read-only
+    return 0
+'''
+
+RANDOM = '''import numpy as np
+
+
+@user_policy("dice_race")
+def dice(view):
+    return int(np.random.random() * view.n)  # numba's own generator: not the seat's stream
+'''
+
+
+def test_policy_check_rejects_a_write_into_the_view_and_a_nondeterministic_policy(tmp_path):
+    cfg = write_case(tmp_path, DR, WRITES, '{ policy = "pols.py:cheat" }')
+    r = runner.invoke(app, ["policy-check", str(cfg), "--speed-games", "0"])
+    assert r.exit_code == 2, r.output
+    out = " ".join(r.output.split())
+    assert "pols.py:cheat does not compile with numba" in out and "setitem" in out
+    (tmp_path / "b").mkdir()
+    cfg = write_case(tmp_path / "b", DR, RANDOM, '{ policy = "pols.py:dice" }')
+    r = runner.invoke(app, ["policy-check", str(cfg), "--speed-games", "0"])
+    assert r.exit_code == 2, r.output
+    out = " ".join(r.output.split())
+    assert "dice is not deterministic" in out and "game " in out
