@@ -55,7 +55,7 @@ from typing import Any, Callable
 
 from sim.errors import ConfigError
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 """Part of every binding key (with the generated code's text, :func:`set_key`)."""
 SPEC_RE = re.compile(r"^(?P<path>[^:]+\.py):(?P<fn>[A-Za-z_][A-Za-z0-9_]*)$")
 """A user policy as a config names it: ``<path>.py:<function>``."""
@@ -367,6 +367,10 @@ def bind_policies(game: str, policies: list[LoadedPolicy]) -> UserSet:
     for i, p in enumerate(policies):
         ns[f"U{i}"] = jit(error_model="numpy")(p.policy.func)
     calls = "\n".join(_CALL.format(i=i, nu=len(p.weights)) for i, p in enumerate(policies))
+    # a module name of the binding's own: numba names compiled code by module, qualname and a
+    # per-process counter, and a loop loaded from the cache finds its callees by those names
+    # (two bindings' "_call" in one process must never share one)
+    ns["__name__"] = f"sim_userpol_{game}_{key}"
     code = compile(_GENERATED.format(calls=calls), f"<sim.userpol {game} {key}>", "exec")
     exec(code, ns)  # noqa: S102  (our own template; the user's code is only the U<i> functions)
     hns = dict(vars(hooks))
@@ -502,10 +506,13 @@ def check(run: Any, games: int = 200, speed_games: int = 2000, base: Any = None)
         users.kernels.play_batch(pr.spec, pr.entry_policy, pr.entry_weights, pr.perms, np.int64(run.seed),
                                  np.int64(0), np.int64(1), out)
     except Exception as e:
-        err = user_error(e, users) or compile_error(e, users)
+        err = compile_error(e, users)
+        if err is not None:
+            raise err from None
+        err = user_error(e, users)
         if err is None:
             raise
-        raise err from None
+        raise IllegalChoice(err.kind, f"{err} (game 0 of seed {run.seed})") from None
     compile_s = time.perf_counter() - t0
     out = np.zeros((games, ncol), np.int32)
     t0 = time.perf_counter()
