@@ -49,13 +49,14 @@ import math
 import re
 import sys
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from sim.errors import ConfigError
 
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "4"
 """Part of every binding key (with the generated code's text, :func:`set_key`)."""
 SPEC_RE = re.compile(r"^(?P<path>[^:]+\.py):(?P<fn>[A-Za-z_][A-Za-z0-9_]*)$")
 """A user policy as a config names it: ``<path>.py:<function>``."""
@@ -370,7 +371,14 @@ def bind_policies(game: str, policies: list[LoadedPolicy]) -> UserSet:
     # a module name of the binding's own: numba names compiled code by module, qualname and a
     # per-process counter, and a loop loaded from the cache finds its callees by those names
     # (two bindings' "_call" in one process must never share one)
-    ns["__name__"] = f"sim_userpol_{game}_{key}"
+    # (two bindings' "_call" in one process must never share one). The module is registered in
+    # sys.modules: a kernel loaded from the cache rebuilds its environment by importing it.
+    modname = f"sim_userpol_{game}_{key}"
+    mod = types.ModuleType(modname)
+    mod.__dict__.update(ns)
+    mod.__name__ = modname
+    sys.modules[modname] = mod
+    ns = mod.__dict__
     code = compile(_GENERATED.format(calls=calls), f"<sim.userpol {game} {key}>", "exec")
     exec(code, ns)  # noqa: S102  (our own template; the user's code is only the U<i> functions)
     hns = dict(vars(hooks))
