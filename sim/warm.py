@@ -26,8 +26,8 @@ from sim.games import available
 def warm_game(name: str) -> float:
     """Compile game ``name``'s kernels (a 4-game run with its policies, a look-ahead seat with
     a tiny budget, and one invariant-checked playout), and those of its shipped user policy
-    config ``configs/<name>_example_policy.toml`` when there is one; returns the seconds it
-    took."""
+    config ``configs/<name>_example_policy.toml`` when there is one (also its traced game);
+    returns the seconds it took."""
     from sim.compile import run_from_dict
     from sim.games import get_game
     from sim.runner import run_games
@@ -51,6 +51,7 @@ def warm_game(name: str) -> float:
         urun = load_run(example, games=4)
         run_games(urun)
         urun.game.check_playout(urun, 0)
+        urun.game.trace(urun, 0)  # its golden playthrough's traced loop
     return time.perf_counter() - t0
 
 
