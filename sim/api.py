@@ -198,6 +198,7 @@ def manifest(run: CompiledRun, wall_s: float, threads: int, backend: str = "loca
         "versions": versions(), "git_revision": git_revision(), "source_hash": sim.source_hash(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
+        **({"policy_files": run.policy_files} if run.users is not None else {}),
     }
 
 

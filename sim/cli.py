@@ -180,16 +180,58 @@ def run(
     from sim.cli_progress import prepare_kernels, progress_bar
     from sim.report import write_report
 
-    compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty(), quiet=quiet)
+    try:
+        compile_s = prepare_kernels(run_, enabled=not quiet and sys.stderr.isatty(), quiet=quiet)
+    except Exception as e:
+        _user_policy_failure(run_, e)
+        raise
+    if run_.users is not None:
+        quick_policy_check(run_, quiet)
     with progress_bar(cfg.run_name, cfg.games, enabled=not quiet and sys.stderr.isatty()) as on_progress:
-        result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
-                            compile_s=compile_s, rows=rows, keep_frame=False)
+        try:
+            result = run_config(run_, threads=threads, on_progress=on_progress, backend=backend, workers=workers,
+                                compile_s=compile_s, rows=rows, keep_frame=False)
+        except Exception as e:
+            _user_policy_failure(run_, e)
+            raise
     try:
         path = write_report(dest, cfg, result.gdef, result.rows, result.summary, result.manifest, result.tally)
     except OutputError as e:
         fail(f"--out: {e}" if out is not None else str(e))
     print_summary(result.summary, result.manifest)
     typer.echo(f"report: {path / 'report.html'}")
+
+
+def quick_policy_check(run_, quiet: bool = False) -> None:
+    """The short check of a run's user policies before it plays (``sim policy-check`` with 30
+    games, no speed): exits 2 naming the file, the seat, the turn and the choice."""
+    from sim.userpol import IllegalChoice, check
+
+    try:
+        res = check(run_, games=30, speed_games=0)
+    except IllegalChoice as e:
+        fail(f"{e} (sim policy-check {run_.cfg.source})")
+    if not quiet:
+        names = ", ".join(f"{p.label} (sha256 {p.sha256[:12]})" for p in run_.users.policies)
+        typer.echo(f"user policies {names}: checked on {res.games} games", err=True)
+
+
+def _user_policy_failure(run_, e: BaseException) -> None:
+    """Exit 2 with the message of a user policy's broken contract when ``e`` is one."""
+    if run_.users is None:
+        return
+    from sim.userpol import compile_error, user_error
+
+    err = compile_error(e, run_.users)
+    if err is not None:
+        fail(str(err))
+    err = user_error(e, run_.users)
+    if err is not None:
+        from sim.userpol import locate
+
+        g = locate(run_)
+        where = f" (game {g} of seed {run_.cfg.seed})" if g is not None else ""
+        fail(f"{err}{where}; the run stopped, nothing written")
 
 
 def progress_unit(summary: dict) -> str:
@@ -556,6 +598,9 @@ def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games
     for w, v in ENGINE_WEIGHTS.items():
         head = f"    {w} = {v}   "
         typer.echo(textwrap.fill(ENGINE_WEIGHT_DOCS[w], cols, initial_indent=head, subsequent_indent=" " * len(head)))
+    typer.echo(textwrap.fill(f"your own: a seat may name a user policy, policy = \"file.py:function\" (a function "
+                             f"decorated @user_policy(\"{g.name}\"); docs/policies.md, configs/policies/"
+                             f"{g.name}_example.py; check it with sim policy-check CONFIG)", cols))
 
 
 @app.command(short_help="Print or write the JSON Schema of a game's config")
@@ -737,6 +782,16 @@ def _register_tune() -> None:
 
 
 _register_tune()
+
+
+def _register_policy() -> None:
+    from sim import cli_policy
+
+    app.command("policy-check", short_help="Check a config's user policies (legal, deterministic, blind) and time them")(
+        cli_policy.policy_check)
+
+
+_register_policy()
 
 if __name__ == "__main__":
     main()

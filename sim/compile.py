@@ -36,6 +36,16 @@ class CompiledRun:
     entry_weights: np.ndarray
     perms: np.ndarray
     labels: list[str]
+    users: Any = None
+    """The run's user policies (:class:`sim.userpol.UserSet`: the files, their binding of the
+    engine loop), or None when every seat plays a built-in policy. With user policies ``game``
+    is the game's definition with the user binding's kernels as its ``play_batch``,
+    ``check_playout`` and ``progress_trace``."""
+
+    @property
+    def policy_files(self) -> list[dict[str, str]]:
+        """``[{"name", "path", "sha256"}]`` of the user policy files (manifest.json, report)."""
+        return [] if self.users is None else self.users.records()
 
     @property
     def seed(self) -> int:
@@ -59,7 +69,7 @@ class CompiledRun:
         return compile_run(cfg)
 
 
-def seat_tables(cfg: RunConfig, gdef: GameDef) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+def seat_tables(cfg: RunConfig, gdef: GameDef, users: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """Arrays the kernel takes for the seats of ``cfg``.
 
     Returns ``entry_policy`` int64[E], ``entry_weights`` float64[E, n_weights + ENGINE_W +
@@ -68,16 +78,40 @@ def seat_tables(cfg: RunConfig, gdef: GameDef) -> tuple[np.ndarray, np.ndarray, 
     policy the leading slots are its base policy's weights and the trailing slots the base id
     and its own weights, see :mod:`sim.games.base`), ``perms`` int64[P, E]
     (every permutation when ``rotate_seats``, else the identity) and the entry labels.
+
+    With ``users`` (a :class:`sim.userpol.UserSet`) every row also has the user slots of
+    :mod:`sim.games.user` before the engine's: a user seat plays the base policy's id with
+    the base's default weights, its own weights in the user slots and its index in
+    ``W_USER``; every other seat has -1 there.
     """
+    from sim.games.user import USER_SLOTS, W_USER
+    from sim.userpol import is_user_spec
+
     n = len(cfg.seats)
-    eng = gdef.n_weights  # the engine's slots
+    user_w = 0 if users is None else users.n_user_weights + USER_SLOTS
+    eng = gdef.n_weights + user_w  # the engine's slots
     la = eng + ENGINE_W  # the look-ahead slots
     width = la + LOOKAHEAD_W
     entry_policy = np.zeros(n, dtype=np.int64)
     entry_weights = np.zeros((n, width), dtype=np.float64)
     entry_weights[:, la] = -1.0
+    if users is not None:
+        entry_weights[:, W_USER] = -1.0
     labels = []
     for i, seat in enumerate(cfg.seats):
+        if users is not None and is_user_spec(seat.policy):
+            k = users.index(seat.policy)
+            base = next(p for p in gdef.policies if p.id == users.base)
+            entry_policy[i] = base.id
+            for j, (_wname, wdef) in enumerate(base.weights.items()):
+                entry_weights[i, j] = wdef
+            for j, (wname, wdef) in enumerate(users.policies[k].weights.items()):
+                entry_weights[i, gdef.n_weights + j] = seat.weights.get(wname, wdef)
+            for j, (wname, wdef) in enumerate(ENGINE_WEIGHTS.items()):
+                entry_weights[i, eng + j] = seat.weights.get(wname, wdef)
+            entry_weights[i, W_USER] = k
+            labels.append(seat.name)
+            continue
         p = gdef.policy(seat.policy)
         entry_policy[i] = p.id
         for j, (wname, wdef) in enumerate(ENGINE_WEIGHTS.items()):
@@ -101,12 +135,38 @@ def seat_tables(cfg: RunConfig, gdef: GameDef) -> tuple[np.ndarray, np.ndarray, 
 
 
 def compile_run(cfg: RunConfig) -> CompiledRun:
-    """Compile ``cfg`` once: game, spec, seat tables. Raises :class:`sim.errors.ConfigError`
-    for a set-up the game cannot play."""
+    """Compile ``cfg`` once: game, spec, seat tables, and the binding of its user policies
+    (:mod:`sim.userpol`) when a seat names one. Raises :class:`sim.errors.ConfigError` for a
+    set-up the game cannot play."""
+    from dataclasses import replace
+
+    from sim.userpol import bind_policies, seat_policies_of
+
     gdef = get_game(cfg.game)
     spec = gdef.compile(cfg)
-    ep, ew, perms, labels = seat_tables(cfg, gdef)
-    return CompiledRun(cfg, gdef, spec, ep, ew, perms, labels)
+    policies = seat_policies_of(cfg)
+    users = bind_policies(cfg.game, policies) if policies else None
+    if users is not None:
+        k = users.kernels
+        gdef = replace(gdef, overrides={**gdef.overrides, "play_batch": k.play_batch,
+                                        "check_playout": k.check_playout, "progress_trace": k.run_progress})
+    ep, ew, perms, labels = seat_tables(cfg, gdef, users)
+    return CompiledRun(cfg, gdef, spec, ep, ew, perms, labels, users)
+
+
+def base_run(run: CompiledRun) -> CompiledRun:
+    """``run`` with every user seat on its base policy (``USER_BASE``, default weights but its
+    ``mistake``): the built-in kernels and rows, the yardstick of ``sim policy-check``'s
+    speed."""
+    from sim.userpol import is_user_spec
+
+    if run.users is None:
+        return run
+    base = next(p.name for p in run.game.policies if p.id == run.users.base)
+    seats = [s.model_copy(update={"policy": base, "label": s.name,
+                                  "weights": {k: v for k, v in s.weights.items() if k == "mistake"}})
+             if is_user_spec(s.policy) else s for s in run.cfg.seats]
+    return compile_run(run.cfg.model_copy(update={"seats": seats}))
 
 
 def load_run(path: str | Path, **overrides: Any) -> CompiledRun:

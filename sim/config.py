@@ -43,6 +43,10 @@ MAX_BATCH = 1 << 24
 """Largest ``batch_size`` (games per kernel call)."""
 MAX_NAME = 100
 """Longest run ``name`` / seat label / policy name (characters)."""
+MAX_PATH = 1000
+USER_POLICY_PATTERN = r"^[^:]+\.py:[A-Za-z_][A-Za-z0-9_]*$"
+"""A user policy as a seat names it (the JSON Schema's pattern; :data:`sim.userpol.SPEC_RE`)."""
+"""Longest user policy ``file.py:function`` of a seat (characters)."""
 MAX_EXCERPT = 40
 """Longest excerpt of user input quoted in an error message (characters)."""
 MAX_CONFIG_BYTES = 10_000_000
@@ -168,7 +172,8 @@ class Strict(BaseModel):
 class SeatConfig(Strict):
     """One seat entry: the policy that plays it, an optional label and policy weights."""
 
-    policy: str = Field(max_length=MAX_NAME, description="built-in policy name (see `sim policies GAME`)")
+    policy: str = Field(max_length=MAX_PATH, description="built-in policy name (see `sim policies GAME`), or a user "
+                        "policy 'file.py:function', the file relative to the config (docs/policies.md)")
     label: str | None = Field(None, min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]+$",
                               description="name used in by-policy metrics; default: the policy name")
     weights: dict[str, FiniteFloat] = Field(default_factory=dict, description="weights of a weighted policy (finite)")
@@ -758,6 +763,31 @@ def _check_base(gdef: Any, pdef: Any, seat: SeatConfig, i: int, source: str) -> 
             )
 
 
+def _is_user_policy(name: str) -> bool:
+    from sim.userpol import is_user_spec
+
+    return is_user_spec(name)
+
+
+def _check_user_seat(gdef: Any, seat: SeatConfig, i: int, source: str) -> None:
+    """A seat naming a user policy (``file.py:function``, docs/policies.md): the file is
+    loaded (it is code: it runs now) and checked (:func:`sim.userpol.load_policy`); its weights
+    must be the policy's own or the engine's; a user policy takes no ``base``."""
+    from sim.userpol import config_dir, load_policy
+
+    pol = load_policy(seat.policy, config_dir(source), gdef.name, source, f"seats[{i}].policy")
+    for w in seat.weights:
+        if w not in pol.weights and w not in ENGINE_WEIGHTS:
+            known = list(pol.weights) + list(ENGINE_WEIGHTS)
+            raise ConfigError(source, f"seats[{i}].weights.{_key_part(w)}",
+                              f"policy {pol.label} has no weight {excerpt(w)}{did_you_mean(w, known)}; its weights "
+                              f"are {list(pol.weights) or 'none'}, and every policy takes {list(ENGINE_WEIGHTS)}")
+    for key, val in (("base", seat.base), ("base_weights", seat.base_weights)):
+        if val:
+            raise ConfigError(source, f"seats[{i}].{key}", f"a user policy ({pol.label}) takes no {key}")
+    _check_engine_weights(seat, i, source)
+
+
 def _check_run_name(cfg: RunConfig, source: str) -> None:
     if cfg.name is not None:
         return
@@ -803,6 +833,9 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>",
     if not gdef.min_seats <= n <= gdef.max_seats:
         raise ConfigError(source, "seats", f"{game_name} takes {gdef.min_seats} to {gdef.max_seats} seats, got {n}")
     for i, seat in enumerate(cfg.seats):
+        if _is_user_policy(seat.policy):
+            _check_user_seat(gdef, seat, i, source)
+            continue
         try:
             pdef = gdef.policy(seat.policy)
         except KeyError:
@@ -877,14 +910,17 @@ def json_schema(game: str) -> dict[str, Any]:
     seat = defs.get("SeatConfig")
     if seat:
         pol = seat["properties"]["policy"]
-        pol["enum"] = [p.name for p in gdef.policies]
+        pol["anyOf"] = [{"enum": [p.name for p in gdef.policies]},
+                        {"pattern": USER_POLICY_PATTERN,
+                         "description": "a user policy: file.py:function (docs/policies.md)"}]
         pol["description"] += ": " + "; ".join(f"{p.name}: {p.doc}" for p in gdef.policies)
         base = seat["properties"].get("base")
         if base is not None:
             base["anyOf"] = [{"enum": [p.name for p in gdef.policies if not p.lookahead]}, {"type": "null"}]
     seats = props.get("seats")
     if seats is not None and "items" in seats:  # a seat may be written as its policy name alone
-        seats["items"] = {"anyOf": [seats["items"], {"enum": [p.name for p in gdef.policies]}]}
+        seats["items"] = {"anyOf": [seats["items"], {"enum": [p.name for p in gdef.policies]},
+                                    {"type": "string", "pattern": USER_POLICY_PATTERN}]}
     schema["required"] = sorted(set(schema.get("required", [])) | {"game", "seats"})
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = f"sim config: {gdef.title} ({game})"

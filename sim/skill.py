@@ -104,7 +104,10 @@ class SkillTable:
         return sum(c.games for c in self.cells)
 
     def is_lookahead(self, name: str) -> bool:
-        return self.gdef.policy(self.entries[name]["policy"]).lookahead
+        from sim.userpol import is_user_spec
+
+        pol = self.entries[name]["policy"]
+        return not is_user_spec(pol) and self.gdef.policy(pol).lookahead
 
 
 def _seat_table(seat) -> dict:
@@ -124,10 +127,12 @@ def _seat_table(seat) -> dict:
 def entries_of(cfg: RunConfig, names: list[str] | None) -> dict[str, dict]:
     """The table's entries, name -> seat table. ``names`` (default: every policy of the
     game, in its declared order) are seat names of the config (a label, or a policy a seat
-    plays: that seat's weights and base are used) or policy names of the game (default
-    weights). Raises ConfigError (key ``--policies``) for an unknown or repeated name or an
+    plays: that seat's weights and base are used), policy names of the game (default
+    weights) or user policies ``file.py:function`` (relative to the config's folder, default
+    weights; docs/policies.md). Raises ConfigError (key ``--policies``) for an unknown or repeated name or an
     empty list."""
     from sim.games import get_game
+    from sim.userpol import is_user_spec
 
     gdef = get_game(cfg.game)
     known = [p.name for p in gdef.policies]
@@ -144,7 +149,7 @@ def entries_of(cfg: RunConfig, names: list[str] | None) -> dict[str, dict]:
             raise ConfigError(cfg.source, "--policies", f"{excerpt(n)} is listed twice")
         if n in seats:
             out[n] = _seat_table(seats[n])
-        elif n in known:
+        elif n in known or is_user_spec(n):  # a user policy file.py:function (docs/policies.md)
             out[n] = {"policy": n}
         else:
             extra = [s for s in seats if s not in known]
@@ -176,6 +181,7 @@ def plan(cfg: RunConfig, names: list[str] | None = None, games: int = DEFAULT_GA
     Raises ConfigError for bad input (``--policies``, ``--games``, ``--lookahead-games``, or a
     cell the game cannot set up, naming the cell)."""
     from sim.games import get_game
+    from sim.userpol import is_user_spec
 
     if games < 1:
         raise ConfigError(cfg.source, "--games", f"must be at least 1, got {games}")
@@ -190,7 +196,8 @@ def plan(cfg: RunConfig, names: list[str] | None = None, games: int = DEFAULT_GA
     n_la = round_games(la_req, S, competitive)
 
     def lookahead(name: str) -> bool:
-        return gdef.policy(entries[name]["policy"]).lookahead
+        pol = entries[name]["policy"]
+        return not is_user_spec(pol) and gdef.policy(pol).lookahead
 
     cells: list[Cell] = []
     pairs = [(p, f) for p in entries for f in entries] if competitive else [(p, None) for p in entries]

@@ -18,13 +18,16 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from pathlib import Path
 
 from sim.games import available
 
 
 def warm_game(name: str) -> float:
     """Compile game ``name``'s kernels (a 4-game run with its policies, a look-ahead seat with
-    a tiny budget, and one invariant-checked playout); returns the seconds it took."""
+    a tiny budget, and one invariant-checked playout), and those of its shipped user policy
+    config ``configs/<name>_example_policy.toml`` when there is one (also its traced game);
+    returns the seconds it took."""
     from sim.compile import run_from_dict
     from sim.games import get_game
     from sim.runner import run_games
@@ -41,6 +44,14 @@ def warm_game(name: str) -> float:
                         f"<warm {name}>")
     run_games(run)
     gdef.check_playout(run, 0)
+    example = Path(__file__).resolve().parents[1] / "configs" / f"{name}_example_policy.toml"
+    if example.is_file():  # the shipped user policy's loop (docs/policies.md): its own cache entry
+        from sim.compile import load_run
+
+        urun = load_run(example, games=4)
+        run_games(urun)
+        urun.game.check_playout(urun, 0)
+        urun.game.trace(urun, 0)  # its golden playthrough's traced loop
     return time.perf_counter() - t0
 
 

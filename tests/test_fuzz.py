@@ -417,9 +417,9 @@ def test_a_hostile_config_is_refused(game, command):
 def test_the_commands_are_read_from_the_app():
     """The fuzz tests' command lists are the app's: a command that takes a config is fuzzed."""
     assert set(CONFIG_COMMANDS) == {"run", "replay", "validate", "skill", "baseline", "check", "compare", "sweep",
-                                    "sensitivity", "tune"}
+                                    "sensitivity", "tune", "policy-check"}
     assert config_args("compare") == 2 and config_args("run") == 1 and config_args("schema") == 0
-    assert set(PLAY_COMMANDS) == set(CONFIG_COMMANDS) - {"validate"}
+    assert set(PLAY_COMMANDS) == set(CONFIG_COMMANDS) - {"validate", "policy-check"}
     assert path_options("check") == ["--baseline", "--junit", "--json"] and path_options("replay") == ["--run"]
     assert [c for c in COMMANDS if game_args(c)] == ["policies", "schema"]
 

@@ -253,7 +253,8 @@ def make_baseline(summary: dict, manifest: dict | None = None, created: str | No
 
     Keys: format, game, run, config_hash, seed, games, rules_version (the game's
     ``GameDef.version``), package_version, git_revision, created (ISO 8601 UTC), plus title,
-    mode, seats and the metric records as in the summary.
+    mode, seats and the metric records as in the summary; ``policy_files`` (name, path,
+    sha256 of each user policy file, docs/policies.md) when the run had user policies.
     """
     import sim
 
@@ -274,4 +275,5 @@ def make_baseline(summary: dict, manifest: dict | None = None, created: str | No
         "git_revision": manifest.get("git_revision"),
         "created": created or _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
         "metrics": [dict(r) for r in summary["metrics"]],
+        **({"policy_files": manifest["policy_files"]} if manifest.get("policy_files") else {}),
     }

@@ -227,6 +227,23 @@ def tolerance_for(row: MetricRow, checks: CheckConfig) -> float | None:
     return None
 
 
+def policy_files_note(baseline: dict, manifest: dict | None) -> str | None:
+    """One line when the user policy files of the run (``manifest["policy_files"]``) are not
+    the ones the baseline was recorded with (another content: its sha256; another file), else
+    None. A baseline without ``policy_files`` and a run without user policies agree."""
+    base = {p.get("name"): p.get("sha256") for p in baseline.get("policy_files") or []}
+    now = {p.get("name"): p.get("sha256") for p in (manifest or {}).get("policy_files") or []}
+    if base == now:
+        return None
+    parts = []
+    for name in sorted(set(base) | set(now), key=str):
+        b, n = base.get(name), now.get(name)
+        if b != n:
+            parts.append(f"{name}: baseline {(b or 'none')[:12]}, now {(n or 'none')[:12]}")
+    return ("user policy file changed since the baseline (sha256) - " + "; ".join(parts)
+            + " (the check decides statistically, as for a changed config)")
+
+
 def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = None,
                   manifest: dict | None = None, per_game: dict | None = None,
                   max_games: int | None = None) -> CheckReport:
@@ -308,6 +325,10 @@ def check_summary(baseline: dict, summary: dict, checks: CheckConfig | None = No
         same_inputs = False
         report.notes.append(f"rules version changed: baseline {base_rules}, now {now_rules or '?'} "
                             "(the check decides statistically, as for a changed config)")
+    pnote = policy_files_note(baseline, manifest)
+    if pnote:
+        same_inputs = False
+        report.notes.append(pnote)
     same_values = (
         {metric_key(r): strict(r.get("value")) for r in baseline["metrics"]}
         == {metric_key(r): strict(r.get("value")) for r in summary["metrics"]}

@@ -228,7 +228,7 @@ def moved_text(report: CheckReport) -> str:
 
 
 PASS_NOTES = ("--seed ", "rules version changed", "same config, seed and games", "checks.tolerances names",
-              "changed config keys", "tolerance = what", "the baseline predates")
+              "changed config keys", "tolerance = what", "the baseline predates", "user policy file changed")
 """Beginnings of the notes a passing check prints (:func:`render_pass`): what the designer must
 know about a pass (another seed, another rules version or code, keys that changed, tolerances
 the games cannot enforce); the others (what the gate detects, the first-player caveat, the

@@ -622,6 +622,9 @@ class Kernels:
         at the start of turn, or round, t) and the result row. ``progress``: a list that
         receives the tension records int32[R, max(S, 2)] (:mod:`sim.games.tension`). Raises
         RuntimeError when the event buffer (``trace_rows``) filled up."""
+        other = _user_kernels(self, run)
+        if other is not None:  # a run with user policies plays its own binding (sim.userpol)
+            return other.run_traced(run, game_index, rig_deck, rig_dice, progress)
         spec = run.spec
         n_ev, n_snap = self.trace_rows(spec)
         state0 = self.hooks["new_state"](spec)
@@ -649,11 +652,23 @@ class Kernels:
     def check_playout(self, run: Any, game_index: int) -> int:
         """Game ``game_index`` of ``run`` played exactly as ``play_batch`` plays it, with the
         game's invariants checked after every step; 0, or the first violated code."""
+        other = _user_kernels(self, run)
+        if other is not None:
+            return other.check_playout(run, game_index)
         return int(self.check_index(run.spec, self.shared_of(run.spec), run.entry_policy, run.entry_weights,
                                     run.perms, np.int64(run.seed), np.int64(game_index)))
 
 
 _SHARED: dict = {}
+
+
+def _user_kernels(kernels: Kernels, run: Any) -> Kernels | None:
+    """The binding with user policies (:mod:`sim.userpol`) ``run`` plays, when it has one and
+    it is not ``kernels``: a game's trace calls its built-in binding's ``run_traced``."""
+    users = getattr(run, "users", None)
+    if users is None or users.kernels is kernels:
+        return None
+    return users.kernels
 
 
 def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> Kernels:

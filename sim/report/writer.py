@@ -492,6 +492,8 @@ def render_markdown(cfg, gdef, summary: dict, manifest: dict, figures: list[tupl
         facts.append(("Speed", speed))
     if manifest.get("git_revision"):
         facts.append(("Git revision", f"`{md_escape(manifest['git_revision'])}`"))
+    for pf in manifest.get("policy_files") or []:  # user policies (docs/policies.md): code the config named
+        facts.append(("User policy", f"`{md_escape(str(pf.get('name')))}`, sha256 `{md_escape(str(pf.get('sha256')))}`"))
     out += ["## Run", "", md_table(["Run", ""], facts, align="ll"), ""]
 
     mrows = _manifest_rows(manifest)

@@ -26,6 +26,7 @@ from sim.games.clear_for_takeoff.layout import (
     NCT,
     P_CAP,
     P_S,
+    POL_GREEDY,
     POL_HEURISTIC,
     POL_RANDOM,  # noqa: F401  (an engine constant: the policy a mistake plays)
     POL_ROLLOUT,
@@ -350,3 +351,33 @@ def decide(state, spec, pid, w, acts, n, disc, need, rng):
     if pid == POL_ROLLOUT:
         return rollout_choice(state, spec, w, acts, n, disc, need, rng)
     return select(state, spec[0], spec[2], pid, w, acts, n, disc, need, rng)
+
+
+# ---- user policies (docs/policies.md, sim.userpol) -------------------------------------------
+# A user seat plays USER_BASE's id; the engine asks its user function every decision where
+# ``user_legal`` gives rows (a return of -1 leaves the decision to USER_BASE).
+USER_BASE = POL_GREEDY
+"""The built-in policy of a user seat's decisions its function leaves (-1) or is not asked:
+the exchange or pass of a turn without a play (RB Exchanging cards), and every -1."""
+
+
+@inline_kernel
+def user_legal(state, spec, work, n):
+    """The rows a user policy chooses among and their count: the legal plays of the turn
+    (``layout`` A_* columns); none (0) when the seat has no play: the base exchanges or
+    passes."""
+    return work[0], n
+
+
+@inline_kernel
+def user_choice(state, spec, work, acts, c):
+    """The ``choose`` code of user choice ``c``: the play's row."""
+    return c
+
+
+@kernel
+def user_redeal(state, spec, seat, rng):
+    """Re-deal what ``seat`` cannot see (the policy check's hidden-information test): the
+    rollout's ``rules.redeal`` (the draw pile's order and every opponent's hand)."""
+    redeal(state, spec[0], seat, rng)
+    return 0

@@ -28,6 +28,7 @@ from sim.games.dice_race.layout import (
     P_OFF_POS,
     P_S,
     P_SIZE,
+    POL_GREEDY,
     POL_RANDOM,
     POL_ROLLOUT,
 )
@@ -271,3 +272,30 @@ def rollout_choice(state, spec, w, acts, n, rng):
             simulate(sstate, spec, pids, Wb, srng, rig_dice, sw, ev, evn, sdepth)
             total[k] += sim_score(sstate, spec, me)
     return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
+
+
+# ---- user policies (docs/policies.md, sim.userpol) -------------------------------------------
+# A user seat plays USER_BASE's id; the engine asks its user function every decision where
+# ``user_legal`` gives rows (a return of -1 leaves the decision to USER_BASE).
+USER_BASE = POL_GREEDY
+"""The built-in policy of a user seat's decisions its function leaves (-1) or is not asked."""
+
+
+@inline_kernel
+def user_legal(state, spec, work, n):
+    """The rows a user policy chooses among and their count: the allowed moves (``layout``
+    A_* columns; Dice Race hides nothing, so the state it sees is the whole game)."""
+    return work[0], n
+
+
+@inline_kernel
+def user_choice(state, spec, work, acts, c):
+    """The ``choose`` code of user choice ``c`` (a row of ``user_legal``): the row itself."""
+    return c
+
+
+@kernel
+def user_redeal(state, spec, seat, rng):
+    """Re-deal what ``seat`` cannot see (the policy check's hidden-information test): nothing,
+    Dice Race hides nothing."""
+    return 0

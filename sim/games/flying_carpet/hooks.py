@@ -70,6 +70,7 @@ from sim.games.flying_carpet.layout import (
     PH_CLOUDS,
     PH_END,
     PH_SKIP,
+    POL_GREEDY,
     POL_RANDOM,  # noqa: F401  (an engine constant: the policy a mistake plays)
     POL_ROLLOUT,
     ST_BLOWN,
@@ -427,3 +428,36 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
             simulate(sstate, spec, pids, Wb, srng, rig_dice, sw, ev, evn, depth)
             total[k] += sim_score(sstate, spec, sdmap, me)
     return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
+
+
+# ---- user policies (docs/policies.md, sim.userpol) -------------------------------------------
+# A user seat plays USER_BASE's id; the engine asks its user function every decision where
+# ``user_legal`` gives rows (a return of -1 leaves the decision to USER_BASE).
+USER_BASE = POL_GREEDY
+"""The built-in policy of a user seat's decisions its function leaves (-1) or is not asked:
+the cloud move of the die's cloud face (RB "Die", chosen by ``policies.choose_cloud``, not from
+an enumerated list) and every -1."""
+
+
+@inline_kernel
+def user_legal(state, spec, work, n):
+    """The rows a user policy chooses among and their count: the legal actions of the phase
+    (``layout`` A_* columns: the move, then the die's decisions); none (0) in the cloud
+    phase, which the base decides."""
+    if state[H_PHASE] == PH_CLOUDS:
+        return work[0], 0
+    return work[0], n
+
+
+@inline_kernel
+def user_choice(state, spec, work, acts, c):
+    """The ``choose`` code of user choice ``c``: the action's row."""
+    return c
+
+
+@kernel
+def user_redeal(state, spec, seat, rng):
+    """Re-deal what ``seat`` cannot see (the policy check's hidden-information test): the
+    rollout's ``rules.redeal`` (the supply stack and every other seat's hand)."""
+    redeal(state, spec, seat, rng, np.empty(2 * spec[0][P_NC], np.int32))
+    return 0

@@ -55,6 +55,7 @@ from sim.games.now_boarding.layout import (
     STATE_SIZE,
 )
 from sim.games.now_boarding.play import (
+    basket_price,
     buy_basket_of,
     buy_phase,
     flight_passes,
@@ -66,7 +67,7 @@ from sim.games.now_boarding.play import (
     team_policy,
 )
 from sim.games.now_boarding.play import write_row as _write_row
-from sim.games.now_boarding.rules import after_last_draw, begin_round, check_invariants, game_end
+from sim.games.now_boarding.rules import after_last_draw, begin_round, check_invariants, game_end, money
 from sim.games.now_boarding.rules import stall as _stall
 
 POL_LOOKAHEAD = POL_ROLLOUT
@@ -359,3 +360,61 @@ def rollout_decide(st, spec, order, k, w, rng):
     and depth ``w[W_LA_DEPTH]``. Returns what ``purchase_search`` returns."""
     return purchase_search(st, spec, order, k, np.int64(w[W_LA_BASE]), w, rng,
                            np.int64(w[W_LA_ROLLOUTS]), np.int64(w[W_LA_DEPTH]))
+
+
+# ---- user policies (docs/policies.md, sim.userpol) -------------------------------------------
+# The team's user policy decides each plane's purchase (RB "Comprar actualizaciones") among the
+# affordable baskets; the flight phase and the maintenance draw are USER_BASE's.
+USER_BASE = POL_PLANNER
+"""The built-in team policy of the decisions a user policy is not asked (the flight phase's
+plan, the maintenance draw and its VIP choice) or leaves (-1)."""
+UB_W = 4
+"""Columns of a user basket row: speed upgrades, seat upgrades, route upgrade (0/1), price."""
+
+
+@kernel
+def user_legal(state, spec, work, n):
+    """The rows a user policy chooses among and their count: at a purchase decision of plane
+    ``p`` (= ``work[0][work[1][0] - D_BUY]``, this round's plane order), every affordable basket int32[m, UB_W] (speeds 0-2, seats 0-2, route
+    0/1, price in money, ``play.basket_price``), row 0 buying nothing; none (0) at the flight
+    phase and the draw."""
+    k = work[1][0] - D_BUY
+    rows = np.zeros((18, UB_W), np.int32)
+    if k < 0:
+        return rows, 0
+    K = spec[0]
+    p = work[0][k]
+    budget = money(state, p)
+    m = 1  # row 0: nothing
+    for nv in range(3):
+        for ns in range(3):
+            for nr in range(2):
+                if nv + ns + nr == 0:
+                    continue
+                pr = basket_price(state, K, p, nv, ns, nr)
+                if pr < 0 or pr > budget:
+                    continue
+                rows[m, 0] = nv
+                rows[m, 1] = ns
+                rows[m, 2] = nr
+                rows[m, 3] = pr
+                m += 1
+    return rows, m
+
+
+@inline_kernel
+def user_choice(state, spec, work, acts, c):
+    """The ``choose`` code of user choice ``c``: the basket stored as the decision's basket
+    (``work[1][2:5]``) and played by ``apply`` (choice 1: ``play.buy_basket_of``)."""
+    work[1][2] = acts[c, 0]
+    work[1][3] = acts[c, 1]
+    work[1][4] = acts[c, 2]
+    return 1
+
+
+@kernel
+def user_redeal(state, spec, seat, rng):
+    """Re-deal what the team cannot see (the policy check's hidden-information test): the
+    rollout's ``play.redeal`` (the pile and the face-down cards)."""
+    redeal(state, spec[0], rng)
+    return 0

@@ -49,6 +49,7 @@ from sim.games.yukon_airways.layout import (
     P_ROUNDS,
     P_S,
     P_SIZE,
+    POL_GREEDY,
     POL_RANDOM,
     POL_ROLLOUT,
     STEP_OVER,
@@ -296,3 +297,35 @@ def rollout_choice(state, spec, w, acts, n, rng, ctx):
             simulate(sstate, spec, pids, Wb, srng, rig_dice, sw, ev, evn, depth)
             total[k] += sim_score(sstate, spec, me)
     return cand[np.argmax(total)]  # ties: the earlier candidate (the base's choice first)
+
+
+# ---- user policies (docs/policies.md, sim.userpol) -------------------------------------------
+# A user seat plays USER_BASE's id; the engine asks its user function every decision where
+# ``user_legal`` gives rows (a return of -1 leaves the decision to USER_BASE).
+USER_BASE = POL_GREEDY
+"""The built-in policy of a user seat's decisions its function leaves (-1)."""
+
+
+@inline_kernel
+def user_legal(state, spec, work, n):
+    """The rows a user policy chooses among and their count: the step's legal actions
+    (``layout`` ACT_W columns, as ``rules.legal_actions`` writes them); none (0) for a step
+    with one action (nothing to choose)."""
+    if n <= 1:
+        return work[0], 0
+    return work[0], n
+
+
+@inline_kernel
+def user_choice(state, spec, work, acts, c):
+    """The ``choose`` code of user choice ``c``: the action's row."""
+    return c
+
+
+@kernel
+def user_redeal(state, spec, seat, rng):
+    """Re-deal what ``seat`` cannot see (the policy check's hidden-information test): the
+    rollout's ``rules.redeal`` (the draw pile and every other seat's tickets)."""
+    p = spec[0]
+    redeal(state, spec, seat, rng, np.empty(p[P_NT] + p[P_NCARDS], np.int32))
+    return 0
