@@ -25,9 +25,10 @@ from sim.games import available
 
 def warm_game(name: str) -> float:
     """Compile game ``name``'s kernels (a 4-game run with its policies, a look-ahead seat with
-    a tiny budget, and one invariant-checked playout), and those of its shipped user policy
-    config ``configs/<name>_example_policy.toml`` when there is one (also its traced game);
-    returns the seconds it took."""
+    a tiny budget, and one invariant-checked playout), and those of its user policy config
+    among the shipped configs, ``configs/<name>_example_policy.toml``, when there is one (also
+    its traced game; Dice Race's only: the other games' examples live in ``configs/policies/``
+    so CI does not compile each game's loop twice); returns the seconds it took."""
     from sim.compile import run_from_dict
     from sim.games import get_game
     from sim.runner import run_games

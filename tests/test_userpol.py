@@ -250,3 +250,23 @@ def test_policy_check_rejects_a_write_into_the_view_and_a_nondeterministic_polic
     assert r.exit_code == 2, r.output
     out = " ".join(r.output.split())
     assert "dice is not deterministic" in out and "game " in out
+
+
+@pytest.mark.parametrize("game, function", [
+    ("clear_for_takeoff", "vip_hoarder"), ("flying_carpet", "cards_first"), ("now_boarding", "no_seats"),
+    ("yukon_airways", "never_pass"),
+])
+def test_the_aviation_games_examples_load_with_their_policy_file_recorded(game, function):
+    """The four aviation games' examples (configs/policies/<game>_example.toml, beside their
+    policy files: kept out of the shipped configs CI plays, docs/policies.md) validate, name
+    their function, and record the file's sha256, without compiling anything."""
+    import hashlib
+
+    cfg_path = ROOT / "configs" / "policies" / f"{game}_example.toml"
+    r = runner.invoke(app, ["validate", str(cfg_path)])
+    assert r.exit_code == 0 and r.output.startswith("ok: ") and f"({game}, " in r.output, r.output
+    run = load_run(cfg_path, games=4)
+    src = ROOT / "configs" / "policies" / f"{game}_example.py"
+    assert [(Path(f["path"]).name, f["name"], f["sha256"]) for f in run.policy_files] == [
+        (src.name, f"{src.name}:{function}", hashlib.sha256(src.read_bytes()).hexdigest())]
+    assert f"configs/policies/{game}_example.toml" in (ROOT / "docs" / "policies.md").read_text()
