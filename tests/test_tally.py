@@ -178,16 +178,25 @@ def test_records_equal_the_whole_frame_computation_they_replaced(path):
     new = {metric_key(r): r for r in run_config(run, threads=1, write_rows=False).summary["metrics"]
            if r["metric"] not in tension}
     want = {metric_key(r): r for r in old["metrics"]}
+    values = True
     if old["config"].startswith("configs/yukon_airways"):
         # recorded when Yukon's first_player_advantage was seat 0's; it is the start player's since
         # 2026-12-04 (the start player is drawn; tests/games/yukon_airways/test_statistics.py checks it)
         fpa = metric_key({"metric": "first_player_advantage", "by": {}})
-        assert want.pop(fpa)["value"] != new.pop(fpa)["value"]
+        want.pop(fpa)
+        new.pop(fpa)
+        # recorded at Yukon rules version 2; version 3 (issue 41: the players choose their cards and
+        # dock abilities) plays other games, which the whole-frame code that wrote the record
+        # (commit 8829f61) no longer exists to tally: the records, names, kinds and fields are
+        # still compared, the numbers not
+        values = False
     assert list(new) == list(want)
     for k, r in want.items():
         got = new[k]
         assert set(got) == set(r), k
         for f, v in r.items():
+            if not values and (isinstance(v, (int, float)) or isinstance(got[f], (int, float))):
+                continue  # a count or a value of the game played
             if isinstance(v, float) or isinstance(got[f], float):
                 if v is None or got[f] is None or (isinstance(v, float) and math.isnan(v)):
                     assert (v is None and got[f] is None) or math.isnan(got[f]), (k, f)

@@ -63,10 +63,10 @@ def test_yukon_terminal_names_planes_and_says_the_advantage_is_the_drawn_start_p
                                                             "plane: free moves"]}
     print_summary(summary, {"games_per_s": None, "threads": 1, "wall_s": 1.0})
     out = " ".join(capsys.readouterr().out.split())
-    assert "win rate seat 0 (plane: bonus fuel) │ 38.7% [38.0, 39.4]" in out
+    assert "win rate seat 0 (plane: bonus fuel) │ 38.5% [37.8, 39.1]" in out
     assert "win rate seat 2 (plane: hand limit) │ 15.2% [14.7, 15.7]" in out
-    assert "start player's advantage (drawn; seats differ by plane) │ -6.4 pp [-6.9, -5.8]" in out
-    assert "win rate start position 0 (starts) │ 18.6%" in out and "win rate start position 3 (last) │ 31.0%" in out
+    assert "start player's advantage (drawn; seats differ by plane) │ -6.4 pp [-6.9, -5.9]" in out
+    assert "win rate start position 0 (starts) │ 18.6%" in out and "win rate start position 3 (last) │ 31.7%" in out
     assert ("note: each seat keeps its plane (seat 0 bonus fuel, seat 1 draw, seat 2 hand limit, seat 3 free "
             "moves), so the seat win rates compare planes; the start player is drawn each game") in out
 
@@ -80,17 +80,17 @@ def test_yukon_report_names_planes_states_the_turn_order_spread_and_blames_no_si
     summary = {**_baseline("yukon_airways"), "seat_traits": gdef.seat_traits(cfg)}
     md = render_markdown(cfg, gdef, summary, {}, [], [])
     verdict = md[md.index("## Verdict"):md.index("> **Calibration note")]
-    assert ("seat spread 23.5 points [22.5, 24.4] between seat 0 (plane: bonus fuel) 38.7% [38.0, 39.4] and "
+    assert ("seat spread 23.2 points [22.3, 24.2] between seat 0 (plane: bonus fuel) 38.5% [37.8, 39.1] and "
             "seat 2 (plane: hand limit) 15.2% [14.7, 15.7]") in verdict
     assert "the seats start differently (their planes), so this is the spread of their set-ups" in verdict
-    assert ("the start player (drawn each game) wins 18.6% [18.1, 19.2], the last in the turn order 31.0% "
-            "[30.4, 31.7]; start positions 3 and 0 differ by 12.4 points [11.4, 13.4]: **above** the practical "
+    assert ("the start player (drawn each game) wins 18.6% [18.1, 19.1], the last in the turn order 31.7% "
+            "[31.1, 32.4]; start positions 3 and 0 differ by 13.1 points [12.2, 14.1]: **above** the practical "
             "threshold of 3 points") in verdict
     assert "| Seat | Starts with | Win rate [95% CI] | Games |" in md
-    assert "| 0 | plane: bonus fuel | 38.7% [38.0, 39.4] |" in md
+    assert "| 0 | plane: bonus fuel | 38.5% [37.8, 39.1] |" in md
     note = gdef.calibration_note
-    assert "on both sides the money by turn order" in note and "the start player wins 18.6 %, the fourth 31.0 %" in note
-    assert "advanced side 17.0 % and 32.8 %" in note and "on the advanced side the start money" not in note
+    assert "on both sides the money by turn order" in note and "the start player wins 18.6 %, the fourth 31.7 %" in note
+    assert "advanced side 17.5 % and 33.1 %" in note and "on the advanced side the start money" not in note
     # the numbers of the note are the baselines' (20,000 games each)
     adv = _baseline("yukon_airways_advanced")["metrics"]
     pos = {r["by"]["start_pos"]: r["value"] for r in adv if r["metric"] == "win_rate" and "start_pos" in r["by"]}

@@ -20,12 +20,12 @@ FIRST_PLAYER_DOC = ("The start player's win rate (first in the first day's turn 
 """What Yukon's ``first_player_advantage`` measures (the report prints it under the table)."""
 CALIBRATION_NOTE = ("The components are ASSUMPTIONS until real data is typed in (RULES.md, Policies). Two "
                     "inequalities show with them. The planes: each seat flies its own seaplane card, whose "
-                    "starting improvement differs (seat 0 bonus fuel wins 38.7 % in the default 4-player mix, "
+                    "starting improvement differs (seat 0 bonus fuel wins 38.5 % in the default 4-player mix, "
                     "seat 2 hand limit 15.2 %; on the advanced side no plane has one and the seats are even, "
-                    "24.3-24.9 %), so a seat's win rate is its plane's, not its turn order's. The start money: "
+                    "24.1-25.0 %), so a seat's win rate is its plane's, not its turn order's. The start money: "
                     "on both sides the money by turn order ($1 for the start player ... $4 for the fourth) "
-                    "over-compensates going first: the start player wins 18.6 %, the fourth 31.0 % (advanced "
-                    "side 17.0 % and 32.8 %; 20,000 games each, the shipped configs).")
+                    "over-compensates going first: the start player wins 18.6 %, the fourth 31.7 % (advanced "
+                    "side 17.5 % and 33.1 %; 20,000 games each, the shipped configs).")
 
 
 def seat_traits(cfg) -> list[str] | None:

@@ -140,6 +140,8 @@ class Section(Strict):
     ticket_symbol_counts: bool = Field(data.TICKET_SYMBOL_COUNTS, description="RULES.md D7")
     order_timing: Literal["when_met", "income"] = Field(data.ORDER_TIMING, description="RULES.md D8")
     two_colour_switch: bool = Field(data.TWO_COLOUR_SWITCH, description="RULES.md D9")
+    hub_destination: bool = Field(data.HUB_DESTINATION, description="RULES.md D15: the hub is a destination "
+                                  "(face-down cards carry a passenger there); false: never (rules version 2)")
 
     @model_validator(mode="after")
     def _checks(self):

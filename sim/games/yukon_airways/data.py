@@ -179,6 +179,10 @@ ORDER_TIMING = "when_met"
 "income": every order at income."""
 TWO_COLOUR_SWITCH = False
 """D9: the rulebook's six switches only."""
+HUB_DESTINATION = True
+"""D15: the hub is a destination like any other location (RB Flugphase a: "Man wählt einen
+Zielort aus"; no ticket names it, so only face-down cards carry a passenger there); false: never
+a destination (rules version 2)."""
 
 # ---- policy weights (their order is the kernel's W_* order) ------------------------------------
 HEURISTIC_WEIGHTS: dict[str, float] = {
@@ -188,10 +192,13 @@ HEURISTIC_WEIGHTS: dict[str, float] = {
     "dock_order": 0.0,
     "keep_tickets": 0.3,
     "new_place": 3.0,
+    "reach": 1.0,
 }
 """Defaults of the weighted policy: the best of a 2-player sweep against greedy (improvement
 0.6-2.5, dock_order 0-0.4, keep_tickets 0.1-0.6, new_place 0-5, far 0-1; 3,000 games each):
-62% wins against greedy; any dock_order > 0 lost games."""
+62% wins against greedy; any dock_order > 0 lost games. ``reach`` (rules version 3, RULES.md
+"Policies": which cards to give up) weighs a card by whether its destination can still be
+reached; 0 gives the cards of the cheapest locations up first, the fixed rule of version 2."""
 
 HEURISTIC_WEIGHT_DOCS: dict[str, str] = {
     "money": "value of $1 now (boarding moves, dock 6, passengers' income)",
@@ -200,10 +207,13 @@ HEURISTIC_WEIGHT_DOCS: dict[str, str] = {
     "dock_order": "value per dock position earlier in the flight order",
     "keep_tickets": "value of keeping one ticket card (not burnt as fuel or given face down)",
     "new_place": "value of a location not yet on one's cockpit map (visited table)",
+    "reach": "how far a ticket card's worth depends on reaching its destination (1: a card naming a place out "
+             "of reach is given up first; 0: the cheapest location first, whatever the reach)",
 }
 """What each weight of ``HEURISTIC_WEIGHTS`` does (printed by ``sim policies``)."""
 GREEDY_WEIGHTS: dict[str, float] = {
     "money": 1.0, "improvement": 1.0, "far": 0.0, "dock_order": 0.0, "keep_tickets": 0.3, "new_place": 0.0,
+    "reach": 1.0,
 }
 """The greedy rule of thumb: the same scoring with fixed weights that look at money now only."""
 

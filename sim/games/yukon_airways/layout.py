@@ -39,12 +39,15 @@ State: one int32 array per game::
 Actions: rows of ACT_W int32 ``(kind, a, b)``; the step H_STEP says which kinds are legal:
 
     STEP_PLACE    (K_PLACE, dock 0..5, 0)
+    STEP_ABILITY  (K_ABILITY, 0 = not used / 1 = used, 0)                  docks 2, 4, 5 (RULES.md S2)
     STEP_BUY      (K_BUY, improvement kind or -1 = no, 0)                  dock 6
     STEP_MOVE     (K_MOVE, die, direction 0 = down / 1 = up), (K_MOVE_DONE, 0, 0)
     STEP_TAKE     (K_TAKE, colour, count), (K_TAKE_DONE, 0, 0) after a first take
     STEP_DEST     (K_PASS, 0, 0), (K_FLY, destination, 0)
     STEP_LOAD     (K_TICKET, symbol, colour), (K_WILD, colour, 0), (K_EXTRA, colour, 0),
                 (K_TUCK, card type, 0), (K_GO, 0, 0)
+    STEP_FACEDOWN (K_FACEDOWN, card type, 0)      one card laid face down, H_GIVE times after K_WILD (S1)
+    STEP_BURN     (K_BURN, card type, 0)          one card burnt as fuel, H_GIVE times after K_GO (S1)
     STEP_IMPROVE  (K_IMPROVE, improvement kind or -1 = none, 0)
     STEP_DISCARD  (K_DISCARD, card type, 0)                                maintenance
 
@@ -136,6 +139,7 @@ P_UNFLOWN = _p.slot()        # 0 stay, 1 roll
 P_TICKET_SYM = _p.slot()     # 1 a ticket's own symbol counts
 P_ORDER_TIMING = _p.slot()   # 0 when met, 1 income
 P_TWO_COLOUR_SW = _p.slot()  # 1 the seventh switch exists
+P_HUB_DEST = _p.slot()       # 1 the hub is a destination (face-down cards; D15)
 P_MONEY0 = _p.block(6)       # start money by turn position
 P_FIXED0 = _p.block(9)       # fixed order card rows
 P_OFF_SEAT = _p.slot()
@@ -183,6 +187,8 @@ H_FL_SYMS = _h.slot()     # symbols of this flight's face-up tickets (bit mask)
 H_FL_WILD = _h.slot()     # face-down sets on this flight
 H_FL_COLS = _h.slot()     # dice of this flight by colour (4 bits per colour)
 H_PENDING = _h.slot()     # improvements to take
+H_FLIGHT = _h.slot()      # 1 from K_FLY until the flight lands (its dice are DP_LOADING)
+H_GIVE = _h.slot()        # cards still to lay face down (STEP_FACEDOWN) or to burn (STEP_BURN)
 H_MONEY_IN = _h.slot()    # money paid out by the bank
 H_MONEY_OUT = _h.slot()   # money paid to the bank
 H_DOCK_DICE = _h.block(NDOCK * NCOL)
@@ -192,8 +198,10 @@ tests it), so the legal actions and the policies read it instead of scanning the
 NH = _h.size
 
 # ---- steps --------------------------------------------------------------------------------------
-STEP_NAMES = ("place", "buy", "move", "take", "dest", "load", "improve", "discard", "over")
-STEP_PLACE, STEP_BUY, STEP_MOVE, STEP_TAKE, STEP_DEST, STEP_LOAD, STEP_IMPROVE, STEP_DISCARD, STEP_OVER = index_constants(STEP_NAMES)
+STEP_NAMES = ("place", "ability", "buy", "move", "take", "dest", "load", "facedown", "burn", "improve", "discard",
+              "over")
+(STEP_PLACE, STEP_ABILITY, STEP_BUY, STEP_MOVE, STEP_TAKE, STEP_DEST, STEP_LOAD, STEP_FACEDOWN, STEP_BURN,
+ STEP_IMPROVE, STEP_DISCARD, STEP_OVER) = index_constants(STEP_NAMES)
 
 # ---- seat record --------------------------------------------------------------------------------
 _r = Layout()
@@ -240,9 +248,9 @@ SW = _r.size
 
 # ---- action kinds -------------------------------------------------------------------------------
 KIND_NAMES = ("place", "buy", "move", "move_done", "take", "take_done", "pass", "fly", "ticket",
-              "wild", "extra", "tuck", "go", "improve", "discard")
+              "wild", "extra", "tuck", "go", "improve", "discard", "ability", "facedown", "burn")
 (K_PLACE, K_BUY, K_MOVE, K_MOVE_DONE, K_TAKE, K_TAKE_DONE, K_PASS, K_FLY, K_TICKET, K_WILD,
- K_EXTRA, K_TUCK, K_GO, K_IMPROVE, K_DISCARD) = index_constants(KIND_NAMES)
+ K_EXTRA, K_TUCK, K_GO, K_IMPROVE, K_DISCARD, K_ABILITY, K_FACEDOWN, K_BURN) = index_constants(KIND_NAMES)
 ACT_W = 3
 MAX_ACTS = 256
 
@@ -250,10 +258,11 @@ MAX_ACTS = 256
 EVENT_NAMES = ("round", "place", "dock_ability", "buy", "move", "take", "refuel", "order", "fly",
                "ticket", "wild", "extra", "tuck", "bonus", "fuel", "marker", "improve", "order_card",
                "pass", "income", "roll", "draw", "discard", "reshuffle", "starved", "end", "stall",
-               "start", "end_money")
+               "start", "end_money", "decline", "facedown", "burn")
 (E_ROUND, E_PLACE, E_DOCK, E_BUY, E_MOVE, E_TAKE, E_REFUEL, E_ORDER, E_FLY, E_TICKET, E_WILD,
  E_EXTRA, E_TUCK, E_BONUS, E_FUEL, E_MARKER, E_IMPROVE, E_ORDER_CARD, E_PASS, E_INCOME, E_ROLL,
- E_DRAW, E_DISCARD, E_RESHUFFLE, E_STARVED, E_END, E_STALL, E_START, E_END_MONEY) = index_constants(EVENT_NAMES)
+ E_DRAW, E_DISCARD, E_RESHUFFLE, E_STARVED, E_END, E_STALL, E_START, E_END_MONEY, E_DECLINE, E_FACEDOWN,
+ E_BURN) = index_constants(EVENT_NAMES)
 
 # ---- invariant codes ----------------------------------------------------------------------------
 INVARIANT_NAMES = (
@@ -275,7 +284,7 @@ INVARIANT_NAMES = (
 POLICY_NAMES = ("random", "greedy", "heuristic", "rollout")
 POL_RANDOM, POL_GREEDY, POL_HEURISTIC, POL_ROLLOUT = index_constants(POLICY_NAMES)
 WEIGHT_NAMES: tuple[str, ...] = tuple(HEURISTIC_WEIGHTS)
-W_MONEY, W_IMPROVE, W_FAR, W_DOCK_ORDER, W_KEEP, W_NEW_PLACE = index_constants(WEIGHT_NAMES)
+W_MONEY, W_IMPROVE, W_FAR, W_DOCK_ORDER, W_KEEP, W_NEW_PLACE, W_REACH = index_constants(WEIGHT_NAMES)
 N_WEIGHTS = len(WEIGHT_NAMES)
 ROLLOUT_WEIGHT_NAMES: tuple[str, ...] = tuple(ROLLOUT_WEIGHTS)
 """The rollout policy's own weights, in the trailing slots ``engine.W_LA_ROLLOUTS``,
@@ -286,7 +295,8 @@ GREEDY_W: tuple[float, ...] = tuple(GREEDY_WEIGHTS.values())
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "uniform over the legal actions of every decision"),
     PolicyDef("greedy", POL_GREEDY, "rule of thumb: the dock with most dice of one colour, fly the "
-              "best-paying destination now, improvements by a fixed ranking (fixed weights)"),
+              "best-paying destination now, improvements by a fixed ranking, give up the cards naming "
+              "places out of reach first (fixed weights)"),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted scoring of every action (weights below)",
               dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "

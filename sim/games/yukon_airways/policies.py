@@ -7,7 +7,9 @@
   money, improvement, far, dock_order, keep_tickets, new_place), read as ``w[W_*]``.
 
 Both scored policies take the first best-scoring action. They read only what a player at the
-table sees: the docks, the board's markers, their own hand and cockpit.
+table sees: the docks, the board's markers, their own hand and cockpit. Which cards to give up
+(face down, burnt as fuel, tucked, discarded) is scored by ``card_worth``; whether to use a
+dock's ability by ``sc_ability`` (RULES.md "Policies").
 """
 
 from __future__ import annotations
@@ -16,17 +18,22 @@ import numpy as np
 
 from sim.games.engine import W_LA_BASE, inline_kernel, kernel, leaf_kernel
 from sim.games.yukon_airways.layout import (
+    D_CARDS_FUEL,
     D_CHRISTMAS,
     GREEDY_W,
     H_ACTOR,
     H_DEST,
     H_DOCK_DICE,
+    H_FLIGHT,
     H_FREE,
     H_ROUND,
     IMP_PRIOR,
+    K_ABILITY,
+    K_BURN,
     K_BUY,
     K_DISCARD,
     K_EXTRA,
+    K_FACEDOWN,
     K_FLY,
     K_GO,
     K_IMPROVE,
@@ -43,7 +50,11 @@ from sim.games.yukon_airways.layout import (
     NSYM,
     P_BONUS_FUEL,
     P_BONUS_MONEY,
+    P_DOCK4_FUEL,
+    P_DOCK5_FUEL,
     P_DOCK6_COST,
+    P_FUELMAX,
+    P_HUB,
     P_L,
     P_MARKER_MONEY,
     P_ROUNDS,
@@ -55,7 +66,9 @@ from sim.games.yukon_airways.layout import (
     SE_DIAL,
     SE_DOCK,
     SE_FUEL,
+    SE_LOC,
     SE_MONEY,
+    SE_PASSED,
     SE_R_MAXVAL,
     SE_SYM,
     SW_MARKER_MONEY,
@@ -68,16 +81,19 @@ from sim.games.yukon_airways.layout import (
     W_KEEP,
     W_MONEY,
     W_NEW_PLACE,
+    W_REACH,
 )
 from sim.games.yukon_airways.rules import (
     aboard,
     aboard_colour,
     cockpit_at,
+    dial_value,
     die_at,
     dock_colour,
     flight_colour_count,
     fuel_cost,
     hand_at,
+    hand_total,
     map_at,
     se,
     switch_on,
@@ -129,10 +145,66 @@ def best_group(state, k, free, colours):
 
 
 @leaf_kernel
-def card_keep(spec, t):
-    """How much a player likes to keep ticket card type ``t``: its location's value."""
+def card_reachable(state, spec, s, x):
+    """True when seat ``s`` can still fly to location ``x``: on a later day from the hub with a
+    full tank and its cards-as-fuel dial, or today (its last flight not made) from where the
+    plane is or lands, with the tank left after the flight being loaded and the dial (one
+    card kept for the ticket)."""
+    p = spec[0]
+    dist = spec[1]
+    dial = dial_value(state, spec, s, D_CARDS_FUEL)
+    if state[H_ROUND] + 1 < p[P_ROUNDS] and dist[p[P_HUB], x] <= p[P_FUELMAX] + dial:
+        return True
+    if state[se(p, s, SE_PASSED)] == 1:
+        return False
+    here = state[se(p, s, SE_LOC)]
+    fuel = state[se(p, s, SE_FUEL)]
+    if state[H_FLIGHT] == 1 and state[H_ACTOR] == s:
+        fuel = max(0, fuel - fuel_cost(state, spec, s, state[H_DEST]))
+        here = state[H_DEST]
+    return dist[here, x] <= fuel + min(dial, max(0, hand_total(state, spec, s) - 1))
+
+
+@leaf_kernel
+def card_worth(state, spec, s, t, w):
+    """How much seat ``s`` likes to keep ticket card type ``t`` (RULES.md "Policies"): 1 for any
+    card (it can still be laid face down, tucked or burnt), plus 0.2 x its destination's value
+    while the destination can be reached (``card_reachable``), plus, then, 0.2 x its far bonus
+    and 0.2 x ``w[W_IMPROVE]`` when a passenger aboard has a marker of its colour there. The
+    weight ``w[W_REACH]`` blends: 0 values every card by its destination's value alone (the
+    cheapest location is given up first, the fixed rule of rules version 2), 1 as above."""
+    p = spec[0]
     loc = spec[2]
-    return 1.0 + 0.2 * loc[t // NSYM, 0]
+    x = t // NSYM
+    r = w[W_REACH]
+    v = 0.2 * loc[x, 0]
+    if r <= 0.0:
+        return 1.0 + v
+    if not card_reachable(state, spec, s, x):
+        return 1.0 + v * (1.0 - r)
+    v += r * 0.2 * loc[x, 1]
+    for c in range(NCOL):
+        if aboard_colour(state, spec, s, c) > 0 and state[map_at(p, x, c)] > 0:
+            v += r * 0.2 * w[W_IMPROVE]
+            break
+    return 1.0 + v
+
+
+@inline_kernel
+def sc_ability(state, spec, s, a, w):
+    """Score of using (``a`` 1) or not (0) the ability of the seat's dock (RB Boardingphase b):
+    a card drawn at dock 2 is worth ``w[W_KEEP]`` x 3; fuel at docks 4 and 5 0.3 x
+    ``w[W_MONEY]`` per fuel the tank takes. Both are never harmful, so a scoring policy uses
+    them (``legal_actions`` asks only when using one changes something)."""
+    if a == 0:
+        return 0.0
+    p = spec[0]
+    k = state[se(p, s, SE_DOCK)]
+    if k == 1:
+        return 3.0 * w[W_KEEP]
+    gain = p[P_DOCK4_FUEL] if k == 3 else p[P_DOCK5_FUEL]
+    gain = min(gain, p[P_FUELMAX] - state[se(p, s, SE_FUEL)])
+    return 0.3 * w[W_MONEY] * gain
 
 
 @inline_kernel
@@ -281,7 +353,7 @@ def sc_tuck(state, spec, s, a, w):
     p = spec[0]
     y = a % NSYM
     th = p[P_THRESH] - (1 if switch_on(state, spec, s, SW_PAIR_BONUS) == 1 and p[P_THRESH] > 1 else 0)
-    keep = w[W_KEEP] * card_keep(spec, a)
+    keep = w[W_KEEP] * card_worth(state, spec, s, a, w)
     if state[se(p, s, SE_SYM + y)] + 1 < th:
         return -keep
     if y == SYM_MONEY:
@@ -319,8 +391,10 @@ def action_score(state, spec, s, w, acts, i, ctx):
         v = sc_tuck(state, spec, s, a, w)
     elif kind == K_GO:
         v = 0.5
-    elif kind == K_DISCARD:
-        v = -card_keep(spec, a)
+    elif kind == K_DISCARD or kind == K_FACEDOWN or kind == K_BURN:
+        v = -card_worth(state, spec, s, a, w)
+    elif kind == K_ABILITY:
+        v = sc_ability(state, spec, s, a, w)
     else:
         v = 0.0
     return v

@@ -3,7 +3,7 @@ automation the rulebook runs by itself: refuel, the new turn order, income, main
 end of the game), the winner and the invariants. Layout and encodings: ``layout.py``;
 decisions on ambiguities: ``RULES.md``. No policy code here.
 
-The spec tuple is ``(p, dist, loc, deck, dials, orders, visited, planes, dcol, corder,
+The spec tuple is ``(p, dist, loc, deck, dials, orders, visited, planes, dcol,
 tcount)`` (``spec.compile_spec``); ``state`` is int32[p[P_SIZE]].
 
 The functions live in one module per rulebook phase (issue 32), all re-exported here, so
@@ -26,8 +26,10 @@ from sim.games.yukon_airways.rules_actions import (
     after_flight,
     after_moves,
     apply_action,
+    improve_while_loading,
     legal_actions,
     put,
+    touch_down,
 )
 from sim.games.yukon_airways.rules_boarding import (
     can_take,
@@ -35,6 +37,7 @@ from sim.games.yukon_airways.rules_boarding import (
     finish_boarding_turn,
     order_key,
     place_marker,
+    use_ability,
 )
 from sim.games.yukon_airways.rules_common import (
     aboard,
@@ -42,6 +45,7 @@ from sim.games.yukon_airways.rules_common import (
     aboard_colour,
     add_fuel,
     any_improvable,
+    burn_card,
     charge,
     cockpit_at,
     dial_value,
@@ -53,12 +57,12 @@ from sim.games.yukon_airways.rules_common import (
     draw_card,
     draw_cards,
     fuel_cost,
-    give_up_cards,
     hand_add,
     hand_at,
     hand_total,
     improvable,
     improve,
+    lay_face_down,
     map_at,
     pay,
     recount,
@@ -85,16 +89,17 @@ from sim.games.yukon_airways.rules_flight import (
     flight_numbers,
     fly_limits,
     fuel_cards,
-    fuel_in_cheapest,
+    fuel_out_least,
     income,
+    land,
     load_die,
     next_flyer,
     payable_after,
     payable_limit,
     payable_with,
-    resolve_flight,
     reward_order,
     set_size,
+    take_off,
     wild_size,
 )
 from sim.games.yukon_airways.rules_invariants import (
@@ -126,6 +131,7 @@ __all__ = [
     "any_improvable",
     "apply_action",
     "begin_round",
+    "burn_card",
     "can_fly",
     "can_fly_with",
     "can_take",
@@ -149,14 +155,16 @@ __all__ = [
     "fly_limits",
     "fuel_cards",
     "fuel_cost",
-    "fuel_in_cheapest",
-    "give_up_cards",
+    "fuel_out_least",
     "hand_add",
     "hand_at",
     "hand_total",
     "improvable",
     "improve",
+    "improve_while_loading",
     "income",
+    "land",
+    "lay_face_down",
     "legal_actions",
     "load_die",
     "maintenance",
@@ -173,7 +181,6 @@ __all__ = [
     "recount",
     "recount_fuel_cards",
     "redeal",
-    "resolve_flight",
     "reward_order",
     "roll_die_to_dock",
     "score_now",
@@ -185,7 +192,10 @@ __all__ = [
     "start_turn",
     "switch_on",
     "table_at",
+    "take_off",
     "tdown_at",
+    "touch_down",
+    "use_ability",
     "visited_locations",
     "wild_size",
 ]

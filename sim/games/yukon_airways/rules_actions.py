@@ -12,9 +12,12 @@ from sim.games.engine import emit, leaf_kernel
 from sim.games.yukon_airways.layout import (
     D_HAND,
     DP_PLANE,
+    E_BURN,
     E_BUY,
+    E_DECLINE,
     E_DISCARD,
     E_EXTRA,
+    E_FACEDOWN,
     E_FLY,
     E_IMPROVE,
     E_MOVE,
@@ -32,15 +35,20 @@ from sim.games.yukon_airways.layout import (
     H_FL_SYMS,
     H_FL_TICKETS,
     H_FL_WILD,
+    H_FLIGHT,
     H_FREE,
+    H_GIVE,
     H_PENDING,
     H_POS,
     H_STEP,
     H_TAKEN,
     H_TURN,
+    K_ABILITY,
+    K_BURN,
     K_BUY,
     K_DISCARD,
     K_EXTRA,
+    K_FACEDOWN,
     K_FLY,
     K_GO,
     K_IMPROVE,
@@ -54,6 +62,7 @@ from sim.games.yukon_airways.layout import (
     K_TUCK,
     K_WILD,
     NCOL,
+    NDIAL,
     NDOCK,
     NIMP,
     NSYM,
@@ -69,9 +78,12 @@ from sim.games.yukon_airways.layout import (
     SE_MONEY,
     SE_PASSED,
     SE_UNFLOWN,
+    STEP_ABILITY,
+    STEP_BURN,
     STEP_BUY,
     STEP_DEST,
     STEP_DISCARD,
+    STEP_FACEDOWN,
     STEP_IMPROVE,
     STEP_LOAD,
     STEP_MOVE,
@@ -80,12 +92,19 @@ from sim.games.yukon_airways.layout import (
     SW_TWO_DICE,
     SYM_FUEL,
 )
-from sim.games.yukon_airways.rules_boarding import can_take, dock_ability, finish_boarding_turn, place_marker
+from sim.games.yukon_airways.rules_boarding import (
+    can_take,
+    dock_ability,
+    finish_boarding_turn,
+    place_marker,
+    use_ability,
+)
 from sim.games.yukon_airways.rules_common import (
     aboard,
     aboard_add,
     aboard_colour,
     any_improvable,
+    burn_card,
     charge,
     dial_value,
     die_at,
@@ -93,12 +112,12 @@ from sim.games.yukon_airways.rules_common import (
     dock_add,
     dock_colour,
     fuel_cost,
-    give_up_cards,
     hand_add,
     hand_at,
     hand_total,
     improvable,
     improve,
+    lay_face_down,
     se,
     switch_on,
     table_at,
@@ -108,12 +127,13 @@ from sim.games.yukon_airways.rules_flight import (
     can_fly_with,
     flight_numbers,
     fly_limits,
-    fuel_in_cheapest,
+    fuel_out_least,
     income,
+    land,
     load_die,
     next_flyer,
     payable_with,
-    resolve_flight,
+    take_off,
     wild_size,
 )
 from sim.games.yukon_airways.rules_maintenance import next_discarder
@@ -134,20 +154,24 @@ def legal_actions(state, spec, acts):
     """Fill ``acts`` (int32[MAX_ACTS, ACT_W]) with the actions legal for the seat to decide
     (``H_ACTOR``) at step ``H_STEP``; returns their number. The first row is the option that
     skips or ends an optional step (``GameState.end_turn`` takes it). Rules cited per step:
-    RB Boardingphase a (place), Steg 6 (buy), c (move: $1 per die and step to an adjacent dock,
-    1 and 6 adjacent; free moves first; take: one colour, two with dock 3 / two_colours, up to
-    the free seats), RB Flugphase (dest, load: a ticket naming the destination per passenger or
-    the face-down cards, a tucked card of a played ticket's symbol, any symbol under face-down
-    cards, the flight still payable after every card, payable_after; go when payable now), RB
-    Flugphase e (improve), RB Wartungsphase d
-    (discard)."""
-    p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
+    RB Boardingphase a (place), b (ability: "Wenn gewollt", docks 2, 4, 5; S2), Steg 6 (buy),
+    c (move: $1 per die and step to an adjacent dock, 1 and 6 adjacent; free moves first; take:
+    one colour, two with dock 3 / two_colours, up to the free seats), RB Flugphase (dest, load:
+    a ticket naming the destination per passenger or the face-down cards, a tucked card of a
+    played ticket's symbol, any symbol under face-down cards, the flight still payable after
+    every card, payable_after; go when payable now; facedown: any card of the hand that leaves
+    the flight payable, "drei beliebige verdeckte Karten"; burn: any card of the hand, S1),
+    RB Flugphase b / e (improve), RB Wartungsphase d (discard)."""
+    p, dist, loc, deck, dials, orders, visited, planes, dcol, tcount = spec
     s = state[H_ACTOR]
     st = state[H_STEP]
     n = 0
     if st == STEP_PLACE:
         for k in range(NDOCK):
             n = put(acts, n, K_PLACE, k, 0)
+    elif st == STEP_ABILITY:
+        n = put(acts, n, K_ABILITY, 0, 0)
+        n = put(acts, n, K_ABILITY, 1, 0)
     elif st == STEP_BUY:
         n = put(acts, n, K_BUY, -1, 0)
         for kind in range(NIMP):
@@ -194,7 +218,7 @@ def legal_actions(state, spec, acts):
                 tick_ok |= 1 << y
         w = wild_size(state, spec, s)
         wild_ok = tot >= w and payable_with(p, fuel, col, th, tot, fcards, dial, cost, -1, w,
-                                            fuel_in_cheapest(state, spec, s, w), True)
+                                            fuel_out_least(tot, fcards, w), True)
         for c in range(NCOL):
             if aboard_colour(state, spec, s, c) == 0:
                 continue
@@ -216,6 +240,21 @@ def legal_actions(state, spec, acts):
                 for t in range(p[P_NT]):
                     if (tuck_ok >> (t % NSYM)) & 1 == 1 and state[hand_at(p, s, t)] > 0:
                         n = put(acts, n, K_TUCK, t, 0)
+    elif st == STEP_FACEDOWN:
+        # the H_GIVE cards still due leave the flight payable: this card, then the fewest fuel cards
+        fuel, col, th, tot, fcards, dial = flight_numbers(state, spec, s)
+        cost = fuel_cost(state, spec, s, state[H_DEST])
+        g = state[H_GIVE]
+        for t in range(p[P_NT]):
+            if state[hand_at(p, s, t)] > 0:
+                f = 1 if t % NSYM == SYM_FUEL else 0
+                if payable_with(p, fuel, col, th, tot, fcards, dial, cost, -1, g,
+                                f + fuel_out_least(tot - 1, fcards - f, g - 1), True):
+                    n = put(acts, n, K_FACEDOWN, t, 0)
+    elif st == STEP_BURN:
+        for t in range(p[P_NT]):
+            if state[hand_at(p, s, t)] > 0:
+                n = put(acts, n, K_BURN, t, 0)
     elif st == STEP_IMPROVE:
         n = put(acts, n, K_IMPROVE, -1, 0)
         for kind in range(NIMP):
@@ -240,7 +279,8 @@ def after_moves(state, spec, s, ev, evn):
 
 @leaf_kernel
 def after_flight(state, spec, s, rng, rig_dice, ev, evn):
-    """After a flight: the improvements it earned (a decision each), else the next turn."""
+    """After a flight: the improvements its markers earned (RB Flugphase e, a decision each),
+    else the next turn."""
     if state[H_PENDING] > 0 and any_improvable(state, spec, s):
         state[H_STEP] = STEP_IMPROVE
     else:
@@ -249,10 +289,30 @@ def after_flight(state, spec, s, rng, rig_dice, ev, evn):
 
 
 @leaf_kernel
+def improve_while_loading(state, spec, s):
+    """RB Flugphase b: an improvement set completed while the flight is loaded gives its
+    improvement at once ("Hat man drei gleiche Symbole gesammelt, erhält man einen
+    entsprechenden Bonus"), before the fuel is paid (d): a decision (STEP_IMPROVE), then the
+    loading goes on (RULES.md S3)."""
+    if state[H_PENDING] > 0 and any_improvable(state, spec, s):
+        state[H_STEP] = STEP_IMPROVE
+    else:
+        state[H_PENDING] = 0
+        state[H_STEP] = STEP_LOAD
+
+
+@leaf_kernel
+def touch_down(state, spec, s, rng, rig_dice, ev, evn):
+    """The flight's fuel is paid: it lands (``land``), then its improvements or the next turn."""
+    land(state, spec, s, rng, ev, evn)
+    after_flight(state, spec, s, rng, rig_dice, ev, evn)
+
+
+@leaf_kernel
 def apply_action(state, spec, act, rng, rig_dice, ev, evn):
     """Apply the legal action ``act`` (int32[ACT_W]) of the seat to decide and run the
     automation that follows, up to the next decision (see ``legal_actions`` for the rules)."""
-    p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
+    p, dist, loc, deck, dials, orders, visited, planes, dcol, tcount = spec
     s = state[H_ACTOR]
     kind = act[0]
     a = act[1]
@@ -260,7 +320,14 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
     T = state[H_TURN]
     if kind == K_PLACE:
         place_marker(state, spec, s, a, ev, evn)
-        state[H_STEP] = dock_ability(state, spec, s, a, rng, ev, evn)
+        state[H_STEP] = dock_ability(state, spec, s, a, ev, evn)
+    elif kind == K_ABILITY:
+        k = state[se(p, s, SE_DOCK)]
+        if a == 1:
+            use_ability(state, spec, s, k, rng, ev, evn)
+        else:
+            emit(ev, evn, T, s, E_DECLINE, k, 0, 0, 0, 0)
+        state[H_STEP] = STEP_MOVE
     elif kind == K_BUY:
         if a >= 0:
             charge(state, spec, s, p[P_DOCK6_COST])
@@ -317,6 +384,7 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         state[H_FL_WILD] = 0
         state[H_FL_COLS] = 0
         state[H_PENDING] = 0
+        state[H_FLIGHT] = 1
         state[H_STEP] = STEP_LOAD
         emit(ev, evn, T, s, E_FLY, a, state[se(p, s, SE_LOC)], fuel_cost(state, spec, s, a),
              state[se(p, s, SE_FUEL)], aboard(state, spec, s))
@@ -332,15 +400,23 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         emit(ev, evn, T, s, E_TICKET, t, d, b, 0, 0)
         if p[P_TICKET_SYM] == 1:
             add_symbol(state, spec, s, a, ev, evn)
+            improve_while_loading(state, spec, s)
     elif kind == K_WILD:
         w = wild_size(state, spec, s)
-        give_up_cards(state, spec, s, w, True)
         d = load_die(state, spec, s, a)
         state[H_FL_TICKETS] += 1
         state[H_FL_WILD] += 1
         if switch_on(state, spec, s, SW_TWO_DICE) == 1:
             state[H_FL_ROOM] += 1
+        state[H_GIVE] = w
+        state[H_STEP] = STEP_FACEDOWN
         emit(ev, evn, T, s, E_WILD, w, d, a, 0, 0)
+    elif kind == K_FACEDOWN:
+        lay_face_down(state, spec, s, a)
+        state[H_GIVE] -= 1
+        emit(ev, evn, T, s, E_FACEDOWN, a, state[H_GIVE], 0, 0, 0)
+        if state[H_GIVE] == 0:
+            state[H_STEP] = STEP_LOAD
     elif kind == K_EXTRA:
         d = load_die(state, spec, s, a)
         state[H_FL_ROOM] -= 1
@@ -350,17 +426,33 @@ def apply_action(state, spec, act, rng, rig_dice, ev, evn):
         state[table_at(p, s, a)] += 1
         emit(ev, evn, T, s, E_TUCK, a, a % NSYM, 0, 0, 0)
         add_symbol(state, spec, s, a % NSYM, ev, evn)
+        improve_while_loading(state, spec, s)
     elif kind == K_GO:
-        resolve_flight(state, spec, s, rng, ev, evn)
-        after_flight(state, spec, s, rng, rig_dice, ev, evn)
+        burn = take_off(state, spec, s, ev, evn)
+        if burn > 0:
+            state[H_GIVE] = burn
+            state[H_STEP] = STEP_BURN
+        else:
+            touch_down(state, spec, s, rng, rig_dice, ev, evn)
+    elif kind == K_BURN:
+        burn_card(state, spec, s, a)
+        state[H_GIVE] -= 1
+        emit(ev, evn, T, s, E_BURN, a, state[H_GIVE], 0, 0, 0)
+        if state[H_GIVE] == 0:
+            touch_down(state, spec, s, rng, rig_dice, ev, evn)
     elif kind == K_IMPROVE:
         if a >= 0:
             improve(state, spec, s, a, True)
             state[H_PENDING] -= 1
+            if state[H_FLIGHT] == 1 and a == NDIAL + SW_TWO_DICE:
+                state[H_FL_ROOM] += state[H_FL_TICKETS]  # RB Flugphase c: dice go on the tickets after b
         else:
             state[H_PENDING] = 0
         emit(ev, evn, T, s, E_IMPROVE, a, state[H_PENDING], 0, 0, 0)
-        after_flight(state, spec, s, rng, rig_dice, ev, evn)
+        if state[H_FLIGHT] == 1:
+            improve_while_loading(state, spec, s)
+        else:
+            after_flight(state, spec, s, rng, rig_dice, ev, evn)
     elif kind == K_DISCARD:
         hand_add(state, p, s, a, -1)
         discard_card(state, spec, a)

@@ -16,6 +16,8 @@ from sim.games.yukon_airways.layout import (
     E_REFUEL,
     H_ARRIVAL,
     H_COLOURS,
+    H_DECK_N,
+    H_DISC_N,
     H_FREE,
     H_POS,
     H_TAKEN,
@@ -25,6 +27,7 @@ from sim.games.yukon_airways.layout import (
     P_DOCK5_FUEL,
     P_DOCK6_COST,
     P_FREE_MOVES,
+    P_FUELMAX,
     P_OFF_TURN,
     P_S,
     P_SEATS,
@@ -33,6 +36,7 @@ from sim.games.yukon_airways.layout import (
     SE_DOCKS,
     SE_FUEL,
     SE_MONEY,
+    STEP_ABILITY,
     STEP_BUY,
     STEP_MOVE,
     SW_FREE_MOVES,
@@ -68,11 +72,8 @@ def can_take(state, spec, s):
 
 @leaf_kernel
 def place_marker(state, spec, s, k, ev, evn):
-    """RB Boardingphase a+b: the marker goes to dock ``k`` (under markers already there: a
-    later arrival), then the dock's ability (RB Appendix Stege): 1 none; 2 draw a ticket;
-    3 dice of two colours; 4 one free die move and +1 fuel; 5 two fuel; 6 pay for an
-    improvement (a decision, STEP_BUY). Abilities 2, 4, 5 never hurt and are always used
-    (RULES.md S2)."""
+    """RB Boardingphase a: the marker goes to dock ``k`` (under markers already there: a
+    later arrival); ``dock_ability`` follows (b)."""
     p = spec[0]
     state[se(p, s, SE_DOCK)] = k
     state[se(p, s, SE_ARRIVE)] = state[H_ARRIVAL]
@@ -86,27 +87,49 @@ def place_marker(state, spec, s, k, ev, evn):
 
 
 @leaf_kernel
-def dock_ability(state, spec, s, k, rng, ev, evn):
-    """RB Appendix Stege, the automatic abilities of dock ``k`` (0-based) for seat ``s``;
-    returns the next step (STEP_BUY for dock 6 when the seat can pay and improve)."""
+def dock_ability(state, spec, s, k, ev, evn):
+    """RB Boardingphase b, "Wenn gewollt, kann die Aktion des gewählten Stegs genutzt werden",
+    and Appendix Stege, for seat ``s`` at dock ``k`` (0-based); returns the next step. Using
+    an ability is the seat's choice (RULES.md S2): docks 2 (draw a ticket), 4 (+1 fuel) and 5
+    (+2 fuel) ask (STEP_ABILITY, ``use_ability``) when using it changes something (a card left
+    to draw; fuel below the tank's top); dock 6 asks whether to pay for an improvement
+    (STEP_BUY) when the seat can pay and improve. Dock 3's second colour and dock 4's free die
+    move are granted here: taking or moving is itself optional (steps take and move)."""
     p = spec[0]
     if k == 1:
-        draw_cards(state, spec, s, 1, rng, ev, evn)
-        emit(ev, evn, state[H_TURN], s, E_DOCK, k, 1, 0, 0, 0)
+        if state[H_DECK_N] + state[H_DISC_N] > 0:
+            return STEP_ABILITY
     elif k == 2:
         state[H_COLOURS] += 1
         emit(ev, evn, state[H_TURN], s, E_DOCK, k, state[H_COLOURS], 0, 0, 0)
     elif k == 3:
         state[H_FREE] += 1
-        add_fuel(state, spec, s, p[P_DOCK4_FUEL])
-        emit(ev, evn, state[H_TURN], s, E_DOCK, k, state[H_FREE], state[se(p, s, SE_FUEL)], 0, 0)
+        emit(ev, evn, state[H_TURN], s, E_DOCK, k, state[H_FREE], -1, 0, 0)
+        if p[P_DOCK4_FUEL] > 0 and state[se(p, s, SE_FUEL)] < p[P_FUELMAX]:
+            return STEP_ABILITY
     elif k == 4:
-        add_fuel(state, spec, s, p[P_DOCK5_FUEL])
-        emit(ev, evn, state[H_TURN], s, E_DOCK, k, state[se(p, s, SE_FUEL)], 0, 0, 0)
+        if p[P_DOCK5_FUEL] > 0 and state[se(p, s, SE_FUEL)] < p[P_FUELMAX]:
+            return STEP_ABILITY
     elif k == 5:
         if state[se(p, s, SE_MONEY)] >= p[P_DOCK6_COST] and any_improvable(state, spec, s):
             return STEP_BUY
     return STEP_MOVE
+
+
+@leaf_kernel
+def use_ability(state, spec, s, k, rng, ev, evn):
+    """Seat ``s`` uses the ability of dock ``k`` (0-based; STEP_ABILITY, RB Appendix Stege):
+    2 draws a ticket, 4 adds one fuel, 5 two fuel (the tank caps it)."""
+    p = spec[0]
+    if k == 1:
+        draw_cards(state, spec, s, 1, rng, ev, evn)
+        emit(ev, evn, state[H_TURN], s, E_DOCK, k, 1, 0, 0, 0)
+    elif k == 3:
+        add_fuel(state, spec, s, p[P_DOCK4_FUEL])
+        emit(ev, evn, state[H_TURN], s, E_DOCK, k, -1, state[se(p, s, SE_FUEL)], 0, 0)
+    elif k == 4:
+        add_fuel(state, spec, s, p[P_DOCK5_FUEL])
+        emit(ev, evn, state[H_TURN], s, E_DOCK, k, state[se(p, s, SE_FUEL)], 0, 0, 0)
 
 
 @leaf_kernel

@@ -365,25 +365,23 @@ def discard_face_down(state, spec, t, s):
 
 
 @leaf_kernel
-def give_up_cards(state, spec, s, k, to_table):
-    """Seat ``s`` gives up ``k`` cards of its hand (face-down tickets to the table, or cards
-    burnt as fuel to the discard pile): the cards of the cheapest locations first (``corder``;
-    RULES.md S1, a named simplification of the player's free choice)."""
+def lay_face_down(state, spec, s, t):
+    """Seat ``s`` lays one card of type ``t`` from its hand face down on the flight being loaded
+    (RB Flugphase a: "drei beliebige verdeckte Karten"; which cards is the seat's choice,
+    ``legal_actions`` step facedown, RULES.md S1)."""
     p = spec[0]
-    corder = spec[9]
-    left = k
-    i = 0
-    while left > 0 and i < corder.shape[0]:
-        t = corder[i]
-        while left > 0 and state[hand_at(p, s, t)] > 0:
-            hand_add(state, p, s, t, -1)
-            if to_table:
-                state[table_at(p, s, t)] += 1
-                state[tdown_at(p, s, t)] += 1
-            else:
-                discard_card(state, spec, t)
-            left -= 1
-        i += 1
+    hand_add(state, p, s, t, -1)
+    state[table_at(p, s, t)] += 1
+    state[tdown_at(p, s, t)] += 1
+
+
+@leaf_kernel
+def burn_card(state, spec, s, t):
+    """Seat ``s`` burns one card of type ``t`` from its hand as fuel: it goes to the discard
+    pile (RB Appendix Anzeigen: "wie viele Ticketkarten man in Treibstoff umwandeln kann"; which
+    cards is the seat's choice, ``legal_actions`` step burn, RULES.md S1)."""
+    hand_add(state, spec[0], s, t, -1)
+    discard_card(state, spec, t)
 
 
 @leaf_kernel

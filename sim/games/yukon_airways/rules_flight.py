@@ -23,6 +23,7 @@ from sim.games.yukon_airways.layout import (
     H_DEST,
     H_FL_COLS,
     H_FL_DICE,
+    H_FLIGHT,
     H_GREY_LEFT,
     H_PENDING,
     H_POS,
@@ -43,6 +44,7 @@ from sim.games.yukon_airways.layout import (
     P_BONUS_MONEY,
     P_FUELMAX,
     P_HUB,
+    P_HUB_DEST,
     P_L,
     P_NDICE,
     P_NORDP,
@@ -89,7 +91,6 @@ from sim.games.yukon_airways.rules_common import (
     die_at,
     draw_cards,
     fuel_cost,
-    give_up_cards,
     hand_at,
     hand_total,
     map_at,
@@ -134,21 +135,11 @@ def fuel_cards(state, spec, s):
 
 
 @inline_kernel
-def fuel_in_cheapest(state, spec, s, k):
-    """Fuel-symbol cards among the ``k`` cards ``give_up_cards`` would take from seat ``s``."""
-    p = spec[0]
-    corder = spec[9]
-    left = k
-    n = 0
-    i = 0
-    while left > 0 and i < corder.shape[0]:
-        t = corder[i]
-        m = min(left, state[hand_at(p, s, t)])
-        if t % NSYM == SYM_FUEL:
-            n += m
-        left -= m
-        i += 1
-    return n
+def fuel_out_least(hand, fcards, k):
+    """The fewest fuel-symbol cards among ``k`` cards given up from a hand of ``hand`` cards,
+    ``fcards`` of them with the fuel symbol: the seat chooses which (RULES.md S1), so it can
+    keep its fuel cards for tucks that complete a fuel set (S7)."""
+    return max(0, k - (hand - fcards))
 
 
 @inline_kernel
@@ -239,7 +230,7 @@ def fly_limits(state, spec, s):
                           True)
     lim_w = -1
     if hand >= w:
-        lim_w = payable_limit(p, fuel, col, th, hand, fcards, dial, -1, w, fuel_in_cheapest(state, spec, s, w), True)
+        lim_w = payable_limit(p, fuel, col, th, hand, fcards, dial, -1, w, fuel_out_least(hand, fcards, w), True)
     return lim_t, lim_f, lim_w
 
 
@@ -248,7 +239,7 @@ def can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w):
     """``can_fly`` from the seat's ``fly_limits``: the same test, the seat read once for every
     destination."""
     p = spec[0]
-    if dest == p[P_HUB] or dest == state[se(p, s, SE_LOC)]:
+    if (dest == p[P_HUB] and p[P_HUB_DEST] == 0) or dest == state[se(p, s, SE_LOC)]:
         return False
     cost = fuel_cost(state, spec, s, dest)
     for y in range(NSYM):
@@ -260,7 +251,8 @@ def can_fly_with(state, spec, s, dest, lim_t, lim_f, lim_w):
 @leaf_kernel
 def can_fly(state, spec, s, dest):
     """RB Flugphase: seat ``s`` (a die aboard) may fly to ``dest`` (a destination other than
-    where it is) when a first passenger can be loaded and the flight still paid (tank, fuel
+    where it is; the hub only with hub_destination, D15) when a first passenger can be loaded
+    and the flight still paid (tank, fuel
     sets, then cards up to the cards-as-fuel dial; ``payable_after``): a ticket naming
     ``dest`` or the face-down cards; exactly the first loading actions ``legal_actions``
     offers at step ``load``. (``can_fly_with`` on the seat's ``fly_limits``.)"""
@@ -332,13 +324,13 @@ def reward_order(state, spec, s, row, times, rng, ev, evn):
 
 
 @leaf_kernel
-def resolve_flight(state, spec, s, rng, ev, evn):
-    """RB Flugphase c-f for seat ``s``'s loaded flight: pay the fuel (tank first, the short
-    part with ticket cards, up to the dial; Appendix), fly to the destination, take a
-    location marker for every die (the die's colour if the destination has one, which gives
-    an improvement, else a grey marker), pay the colour order cards (D8) and book the round's
-    income counters (RB Einkommensphase)."""
-    p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
+def take_off(state, spec, s, ev, evn):
+    """RB Flugphase d, Appendix Anzeigen: seat ``s``'s loaded flight pays its fuel, the tank
+    first; when the tank is short it is emptied and the rest is paid with ticket cards (at most
+    the cards-as-fuel dial: ``legal_actions`` offers take-off only then). Returns the cards
+    still to burn: the seat chooses them one by one (step burn, RULES.md S1), then the flight
+    lands (``land``)."""
+    p = spec[0]
     dest = state[H_DEST]
     cost = fuel_cost(state, spec, s, dest)
     fo = se(p, s, SE_FUEL)
@@ -348,10 +340,22 @@ def resolve_flight(state, spec, s, rng, ev, evn):
     else:
         burnt = cost - state[fo]
         state[fo] = 0
-        give_up_cards(state, spec, s, burnt, False)
         state[se(p, s, SE_SHORT)] += 1
         state[se(p, s, SE_BURNT)] += burnt
     emit(ev, evn, state[H_TURN], s, E_FUEL, cost, burnt, state[fo], state[se(p, s, SE_LOC)], dest)
+    return burnt
+
+
+@leaf_kernel
+def land(state, spec, s, rng, ev, evn):
+    """RB Flugphase d-f for seat ``s``'s flight, its fuel paid (``take_off``): fly to the
+    destination, take a location marker for every die (the die's colour if the destination
+    has one, which gives an improvement, else a grey marker), pay the colour order cards (D8)
+    and book the round's income counters (RB Einkommensphase). The route's other locations
+    are flown over: nothing happens there (S4)."""
+    p, dist, loc, deck, dials, orders, visited, planes, dcol, tcount = spec
+    dest = state[H_DEST]
+    state[H_FLIGHT] = 0
     state[se(p, s, SE_LOC)] = dest
     n = 0
     for d in range(p[P_NDICE]):

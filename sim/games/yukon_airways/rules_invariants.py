@@ -18,10 +18,10 @@ from sim.games.yukon_airways.layout import (
     H_ACTOR,
     H_DECK_N,
     H_DISC_N,
+    H_FLIGHT,
     H_GREY_LEFT,
     H_MONEY_IN,
     H_MONEY_OUT,
-    H_STEP,
     NCOL,
     NDIAL,
     NSW,
@@ -41,7 +41,6 @@ from sim.games.yukon_airways.layout import (
     SE_FUEL,
     SE_MONEY,
     SE_SW,
-    STEP_LOAD,
     SW_TWO_COLOURS,
     V_CARDS,
     V_COUNTERS,
@@ -61,11 +60,12 @@ from sim.games.yukon_airways.rules_common import cockpit_at, die_at, hand_at, ma
 def check_invariants(state, spec):
     """0, or the first violated invariant (``layout.V_*``): every ticket card in exactly one
     place (deck, discard, hands, table; per type), no negative hand count, every die in one
-    place (a dock, a plane, a ticket) with planes within their seats, every coloured marker
+    place (a dock, a plane, a ticket; the flight being loaded only while it is, ``H_FLIGHT``)
+    with planes within their seats, every coloured marker
     in one place (box, board, cockpits), the grey supply balanced, money non-negative and
     the bank's books balanced, dials and switches in range, fuel in 0..max outside a flight;
     the dice and hand counters equal to a recount (``recount``)."""
-    p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
+    p, dist, loc, deck, dials, orders, visited, planes, dcol, tcount = spec
     S = p[P_S]
     L = p[P_L]
     NT = p[P_NT]
@@ -92,7 +92,7 @@ def check_invariants(state, spec):
         if pl >= DP_PLANE:
             if sd < 0 or sd >= S:
                 return V_DICE
-            if pl == DP_LOADING and (state[H_STEP] != STEP_LOAD or sd != state[H_ACTOR]):
+            if pl == DP_LOADING and (state[H_FLIGHT] != 1 or sd != state[H_ACTOR]):
                 return V_DICE
             if pl != DP_TICKET:
                 onplane[sd] += 1

@@ -56,7 +56,7 @@ def setup(state, spec, rng, rig_deck, rig_dice, ev, evn):
     dock of its face; as many coloured markers as players drawn at random onto every
     location but Whitehorse; a random start player, turn order clockwise from it, start money
     $1, $2, ... by turn order. Chance draws in that order from the CHANCE stream."""
-    p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount = spec
+    p, dist, loc, deck, dials, orders, visited, planes, dcol, tcount = spec
     S = p[P_S]
     L = p[P_L]
     state[:] = 0

@@ -44,6 +44,7 @@ from sim.games.yukon_airways.layout import (
     P_FUELMAX,
     P_GREY,
     P_HUB,
+    P_HUB_DEST,
     P_L,
     P_MARKER_MONEY,
     P_MARKERS,
@@ -107,12 +108,11 @@ def shortest_fuel(n: int, edges: list[tuple[int, int, int]]) -> np.ndarray:
 def compile_spec(cfg):
     """Compile a validated run config into the kernel's spec (see ``layout.py``).
 
-    Returns ``(p, dist, loc, deck, dials, orders, visited, planes, dcol, corder, tcount)``:
+    Returns ``(p, dist, loc, deck, dials, orders, visited, planes, dcol, tcount)``:
     ``p`` int64[NP]; ``dist`` int32[L, L] least fuel; ``loc`` int32[L, 2] value and far bonus;
     ``deck`` int32[NCARDS] card types; ``dials`` int32[NDIAL, 1 + MAX_STEPS]; ``orders``
     int32[NORD, OW]; ``visited`` int32[L]; ``planes`` int32[S] starting improvement (-1 none);
-    ``dcol`` int32[NDICE] die colours; ``corder`` int32[NT] card types in the order face-down
-    and fuel cards are given up (cheapest location first); ``tcount`` int32[NT] cards per type.
+    ``dcol`` int32[NDICE] die colours; ``tcount`` int32[NT] cards per type.
 
     Raises :class:`sim.errors.ConfigError` naming the key: a location value or far bonus out of
     0..MAX_VALUE, a fuel cost out of 1..MAX_FUEL_COST, a route or ticket naming an unknown
@@ -210,8 +210,6 @@ def compile_spec(cfg):
     ndice = NCOL * sec.dice_per_colour
     dcol = np.repeat(np.arange(NCOL, dtype=np.int32), sec.dice_per_colour).astype(np.int32)
     deck = np.repeat(np.arange(NT, dtype=np.int32), tcount).astype(np.int32)
-    vals = [int(loc[t // NSYM, 0]) for t in range(NT)]
-    corder = np.array(sorted(range(NT), key=lambda t: (vals[t], t)), np.int32)
     visited = np.array(sec.visited_table[:L], np.int32)
     p = np.zeros(NP, np.int64)
     p[P_S] = S
@@ -249,6 +247,7 @@ def compile_spec(cfg):
     p[P_TICKET_SYM] = int(sec.ticket_symbol_counts)
     p[P_ORDER_TIMING] = 0 if sec.order_timing == "when_met" else 1
     p[P_TWO_COLOUR_SW] = int(sec.two_colour_switch)
+    p[P_HUB_DEST] = int(sec.hub_destination)
     for i in range(S):
         p[P_MONEY0 + i] = sec.start_money[i]
     # state blocks after the header: each offset = previous offset + its size
@@ -267,4 +266,4 @@ def compile_spec(cfg):
     p[P_OFF_DDOWN] = p[P_OFF_TDOWN] + S * NT
     p[P_SIZE] = p[P_OFF_DDOWN] + ncards
     assert len(DIAL_NAMES) == NDIAL and SW_TWO_COLOURS >= 0
-    return (p, d.astype(np.int32), loc, deck, dials, orders, visited, planes, dcol, corder, tcount)
+    return (p, d.astype(np.int32), loc, deck, dials, orders, visited, planes, dcol, tcount)

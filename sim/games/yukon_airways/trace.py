@@ -80,8 +80,11 @@ def _event_line(e, spec, names, labels) -> str | None:
         return f"  {who} boards: marker at dock {a + 1} (arrival {b + 1} this day; a shared dock puts it under earlier markers)"
     if code == Y.E_DOCK:
         what = {1: "draws a ticket", 2: f"may take dice of {b} colours",
-                3: f"one free die move ({b} free now) and +1 fuel (fuel {c})", 4: f"+2 fuel (fuel {b})"}
+                3: f"one free die move ({b} free now)" if b >= 0 else f"+1 fuel (fuel {c})", 4: f"+2 fuel (fuel {b})"}
         return f"    dock {a + 1} ability: {what.get(a, '')}"
+    if code == Y.E_DECLINE:
+        what = {1: "draw a ticket", 3: "+1 fuel", 4: "+2 fuel"}
+        return f"    dock {a + 1} ability not used: {what.get(a, '')} (RB Boardingphase b: if wanted)"
     if code == Y.E_BUY:
         if a < 0:
             return "    dock 6: buys no improvement"
@@ -103,6 +106,10 @@ def _event_line(e, spec, names, labels) -> str | None:
         return f"    ticket {card_name(names, a)} carries die {b} ({COLOURS[c]})"
     if code == Y.E_WILD:
         return f"    {a} face-down cards carry die {b} ({COLOURS[c]})"
+    if code == Y.E_FACEDOWN:
+        return f"    lays {card_name(names, a)} face down (the seat's choice; {b} more to lay)"
+    if code == Y.E_BURN:
+        return f"    burns {card_name(names, a)} as fuel (the seat's choice; {b} more to burn)"
     if code == Y.E_EXTRA:
         return f"    die {a} ({COLOURS[b]}) rides on a ticket as its second die (switch two_dice_per_ticket)"
     if code == Y.E_TUCK:

@@ -7,6 +7,7 @@ import pytest
 from sim.games.base import Rig
 from sim.games.yukon_airways.layout import (
     DP_PLANE,
+    K_ABILITY,
     K_BUY,
     K_MOVE,
     K_MOVE_DONE,
@@ -48,10 +49,12 @@ def test_every_dock_can_be_chosen_even_when_taken(gs):
 
 
 def test_dock_2_draws_a_ticket(gs):
+    """Steg 2: "Man darf eine Ticketkarte ziehen" (used when wanted, RULES.md S2)."""
     g = gs(0, rig=Rig(dice=BY_COLOUR))
     s = g.turn_order()[0]
     before = sum(g.hand(s).values())
     g.apply((K_PLACE, 1, 0))
+    g.apply((K_ABILITY, 1, 0))
     assert sum(g.hand(s).values()) == before + 1
 
 
@@ -146,6 +149,7 @@ def test_dock_4_one_free_move_and_one_fuel(gs):
     g.set_fuel(s, 4)
     m = g.seat(s)["money"]
     g.apply((K_PLACE, 3, 0))
+    g.apply((K_ABILITY, 1, 0))
     assert g.seat(s)["fuel"] == 5 and step(g) == STEP_MOVE
     g.apply((K_MOVE, 12, 0))  # red: dock 5 -> dock 4, free
     assert g.seat(s)["money"] == m
@@ -159,6 +163,7 @@ def test_dock_5_two_fuel(gs):
     s = g.turn_order()[0]
     g.set_fuel(s, 3)
     g.apply((K_PLACE, 4, 0))
+    g.apply((K_ABILITY, 1, 0))
     assert g.seat(s)["fuel"] == 5
 
 

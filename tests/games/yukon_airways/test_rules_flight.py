@@ -9,7 +9,9 @@ from sim.games.yukon_airways.layout import (
     DP_PLANE,
     DP_TICKET,
     GREY,
+    K_BURN,
     K_EXTRA,
+    K_FACEDOWN,
     K_FLY,
     K_GO,
     K_IMPROVE,
@@ -85,6 +87,8 @@ def test_d_cards_as_fuel_only_up_to_the_dial(gs):
     g.apply((K_FLY, mayo, 0))
     g.apply((K_TICKET, SYM_MONEY, PINK))
     g.apply((K_GO, 0, 0))
+    assert g.legal_actions() == [(K_BURN, g.card("Carcross", "fuel"), 0)]  # the seat's card burns (S1)
+    g.apply((K_BURN, g.card("Carcross", "fuel"), 0))
     seat = g.seat(s)
     assert seat["fuel"] == 0 and seat["burnt"] == 1 and g.hand(s) == {}
     assert g.snapshot()["discard"] == disc + 1
@@ -98,6 +102,8 @@ def test_a_three_face_down_cards_carry_one_passenger(gs):
     g.apply((K_FLY, tes, 0))
     assert g.legal_actions() == [(K_WILD, PINK, 0)]
     g.apply((K_WILD, PINK, 0))
+    for _ in range(3):  # the seat lays its three cards face down (S1)
+        g.apply(g.legal_actions()[0])
     assert g.hand(s) == {} and g.legal_actions() == [(K_GO, 0, 0)]  # no cards for the second die
 
 
@@ -179,7 +185,9 @@ def test_any_symbol_may_be_tucked_under_face_down_cards(gs):
     set_hand(g, s, [g.card("Mayo", "money"), g.card("Atlin", "money"), g.card("Teslin", "money"),
                     g.card("Mayo", "fuel")])
     g.apply((K_FLY, g.loc("Carcross"), 0))
-    g.apply((K_WILD, PINK, 0))  # gives up the three cheapest cards: Atlin, Teslin, Mayo money
+    g.apply((K_WILD, PINK, 0))
+    for t in ("Atlin", "Teslin", "Mayo"):
+        g.apply((K_FACEDOWN, g.card(t, "money"), 0))
     assert (K_TUCK, g.card("Mayo", "fuel"), 0) in g.legal_actions()
 
 
@@ -423,16 +431,16 @@ def test_boni_three_improvement_symbols_give_one_improvement(gs, collected, impr
     m0, f0 = g.seat(s)["money"], g.seat(s)["fuel"]
     g.apply((K_FLY, car, 0))
     g.apply((K_TICKET, SYM_IMPROVE, YELLOW))
-    g.apply((K_GO, 0, 0))
     seat = g.seat(s)
     assert seat["symbols"][SYM_IMPROVE] == (0 if improvements else collected + 1)
+    if improvements:  # at once, while the flight is loaded (RB Flugphase b, RULES.md S3)
+        assert step(g) == STEP_IMPROVE and g.snapshot()["actor"] == s
+        g.apply((K_IMPROVE, 4, 0))  # the Christmas dial one step
+        assert g.seat(s)["dials"]["christmas"] == 1 and g.seat(s)["improvements"]["christmas"] == 1
+        assert step(g) == STEP_LOAD  # one improvement only: the loading goes on
+    g.apply((K_GO, 0, 0))
+    seat = g.seat(s)
     assert seat["money"] == m0 and seat["fuel"] == f0 - 1 and seat["m_bonus"] == 0  # no money or fuel bonus
     assert g.cockpit_markers(s, car) == [0, 0, 0, 0, 0, 1]
-    if not improvements:
-        assert step(g) == STEP_DEST and g.snapshot()["actor"] != s
-        return
-    assert step(g) == STEP_IMPROVE and g.snapshot()["actor"] == s
-    g.apply((K_IMPROVE, 4, 0))  # the Christmas dial one step
-    assert g.seat(s)["dials"]["christmas"] == 1 and g.seat(s)["improvements"]["christmas"] == 1
-    assert step(g) == STEP_DEST and g.snapshot()["actor"] != s  # one improvement only
+    assert step(g) == STEP_DEST and g.snapshot()["actor"] != s  # the grey marker gives no improvement
     assert g.invariants() == 0
