@@ -78,20 +78,21 @@ def test_temperature_never_changes_a_deal(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_exactly_the_scored_policies_are_softened(name):
     """A seat (a cooperative game: the team) of every ``scored`` policy at a huge temperature
-    plays other games than at 0; every other policy refuses a temperature, naming the key and
+    plays other games than without one; every other policy refuses a temperature, naming the key and
     the policies that take one."""
     gdef = get_game(name)
     base = load_run(runner_config(name), games=40)
     for p in gdef.policies:
-        entry = {"policy": p.name, "weights": {"temperature": 1e9}}
-        if p.lookahead:
-            entry["weights"].update(rollouts=1, depth=1)
-        seats = list(base.cfg.raw["seats"])
-        seats = [entry] * len(seats) if gdef.mode == "cooperative" else [entry] + seats[1:]
+        budget = {"rollouts": 1, "depth": 1} if p.lookahead else {}
+        tables = []
+        for hot in (True, False):
+            entry = {"policy": p.name, "weights": {**({"temperature": 1e9} if hot else {}), **budget}}
+            seats = list(base.cfg.raw["seats"])
+            tables.append([entry] * len(seats) if gdef.mode == "cooperative" else [entry] + seats[1:])
+        seats = tables[0]
         if p.scored:
-            cold = [{**e, "weights": {**e["weights"], "temperature": 0.0}} if isinstance(e, dict) else e for e in seats]
             a = run_games(compile_run(base.cfg.with_overrides(seats=seats)))
-            b = run_games(compile_run(base.cfg.with_overrides(seats=cold)))
+            b = run_games(compile_run(base.cfg.with_overrides(seats=tables[1])))
             assert not np.array_equal(a, b), f"{name}: {p.name} at a huge temperature plays as at 0"
         else:
             with pytest.raises(ConfigError) as e:
@@ -176,9 +177,12 @@ def _score_vectors(name: str, policy: str, m_min: int = 3) -> list[np.ndarray]:
 
 def _chi2_p(picks: np.ndarray, probs: np.ndarray) -> float:
     """p-value of the chi-square test of ``picks`` (option indices) against ``probs``, the
-    options expected fewer than 5 times lumped together."""
+    options expected fewer than 5 times lumped together (an option of probability 0: never
+    picked)."""
     n = picks.shape[0]
     seen = np.bincount(picks, minlength=probs.shape[0]).astype(float)
+    assert not seen[probs == 0].any(), "an option of probability 0 was picked"
+    seen, probs = seen[probs > 0], probs[probs > 0]
     exp = probs * n
     big = exp >= 5
     f_obs = list(seen[big]) + ([seen[~big].sum()] if (~big).any() else [])
@@ -250,9 +254,12 @@ def test_sim_policies_lists_the_temperature_and_marks_the_scoring_policies():
 
     r = CliRunner().invoke(app, ["policies", "clear_for_takeoff"])
     assert r.exit_code == 0 and "temperature = 0.0" in r.output, r.output
-    lines = {ln.split(":")[0]: ln for ln in r.output.splitlines() if ":" in ln and not ln.startswith(" ")}
-    assert "temperature softens it" in lines["greedy"] + lines["heuristic"]
-    assert "temperature softens it" not in r.output.split("rollout:")[1].split("every policy")[0]
+    text = " ".join(r.output.split())
+    mark = "[scores its options: temperature softens it]"
+    assert mark in text.split("greedy:")[1].split("heuristic:")[0]
+    assert mark in text.split("heuristic:")[1].split("rollout:")[0]
+    assert mark not in text.split("random:")[1].split("greedy:")[0]
+    assert mark not in text.split("rollout:")[1].split("every policy")[0]
 
 
 # ---- what it does to a game ----------------------------------------------------------------
