@@ -582,7 +582,8 @@ def policies(game: Annotated[str, typer.Argument(help="game name (see `sim games
     g = get_game(game)
     cols = max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
     for p in g.policies:
-        typer.echo(textwrap.fill(f"{p.name}: {p.doc}", cols, subsequent_indent="  "))
+        mark = " [scores its options: temperature softens it]" if p.scored else ""
+        typer.echo(textwrap.fill(f"{p.name}: {p.doc}{mark}", cols, subsequent_indent="  "))
         if p.lookahead:
             typer.echo(f"    base = {p.base!r}   (the policy its simulations play; a seat may set base = \"...\" "
                        "and base_weights = {...})")

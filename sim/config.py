@@ -185,12 +185,13 @@ class SeatConfig(Strict):
     @property
     def name(self) -> str:
         """The seat's name in by-policy metrics: its label, else the policy's name, marked with
-        the seat's mistake rate when it has one (``greedy (mistake 0.2)``), so a seat that errs
-        is never merged with one of the same policy that does not."""
+        the seat's engine weights when it has them (``greedy (mistake 0.2)``, ``greedy
+        (mistake 0.1, temperature 2)``), so a seat that errs or plays softened is never merged
+        with one of the same policy that does not."""
         if self.label:
             return self.label
-        m = self.weights.get("mistake", 0.0)
-        return f"{self.policy} (mistake {m:g})" if m else self.policy
+        marks = [f"{w} {self.weights[w]:g}" for w in ENGINE_WEIGHTS if self.weights.get(w, 0.0)]
+        return f"{self.policy} ({', '.join(marks)})" if marks else self.policy
 
 
 class Target(Strict):
@@ -722,13 +723,24 @@ def _check_seat_names(cfg: RunConfig, gdef: Any, source: str) -> None:
                               "other weights; give one of them a label of its own")
 
 
-def _check_engine_weights(seat: SeatConfig, i: int, source: str) -> None:
+def _check_engine_weights(gdef: Any, pdef: Any, seat: SeatConfig, i: int, source: str) -> None:
     """The engine's weights every policy takes (``sim.games.base.ENGINE_WEIGHTS``): ``mistake``
-    is a probability, from 0 to 1."""
+    is a probability, from 0 to 1; ``temperature`` is 0 or more (finite: every weight is), and
+    above 0 only on a policy that scores its options (``PolicyDef.scored``: elsewhere it would
+    change nothing)."""
     v = seat.weights.get("mistake")
     if v is not None and not 0.0 <= v <= 1.0:
         raise ConfigError(source, f"seats[{i}].weights.mistake",
                           f"{v!r} is not a probability from 0 to 1 (the share of the seat's decisions made at random)")
+    t = seat.weights.get("temperature")
+    if t is not None and not t >= 0.0:
+        raise ConfigError(source, f"seats[{i}].weights.temperature",
+                          f"{t!r} is not a temperature of 0 or more (0: the policy plays its best option)")
+    if t and not pdef.scored:
+        scoring = [p.name for p in gdef.policies if p.scored]
+        raise ConfigError(source, f"seats[{i}].weights.temperature",
+                          f"policy {pdef.name!r} does not score its options, so a temperature would change nothing; "
+                          f"in {gdef.name} it softens {', '.join(scoring) or 'no policy'} (docs/mistakes.md)")
 
 
 def _check_base(gdef: Any, pdef: Any, seat: SeatConfig, i: int, source: str) -> None:
@@ -850,7 +862,7 @@ def load_dict(raw: dict[str, Any], source: str = "<memory>",
                     f"policy {pdef.name!r} has no weight {excerpt(w)}{did_you_mean(w, known)}; its weights "
                     f"are {list(pdef.weights) or 'none'}, and every policy takes {list(ENGINE_WEIGHTS)}",
                 )
-        _check_engine_weights(seat, i, source)
+        _check_engine_weights(gdef, pdef, seat, i, source)
         _check_base(gdef, pdef, seat, i, source)
     _check_seat_names(cfg, gdef, source)
     _check_run_name(cfg, source)

@@ -133,7 +133,7 @@ def test_an_unknown_weight_names_the_engine_weights():
     raw = {"game": "dice_race", "seats": [{"policy": "greedy", "weights": {"mistak": 0.1}}, "greedy"]}
     with pytest.raises(ConfigError) as e:
         run_from_dict(raw, "cfg.toml")
-    assert "did you mean 'mistake'" in str(e.value) and "every policy takes ['mistake']" in str(e.value)
+    assert "did you mean 'mistake'" in str(e.value) and "every policy takes ['mistake', 'temperature']" in str(e.value)
 
 
 def test_a_seat_that_errs_is_named_apart_from_one_that_does_not():

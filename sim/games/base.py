@@ -48,8 +48,10 @@ The batch (a Python callable over the bound numba kernel ``play_slice``, one sli
 * ``entry_policy``: int64[E], policy id of each seat entry of the config (``[[seats]]``).
 * ``entry_weights``: float64[E, W], weight vector of each entry (W = ``GameDef.n_weights +
   ENGINE_W + LOOKAHEAD_W``), in the order of the policy's ``weights`` dict (that order *is* the
-  kernel's index order), then the engine's weights (:data:`ENGINE_WEIGHTS`: ``mistake``, which
-  every policy takes; read with ``sim.games.engine.W_MISTAKE``). For a look-ahead policy (``PolicyDef.base`` set, e.g. ``rollout``) the leading
+  kernel's index order), then the engine's weights (:data:`ENGINE_WEIGHTS`: ``mistake`` and
+  ``temperature``, which every policy takes; read with ``sim.games.engine.W_MISTAKE`` and
+  ``W_TEMPERATURE``; a game that has a scoring policy, ``PolicyDef.scored``, gives the engine's
+  loop its optional ``scores`` / ``scored_choice`` hooks, :mod:`sim.games.loop`). For a look-ahead policy (``PolicyDef.base`` set, e.g. ``rollout``) the leading
   slots hold its *base* policy's weights and the last ``LOOKAHEAD_W`` slots hold, from
   ``sim.games.engine.W_LA_BASE`` on: the base policy's id, then the look-ahead policy's own
   weights in declared order (``rollouts``, ``depth``, ...); for every other entry those slots
@@ -246,6 +248,12 @@ class PolicyDef:
     ``LOOKAHEAD_W - 1``) go to the trailing slots of the weight row, after the base id."""
     weight_docs: Mapping[str, str] = field(default_factory=dict)
     """What each weight does, one line each (``sim policies`` prints it); every weight has one."""
+    scored: bool = False
+    """True when the policy scores its options, so the engine's ``temperature`` softens its
+    choice: the game's ``scores`` hook (:mod:`sim.games.loop`) scores its decisions (a game
+    that scores inside a longer decision picks with ``engine.prefer`` there). The config
+    refuses a temperature above 0 on any other policy; ``tests/test_temperature.py`` checks
+    that the hook scores exactly the declared policies."""
 
     @property
     def lookahead(self) -> bool:
@@ -257,28 +265,42 @@ LOOKAHEAD_W = 4
 """Trailing weight slots of every entry: the base policy id, then up to three look-ahead
 weights (see the module docstring)."""
 
-ENGINE_WEIGHTS: dict[str, float] = {"mistake": 0.0}
+ENGINE_WEIGHTS: dict[str, float] = {"mistake": 0.0, "temperature": 0.0}
 """Weights every policy of every game takes (one shared declaration; :mod:`sim.config`
 accepts them on any seat, ``sim policies`` lists them), with their defaults. The engine's
-policy dispatch reads them (:func:`sim.games.engine.erring`), never a game's policy:
+policy dispatch reads them (:func:`sim.games.engine.erring`, :func:`sim.games.engine.boltzmann`),
+never a game's policy (but for the decisions a game's policy makes inside a longer one, as
+the engine's helpers say):
 
 * ``mistake``: probability in [0, 1] that a decision of the seat is a mistake, played by
   the game's ``random`` policy instead of the seat's own (a uniformly random legal action
   as that game's ``random`` draws it). 0 (the default) draws no random number: a seat
   without mistakes plays bit for bit as before; 1 draws no coin either, so the seat plays
   exactly as ``random`` does on the same deals. The coin and the random action come from
-  the game's POLICY stream, so a deal never changes."""
+  the game's POLICY stream, so a deal never changes.
+* ``temperature``: >= 0; above 0 a policy that scores its options (``PolicyDef.scored``: the
+  game's ``scores`` hook, :mod:`sim.games.loop`) picks one by softmax over its scores divided
+  by the temperature, in the scores' own units (docs/mistakes.md says per game what one unit
+  is), instead of the best: an option one unit below another is picked e^(-1/T) times as
+  often. 0 (the default) draws nothing and plays the policy's own choice, bit for bit; a tiny
+  temperature plays the best option, a huge one every scored option alike. The draws come from
+  the POLICY stream, so a deal never changes. A mistake (``mistake``) is the random policy's
+  decision and is not softened. The config refuses it above 0 on a policy that does not
+  score."""
 
 ENGINE_WEIGHT_DOCS: dict[str, str] = {
     "mistake": "probability in [0, 1] that a decision is a mistake: played by the game's random policy instead "
                "(engine-wide, every policy; 0 = never, draws nothing; 1 = plays as random)",
+    "temperature": "softmax temperature >= 0 of a scoring policy (marked 'scores'): it picks option i with "
+                   "probability proportional to exp(score_i / temperature) instead of the best (engine-wide; "
+                   "0 = the best, draws nothing; in the policy's score units, docs/mistakes.md)",
 }
 """What each engine weight does, one line each (``sim policies`` prints it)."""
 
 ENGINE_W = len(ENGINE_WEIGHTS)
 """Weight slots of every entry between the policy's own weights and the look-ahead slots:
 the :data:`ENGINE_WEIGHTS` in their order (read with the negative indices
-``sim.games.engine.W_MISTAKE`` ...). A weight row is ``n_weights`` policy slots, then
+``sim.games.engine.W_MISTAKE``, ``W_TEMPERATURE``). A weight row is ``n_weights`` policy slots, then
 ``ENGINE_W``, then ``LOOKAHEAD_W``."""
 
 

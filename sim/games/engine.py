@@ -23,6 +23,10 @@ events, result columns and chance rigging work the same way in every game.
 * **Mistakes**: :func:`erring` decides whether a decision of a seat is a mistake (its
   ``mistake`` weight, ``base.ENGINE_WEIGHTS``, slot ``W_MISTAKE``), played by the game's
   ``random`` policy; the turn loop calls it before every ``choose``.
+* **Temperature**: :func:`boltzmann` picks an option by softmax over a scoring policy's scores
+  (the seat's ``temperature`` weight, slot ``W_TEMPERATURE``; the turn loop reads the scores
+  from the game's ``scores`` hook), :func:`prefer` is the same pick one option at a time, for a
+  game whose policy scores inside a longer decision (Now Boarding's flight phase).
 * **Look-ahead policies** (``rollout``): a seat's weight row ends in ``LOOKAHEAD_W`` slots
   read with the negative indices ``W_LA_BASE`` (the base policy id, -1 for a plain policy),
   ``W_LA_ROLLOUTS`` (simulations per candidate action), ``W_LA_DEPTH`` (turns or rounds per
@@ -40,7 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.base import ENGINE_W, LOOKAHEAD_W
+from sim.games.base import ENGINE_W, ENGINE_WEIGHTS, LOOKAHEAD_W
 from sim.jit import jit
 from sim.rng import POLICY, next_u64, randint, shuffle, uniform
 
@@ -70,7 +74,11 @@ W_LA_EXTRA = W_LA_BASE + 3
 """Weight-row index of a look-ahead policy's third weight (game-defined, 0 when unused)."""
 W_MISTAKE = -(LOOKAHEAD_W + ENGINE_W)
 """Weight-row index (negative) of the seat's ``mistake`` probability (``base.ENGINE_WEIGHTS``),
-the first engine slot, just before the look-ahead slots."""
+the first engine slot."""
+W_TEMPERATURE = W_MISTAKE + 1
+"""Weight-row index (negative) of the seat's ``temperature`` (``base.ENGINE_WEIGHTS``), the
+second engine slot, just before the look-ahead slots."""
+assert W_TEMPERATURE == -LOOKAHEAD_W - ENGINE_W + list(ENGINE_WEIGHTS).index("temperature")
 
 
 # ---- mistakes ------------------------------------------------------------------------------
@@ -91,6 +99,61 @@ def erring(pid, w, rng, random_pid):
         if m >= 1.0 or uniform(rng, POLICY) < m:
             return np.int64(random_pid)
     return np.int64(pid)
+
+
+# ---- temperature ---------------------------------------------------------------------------
+@inline_kernel
+def prefer(v, t, top, mass, rng):
+    """One option of a pick over options met one at a time, scored ``v`` (float64, higher is
+    better; -inf: never picked unless it is the first and every option is -inf; never +inf or
+    NaN) at temperature ``t``; ``top`` and
+    ``mass`` carry the pick's state from option to option (start with ``top`` below every score,
+    e.g. -1e18, and ``mass`` 0.0). Returns ``(take, top, mass)``: ``take`` True when this option
+    replaces the one picked so far.
+
+    ``t`` == 0 (no temperature): ``take`` when ``v > top`` (``top`` the best score so far), the
+    argmax that keeps the first of equal scores, and nothing is drawn. ``t`` > 0: a softmax pick,
+    option i with probability ``exp(v_i / t) / sum_j exp(v_j / t)`` at the end: ``mass`` is the
+    options' weight so far relative to ``exp(top / t)`` (``top`` the highest score so far, so no
+    exponential overflows), and the option is taken with probability its weight over ``mass``
+    (weighted reservoir sampling: one ``uniform`` of the POLICY stream of ``rng`` per option
+    after the first, so a deal never changes)."""
+    if t > 0.0:
+        if mass == 0.0:
+            return True, v, 1.0
+        if v == -np.inf:
+            return False, top, mass
+        if v > top:
+            mass = mass * np.exp((top - v) / t) + 1.0
+            top = v
+            wi = 1.0
+        else:
+            wi = np.exp((v - top) / t)
+            mass += wi
+        return uniform(rng, POLICY) * mass < wi, top, mass
+    if v > top:
+        return True, v, mass
+    return False, top, mass
+
+
+@leaf_kernel
+def boltzmann(sc, t, rng):
+    """Index of the option a scoring policy plays at temperature ``t`` > 0 (the seat's
+    ``temperature`` weight, ``W_TEMPERATURE``): option i of ``sc`` (float64[m], m >= 1, the
+    policy's scores, higher is better, finite or -inf) with probability
+    ``exp(sc[i] / t) / sum_j exp(sc[j] / t)`` (TAG's BoltzmannActionPlayer; numerically stable,
+    :func:`prefer`). ``t`` is in the scores' own units: an option one unit below another is
+    picked e^(-1 / t) times as often. Draws m - 1 ``uniform`` of the POLICY stream of ``rng``;
+    ``sc`` is only read. The engine's dispatch (:mod:`sim.games.loop`) calls it with the game's
+    ``scores`` hook's scores."""
+    top = -np.inf
+    mass = 0.0
+    k = 0
+    for i in range(sc.shape[0]):
+        take, top, mass = prefer(sc[i], t, top, mass, rng)
+        if take:
+            k = i
+    return np.int64(k)
 
 
 # ---- look-ahead ----------------------------------------------------------------------------

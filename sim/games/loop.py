@@ -51,6 +51,17 @@ hook                  meaning
                       simulation: ``choose`` itself, unless the game's plain policy searches
                       (a search inside a simulation would recurse)
 ``choose_lookahead(state, spec, w, work, n, rng)``  the look-ahead seat's choice
+``scores(state, spec, pid, w, work, n)``  the scores of the options plain policy ``pid`` weighs
+                      at this decision (float64, higher is better, finite or -inf for an option
+                      it never takes): a view of scratch the game keeps in ``work``, of length
+                      m, the options scored; length 0 when ``pid`` does not score this decision
+                      (its own ``choose`` then decides). The same scoring function as the
+                      policy's own argmax, never a copy. Optional (:data:`OPTIONAL`): a game
+                      without it scores nothing
+``scored_choice(state, spec, pid, w, work, n, k)``  the choice (as ``choose`` returns it, for
+                      ``apply``) that plays scored option ``k`` (< m): ``k`` itself when the
+                      options are the ``n`` legal actions; a game whose options include a special
+                      choice (Clear for Takeoff's exchange) maps it. Optional: ``k``
 ``apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn)``  carry the choice out
 ``end_turn(state, spec, pids, W, rng, rig_dice, work, ev, evn)``  the turn's fixed tail
 ``settle(state, spec, work)``  after every turn, with reference counting: what a turn's hooks
@@ -102,6 +113,17 @@ the current turn is the first when the clock counts turns) or the turn cap (a st
 playout). The scenario API (``GameState``) ends a turn with ``rest_of_turn`` (the turn's
 remaining decisions by the seats' policies, then ``end_turn``) and ``stop_if_capped``.
 
+Temperature (``base.ENGINE_WEIGHTS``): after ``erring``, a seat whose ``temperature`` ``T`` is
+above 0 and whose policy is not the random one asks the game's ``scores``; when the policy
+scores this decision, the engine picks option k by softmax over the scores divided by ``T``
+(``engine.boltzmann``, TAG's BoltzmannActionPlayer: one ``uniform`` of the POLICY stream per
+option after the first) and plays ``scored_choice(k)``, else the policy's own ``choose``. At
+``T`` = 0 the dispatch reads the weight and nothing else: no score is computed, nothing drawn.
+A look-ahead seat's own search is not softened (its policy is not ``scored``); its simulations'
+seats play their base policy's own choices (``engine.lookahead_seats`` zeroes the weight). A
+game whose policy scores inside a longer decision (Now Boarding's flight phase) picks there
+with ``engine.prefer`` at the seat's temperature itself.
+
 Mistakes (``base.ENGINE_WEIGHTS``): before every decision at the table the dispatch asks
 ``engine.erring`` whether it is a mistake (the seat's ``mistake`` weight; no random number is
 drawn at 0 or at 1), and a mistake is the decision of the game's ``random`` policy: ``choose`` and
@@ -120,7 +142,8 @@ The loop (``playout``)::
         while not turn_done:
             s = actor; n = legal_actions
             pid = erring(pids[s])        # a mistake: the game's random policy (POL_RANDOM)
-            choice = choose_lookahead if pid == POL_LOOKAHEAD else choose(pid)
+            choice = choose_lookahead if pid == POL_LOOKAHEAD else
+                     boltzmann(scores(pid)) if temperature > 0 and pid scores else choose(pid)
             apply(pid); [check if CHECK_EACH_ACTION]
         end_turn; settle; [check]; track
     finish; [the last tension record]
@@ -139,7 +162,17 @@ from typing import Any, Callable
 import numba
 import numpy as np
 
-from sim.games.engine import EV_W, KERNEL_FLAGS, capped, erring, inline_kernel, jit, seat_policies
+from sim.games.engine import (
+    EV_W,
+    KERNEL_FLAGS,
+    W_TEMPERATURE,
+    boltzmann,
+    capped,
+    erring,
+    inline_kernel,
+    jit,
+    seat_policies,
+)
 from sim.games.tension import N_COMPETITIVE, N_COOPERATIVE, write_competitive, write_cooperative
 from sim.rng import seed_streams
 
@@ -147,7 +180,7 @@ HOOKS = (
     "new_state", "shared", "new_work", "thread_spec", "start", "over", "clock", "turn_cap", "stall",
     "snap_key", "begin_turn", "turn_done", "actor", "legal_actions", "choose", "choose_sim", "choose_lookahead",
     "apply", "end_turn", "settle", "settle_due", "check", "finish", "write_row", "sim_over", "sim_clock",
-    "round_of", "decided", "winner", "progress", "danger_limit",
+    "round_of", "decided", "winner", "progress", "danger_limit", "scores", "scored_choice",
 )
 """The numba hooks every game binds (see the module docstring)."""
 CONSTANTS = ("POL_LOOKAHEAD", "POL_RANDOM", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTION", "LEAF_STEP", "LEAF_TURN", "INLINE_TURN",
@@ -184,9 +217,25 @@ def _no_limit(spec):
     return 0
 
 
-OPTIONAL = {"settle": _no_settle, "settle_due": _never_due, "danger_limit": _no_limit, "COOPERATIVE": False}
+_NO_SCORES = np.zeros(0, np.float64)
+
+
+@inline_kernel
+def _no_scores(state, spec, pid, w, work, n):
+    return _NO_SCORES
+
+
+@inline_kernel
+def _option_itself(state, spec, pid, w, work, n, k):
+    return k
+
+
+OPTIONAL = {"settle": _no_settle, "settle_due": _never_due, "danger_limit": _no_limit, "scores": _no_scores,
+            "scored_choice": _option_itself, "COOPERATIVE": False}
 """Hooks and constants a game may leave out, with the engine's default: nothing to settle after
-a turn; a competitive game (``COOPERATIVE`` False), which has no ``danger_limit``."""
+a turn; a competitive game (``COOPERATIVE`` False), which has no ``danger_limit``; no policy that
+scores its options (``scores``: none, so ``temperature`` changes nothing) and scored options
+that are the legal actions themselves (``scored_choice``)."""
 
 
 # ---- the templates (plain Python: ``bind`` compiles one copy per game) ----------------------
@@ -202,6 +251,20 @@ def _snap(state, snaps, last):
     return last
 
 
+@_template(inline="always")
+def _decide(state, spec, pid, w, work, n, rng):
+    """The choice of a plain policy ``pid`` at the table (after ``erring``): at the seat's
+    ``temperature`` above 0, when ``pid`` scores this decision (the ``scores`` hook), a softmax
+    pick over its scores (``engine.boltzmann``, ``scored_choice``); else ``choose``. At 0 one
+    read of the weight row, nothing computed or drawn."""
+    t = w[W_TEMPERATURE]
+    if t > 0.0 and pid != POL_RANDOM:  # noqa: F821
+        sc = scores(state, spec, pid, w, work, n)  # noqa: F821
+        if sc.shape[0] > 0:
+            return scored_choice(state, spec, pid, w, work, n, boltzmann(sc, t, rng))  # noqa: F821
+    return choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+
+
 # The loop's hot path: the hooks are inlined into small functions that the reference-counting
 # loop calls with its arguments as they are (a call passes arrays borrowed): extracting arrays
 # from the spec / work tuples, or a seat's weight row, inside the loop would count references
@@ -210,9 +273,9 @@ def _snap(state, snaps, last):
 @_template(leaf="LEAF_STEP", sim="_sim_step")
 def _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn):
     """One decision of seat ``s`` playing its plain policy ``pids[s]`` (weights ``W[s]``):
-    ``legal_actions``, ``choose`` (``choose_sim`` in the look-ahead copy ``_sim_step``, which
-    is this very function when a game's ``choose_sim`` is its ``choose``), ``apply``, compiled
-    into one function."""
+    ``legal_actions``, ``erring`` and ``_decide`` (``choose_sim`` in the look-ahead copy
+    ``_sim_step``, which is this very function when a game's ``choose_sim`` is its ``choose``),
+    ``apply``, compiled into one function."""
     pid = pids[s]
     w = W[s]
     n = legal_actions(state, spec, work)  # noqa: F821
@@ -220,7 +283,7 @@ def _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn):
         c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
     else:
         pid = erring(pid, w, rng, POL_RANDOM)  # noqa: F821  (a mistake: the random policy decides)
-        c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+        c = _decide(state, spec, pid, w, work, n, rng)
     apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
 
 
@@ -260,7 +323,7 @@ def _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last):
                 c = choose_sim(state, spec, pid, w, work, n, rng)  # noqa: F821
             else:
                 pid = erring(pid, w, rng, POL_RANDOM)  # noqa: F821
-                c = choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+                c = _decide(state, spec, pid, w, work, n, rng)
             apply(state, spec, pid, w, work, c, rng, rig_dice, ev, evn)  # noqa: F821
         elif IN_SIM:  # noqa: F821
             _sim_step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)  # noqa: F821

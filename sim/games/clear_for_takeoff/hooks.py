@@ -7,7 +7,8 @@ A turn (RB Turn sequence) is one decision of the seat to move: a play, an exchan
 fixed tail (``play.end_turn``: the face-down draw, the independent movement, the finish
 check). ``work`` = (acts int32[max_actions, ACT_W], disc int32[NCT], need int32[NCT], tw
 int64[2]: tw[0] 1 once the seat has acted this turn, tw[1] the cards its exchange came up
-short, RULES.md D4).
+short, RULES.md D4; sc float64[max_actions + 1]: the options' scores at a temperature,
+``scores``: the plays, then the exchange).
 """
 
 from __future__ import annotations
@@ -44,7 +45,13 @@ from sim.games.clear_for_takeoff.play import (
 )
 from sim.games.clear_for_takeoff.play import begin_turn as turn_head
 from sim.games.clear_for_takeoff.play import end_turn as turn_tail
-from sim.games.clear_for_takeoff.policies import choose_exchange, score_play, select
+from sim.games.clear_for_takeoff.policies import (
+    choose_exchange,
+    policy_exchange,
+    score_options,
+    score_play,
+    select,
+)
 from sim.games.clear_for_takeoff.rules import (
     apply_exchange,
     apply_play,
@@ -92,7 +99,8 @@ def shared(spec):
 @kernel
 def new_work(spec, sh):
     acts = np.empty((max_actions(spec[0]), ACT_W), np.int32)
-    return acts, np.zeros(NCT, np.int32), np.zeros(NCT, np.int32), np.zeros(2, np.int64)
+    return (acts, np.zeros(NCT, np.int32), np.zeros(NCT, np.int32), np.zeros(2, np.int64),
+            np.empty(acts.shape[0] + 1, np.float64))
 
 
 @kernel
@@ -161,6 +169,18 @@ def choose(state, spec, pid, w, work, n, rng):
 
 
 choose_sim = choose
+
+
+@inline_kernel
+def scores(state, spec, pid, w, work, n):
+    return work[4][: score_options(state, spec[0], spec[2], pid, w, work[0], n, work[4])]
+
+
+@inline_kernel
+def scored_choice(state, spec, pid, w, work, n, k):
+    if k < n:
+        return np.int64(k)
+    return policy_exchange(state, spec[0], spec[2], state[H_CUR], pid, w, work[1], work[2])  # option n: the exchange
 
 
 @inline_kernel
@@ -313,7 +333,7 @@ def rollout_choice(state, spec, w, acts, n, disc, need, rng):
     sdisc = np.zeros(NCT, np.int32)
     sneed = np.zeros(NCT, np.int32)
     stw = np.zeros(2, np.int64)
-    swork = (sacts, sdisc, sneed, stw)
+    swork = (sacts, sdisc, sneed, stw, np.empty(acts.shape[0] + 1, np.float64))
     S = p[P_S]
     pids, W = lookahead_seats(base, w, S)
     rig0 = np.zeros(1, np.int32)

@@ -195,9 +195,9 @@ N_WEIGHTS = len(WEIGHT_NAMES)
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "uniform over legal plays and one exchange option (random 1-4 cards)"),
     PolicyDef("greedy", POL_GREEDY, "rule of thumb: unblock own takeoff, advance the most prepared aircraft, "
-              "else exchange unusable cards; never attacks"),
+              "else exchange unusable cards; never attacks", scored=True),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted scoring of every play (weights below), attacks and plays "
-              "weather", dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
+              "weather", dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS, scored=True),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each candidate (the best-scored plays and the "
               "base policy's exchange) is played out `rollouts` times by the base policy in every seat, after a "
               "re-deal of the unseen cards (deck order, opponents' hands); plays the best mean of win + a small "

@@ -11,6 +11,10 @@
   wild-card cost, attack, leader focus, weather, VIP, exchange threshold) and plays the
   best, exchanging when no play scores above ``exchange``. It attacks and uses weather.
 
+Greedy and heuristic score with one function, ``score_play`` (an exchange scores
+``exchange_score``): ``select`` plays the best, and the engine's ``temperature`` softmaxes over
+the same scores (``score_options``, the ``scores`` hook; docs/mistakes.md).
+
 Every policy draws its randomness (tie-breaks, the random policy) from the POLICY stream,
 so the deal never depends on the policy. Ids (``POL_*``), weight indices (``W_*``, in the
 order of ``data.HEURISTIC_WEIGHTS``) and ``POLICIES`` are in ``layout.py``.
@@ -79,7 +83,7 @@ from sim.games.clear_for_takeoff.rules import (
     takeoff_blocked,
     to_slot,
 )
-from sim.games.engine import leaf_kernel
+from sim.games.engine import inline_kernel, leaf_kernel
 from sim.rng import POLICY, randint
 
 
@@ -300,6 +304,42 @@ def choose_runway(state, p, pid, rng):
     return 0 if v0 <= v1 else 1
 
 
+@inline_kernel
+def exchange_score(pid, w):
+    """The score of an exchange beside the plays ``score_play`` scores: greedy 0 (it plays
+    only a play scoring above 0), heuristic its ``exchange`` weight (``select`` exchanges when
+    no play scores above it)."""
+    return 0.0 if pid == POL_GREEDY else w[W_EXCHANGE]
+
+
+@inline_kernel
+def policy_exchange(state, p, fleet, s, pid, w, disc, need):
+    """Fill ``disc`` with the exchange policy ``pid`` makes (``choose_exchange``: the heuristic
+    keeps its attack cards when it attacks; at least one card); returns CH_EXCHANGE."""
+    choose_exchange(state, p, fleet, s, pid == POL_HEURISTIC and w[W_ATTACK] > 0, disc, need, True)
+    return CH_EXCHANGE
+
+
+@leaf_kernel
+def score_options(state, p, fleet, pid, w, acts, n, out):
+    """The engine's ``scores`` hook for greedy and heuristic: ``score_play`` of each of the
+    ``n`` legal plays into ``out[:n]`` (float64[>= n + 1]), then, when the hand holds a card,
+    the exchange (``exchange_score``) into ``out[n]``; returns the options scored, or 0 for
+    another policy or a decision with one option at most (the policy's own ``select`` decides:
+    a pass, or the only play or exchange). Option n is the exchange (``hooks.scored_choice``)."""
+    if pid != POL_GREEDY and pid != POL_HEURISTIC:
+        return 0
+    h = hand_total(state, p, state[H_CUR])
+    m = n + (1 if h > 0 else 0)
+    if m <= 1:
+        return 0
+    for i in range(n):
+        out[i] = score_play(state, p, fleet, acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3], pid, w)
+    if h > 0:
+        out[n] = exchange_score(pid, w)
+    return m
+
+
 @leaf_kernel
 def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
     """The current seat's choice: an index into ``acts[:n]`` (a play), CH_EXCHANGE (an
@@ -330,10 +370,8 @@ def select(state, p, fleet, pid, w, acts, n, disc, need, rng):
             ties += 1
             if randint(rng, POLICY, ties) == 0:
                 best = i
-    threshold = 0.0 if pid == POL_GREEDY else w[W_EXCHANGE]
-    if best >= 0 and bestv > threshold:
+    if best >= 0 and bestv > exchange_score(pid, w):
         return best
     if h == 0:
         return best if best >= 0 else CH_PASS
-    choose_exchange(state, p, fleet, s, pid == POL_HEURISTIC and w[W_ATTACK] > 0, disc, need, True)
-    return CH_EXCHANGE
+    return policy_exchange(state, p, fleet, s, pid, w, disc, need)

@@ -8,7 +8,8 @@ below for a look-ahead seat) and ``rules.apply_move``; the turn's tail is ``rule
 (the finish check, the next seat, and its roll, with the scenario's scripted dice
 ``rig_dice`` when a test gives them).
 
-``work`` = (acts int32[MAX_ACTS, ACT_W] the allowed moves, tw int64[1]: 1 once the seat moved).
+``work`` = (acts int32[MAX_ACTS, ACT_W] the allowed moves, tw int64[1]: 1 once the seat moved,
+sc float64[MAX_ACTS] the moves' scores at a temperature, ``scores``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from sim.games.dice_race.play import (
     sim_score,
     write_row,  # noqa: F401  (an engine hook)
 )
-from sim.games.dice_race.policies import move_score, select
+from sim.games.dice_race.policies import move_score, score_moves, select
 from sim.games.dice_race.rules import apply_move, check_invariants, legal_moves, mark_stall, setup
 from sim.games.dice_race.rules import end_turn as pass_turn
 from sim.games.engine import (
@@ -73,7 +74,7 @@ def shared(spec):
 
 @kernel
 def new_work(spec, sh):
-    return np.empty((MAX_ACTS, ACT_W), np.int32), np.zeros(1, np.int64)
+    return np.empty((MAX_ACTS, ACT_W), np.int32), np.zeros(1, np.int64), np.empty(MAX_ACTS, np.float64)
 
 
 @inline_kernel
@@ -138,6 +139,11 @@ def choose(state, spec, pid, w, work, n, rng):
 
 
 choose_sim = choose
+
+
+@inline_kernel
+def scores(state, spec, pid, w, work, n):
+    return work[2][: score_moves(state, spec, pid, w, work[0], n, work[2])]
 
 
 @inline_kernel
@@ -258,7 +264,7 @@ def rollout_choice(state, spec, w, acts, n, rng):
     K = cand.shape[0]
     total = np.zeros(K)
     stw = np.zeros(1, np.int64)
-    sw = (sacts, stw)
+    sw = (sacts, stw, np.empty(MAX_ACTS, np.float64))
     S = spec[0][P_S]
     pids, Wb = lookahead_seats(base, w, S)
     sdepth = depth + 1 if depth > 0 else 0  # simulate counts the deciding seat's own turn

@@ -105,10 +105,10 @@ N_WEIGHTS = len(WEIGHT_NAMES)
 
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "uniform over the allowed moves"),
-    PolicyDef("greedy", POL_GREEDY, "rule of thumb: the move that goes furthest (a finish first)"),
+    PolicyDef("greedy", POL_GREEDY, "rule of thumb: the move that goes furthest (a finish first)", scored=True),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted score of each move: progress, opponents sent back, the "
               "expected spaces lost to opponents behind the landing space (weights below); a finish first",
-              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
+              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS, scored=True),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each allowed move is played out `rollouts` "
               "times by the base policy in every seat on simulated dice; plays the best mean of win + a small "
               "progress term", dict(ROLLOUT_WEIGHTS), base="heuristic", weight_docs=ROLLOUT_WEIGHT_DOCS),

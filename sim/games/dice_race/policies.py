@@ -6,6 +6,10 @@
   read as ``w[W_*]``): progress, opponents sent back, and the expected spaces lost to the
   opponents behind the landing space; a finishing move always scores highest.
 
+Greedy and heuristic score their moves with one function, ``option_score``: ``select`` plays
+its first best, and the engine's ``temperature`` softmaxes over it (``score_moves``, the
+``scores`` hook; docs/mistakes.md).
+
 The look-ahead ``rollout`` lives in ``play.py`` (it plays whole turns). Policies read only what
 a player at the table sees: the track and the dice (Dice Race hides nothing).
 """
@@ -30,7 +34,7 @@ from sim.games.dice_race.layout import (
     W_PROGRESS,
     W_SAFETY,
 )
-from sim.games.engine import leaf_kernel
+from sim.games.engine import inline_kernel, leaf_kernel
 from sim.rng import POLICY, randint
 
 WIN_SCORE = 1e9
@@ -74,24 +78,42 @@ def move_score(state, spec, w, acts, i):
     return w[W_PROGRESS] * (dest - src) + w[W_BUMP] * sent / (p[P_S] - 1) - w[W_SAFETY] * threat * loss
 
 
+@inline_kernel
+def option_score(state, spec, pid, w, acts, i):
+    """The score the scoring policy ``pid`` (greedy or heuristic) gives row ``i`` of ``acts``,
+    higher is better: greedy the landing space (a finish lands furthest), heuristic
+    ``move_score``. ``select`` plays the first best; the engine's temperature softmaxes over it
+    (``score_moves``)."""
+    if pid == POL_GREEDY:
+        return np.float64(acts[i, A_DEST])
+    return move_score(state, spec, w, acts, i)
+
+
 @leaf_kernel
 def select(state, spec, pid, w, acts, n, rng):
-    """Index (into ``acts[:n]``) of the move policy ``pid`` makes (module docstring)."""
+    """Index (into ``acts[:n]``) of the move policy ``pid`` makes (module docstring): for greedy
+    and heuristic the first of the best ``option_score``, else uniform (POLICY stream)."""
     if n <= 1:
         return 0
-    if pid == POL_GREEDY:
+    if pid == POL_GREEDY or pid == POL_HEURISTIC:
         best = 0
+        bs = option_score(state, spec, pid, w, acts, 0)
         for i in range(1, n):
-            if acts[i, A_DEST] > acts[best, A_DEST]:
-                best = i
-        return best
-    if pid == POL_HEURISTIC:
-        best = 0
-        bs = move_score(state, spec, w, acts, 0)
-        for i in range(1, n):
-            v = move_score(state, spec, w, acts, i)
+            v = option_score(state, spec, pid, w, acts, i)
             if v > bs:
                 best = i
                 bs = v
         return best
     return np.int64(randint(rng, POLICY, n))
+
+
+@leaf_kernel
+def score_moves(state, spec, pid, w, acts, n, out):
+    """The engine's ``scores`` hook: ``option_score`` of each of the ``n`` moves into ``out``
+    (float64[>= n]) for greedy and heuristic; returns the moves scored, n, or 0 (another policy,
+    or a single move: nothing to choose)."""
+    if n <= 1 or not (pid == POL_GREEDY or pid == POL_HEURISTIC):
+        return 0
+    for i in range(n):
+        out[i] = option_score(state, spec, pid, w, acts, i)
+    return n

@@ -18,7 +18,8 @@ tw[5] 1 in a look-ahead simulation (no bookkeeping; the stale map is recomputed 
 carpet stayed put, skipped turn or not, as the simulations always did), tw[6] 1 in a
 simulation's first turn, the deciding seat's own, where the map is kept, tw[7] 1 when
 ``settle`` must recompute the map after the turn: the rules' end of the turn does not read
-or move the board's clouds, so recomputing after it gives the map it gave before it).
+or move the board's clouds, so recomputing after it gives the map it gave before it; sc
+float64[p[P_MAXACT]]: the rows' scores at a temperature, ``scores``).
 """
 
 from __future__ import annotations
@@ -85,7 +86,15 @@ from sim.games.flying_carpet.play import (
     sim_score,
     write_row,  # noqa: F401  (an engine hook)
 )
-from sim.games.flying_carpet.policies import choose_cloud, map_into, policy_map, prepare, row_score, select
+from sim.games.flying_carpet.policies import (
+    choose_cloud,
+    map_into,
+    policy_map,
+    prepare,
+    row_score,
+    score_rows,
+    select,
+)
 from sim.games.flying_carpet.rules import (
     apply_action,
     check_invariants,
@@ -123,7 +132,7 @@ def new_work(spec, sh):
     acts = np.empty((p[P_MAXACT], ACT_W), np.int32)
     cw = np.empty(2 * NCELL, np.int32)
     fw = np.empty(p[P_HAND] + 1, np.float64)
-    return acts, cw, fw, sh.copy(), np.zeros(TW, np.int64)
+    return acts, cw, fw, sh.copy(), np.zeros(TW, np.int64), np.empty(p[P_MAXACT], np.float64)
 
 
 @kernel
@@ -222,6 +231,11 @@ def choose(state, spec, pid, w, work, n, rng):
 
 
 choose_sim = choose
+
+
+@inline_kernel
+def scores(state, spec, pid, w, work, n):
+    return work[5][: score_rows(state, spec, work[3], pid, w, work[0], n, work[2], work[5])]
 
 
 @inline_kernel
@@ -409,7 +423,7 @@ def rollout_choice(state, spec, dmap, w, acts, n, rng, fw, stale):
     evn = np.zeros(1, np.int64)
     total = np.zeros(K)
     stw = np.zeros(TW, np.int64)  # a simulation's turn flags: as long as a game's (settle's tw[7])
-    sw = (sacts, swork, sfw, sdmap, stw)
+    sw = (sacts, swork, sfw, sdmap, stw, np.empty(p[P_MAXACT], np.float64))
     S = p[P_S]
     pids, Wb = lookahead_seats(base, w, S)
     for _r in range(R):

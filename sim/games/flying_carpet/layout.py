@@ -226,10 +226,11 @@ ROLLOUT_WEIGHT_NAMES: tuple[str, ...] = tuple(ROLLOUT_WEIGHTS)
 POLICIES = (
     PolicyDef("random", POL_RANDOM, "uniform over the legal actions (die choices: random proposals)"),
     PolicyDef("greedy", POL_GREEDY, "the move ending nearest the finish (wind-aware turn map), a token only "
-              "when it saves more than 0.6 turn; blocks on landing; a drift exchanges a card; never moves clouds"),
+              "when it saves more than 0.6 turn; blocks on landing; a drift exchanges a card; never moves clouds",
+              scored=True),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted score of every move (weights below): distance, tokens kept "
               "for the landing, blocking the leader, star risk, edge risk, exchanging weak cards",
-              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
+              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS, scored=True),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
               "rows is played out `rollouts` times (to the end, or `depth` turns) by the base policy in every "
               "seat, after re-dealing the face-down stack and the opponents' hands; the best mean of win + "

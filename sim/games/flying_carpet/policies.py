@@ -19,6 +19,10 @@
 
   Clouds: puts a cloud just in front of the leading opponent when the rules allow it.
 
+Greedy and heuristic score their rows with one function, ``row_score``: ``select`` plays the
+first best, and the engine's ``temperature`` softmaxes over the same scores (``score_rows``, the
+``scores`` hook; docs/mistakes.md). The cloud move is a rule, not scored (never softened).
+
 Policies read only what a player at the table sees (positions, the board, own hand and
 tokens; the deck's composition, which is printed on the cards, for the distance map; never
 the order of the face-down stack or another player's hand). The distance map is that of the
@@ -67,6 +71,7 @@ from sim.games.flying_carpet.layout import (
     PI_KIND,
     PK_CLOUD,
     POL_GREEDY,
+    POL_HEURISTIC,
     POL_RANDOM,
     T_NONE,
     W_BLOCK_LEADER,
@@ -334,6 +339,19 @@ def select(state, spec, dist, pid, w, acts, n, rng, fw):
             bv = v
             best = i
     return best
+
+
+@leaf_kernel
+def score_rows(state, spec, dist, pid, w, acts, n, fw, out):
+    """The engine's ``scores`` hook: ``row_score`` of each of the ``n`` rows into ``out``
+    (float64[>= n]) for greedy and heuristic, the scores ``select`` takes the first best of;
+    returns the rows scored, n, or 0 (another policy, or a single row). ``fw`` as ``select``."""
+    if n <= 1 or (pid != POL_GREEDY and pid != POL_HEURISTIC):
+        return 0
+    ld = prepare(state, spec, dist, pid, w, acts, n, fw)
+    for i in range(n):
+        out[i] = row_score(state, spec, dist, pid, w, acts, i, fw, ld)
+    return n
 
 
 @leaf_kernel

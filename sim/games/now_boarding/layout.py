@@ -273,10 +273,10 @@ POLICIES = (
               "destinations, random upgrades"),
     PolicyDef("greedy", POL_GREEDY, "dispatcher: deliver the nearest destination aboard; empty planes fetch the "
               "most urgent passenger nobody else is fetching (10·anger + 2·fare − distance); board the angriest "
-              "first; balanced upgrades (cheapest next)"),
+              "first; balanced upgrades (cheapest next)", scored=True),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted dispatcher: scores deliveries and pickups with the weights, "
               "detour-aware boarding, hand-offs at shared airports, configurable upgrade strategy and caps",
-              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
+              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS, scored=True),
     PolicyDef("planner", POL_PLANNER, "team planner, the shipped configs' team: each round it plans every "
               "plane's itinerary within its move points as one team decision (legs valued by how much closer "
               "they bring their passengers, rescues at the last anger cube, pickups that reset anger, relays "

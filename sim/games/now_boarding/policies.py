@@ -3,11 +3,18 @@ team plays one policy; each plane decides for itself with the shared board in vi
 "Policies"). Weights (float64[N_WEIGHTS]) are read by layout W_* index; upgrade strategies
 are layout STRAT_*. Every draw comes from the POLICY stream, so policies never change the
 deal (common random numbers).
+
+Temperature (the engine's weight, docs/mistakes.md): the team's decisions the engine sees are
+whole phases (the flight phase, the draw, a purchase), so its dispatch has no options to
+soften; greedy and heuristic soften their own scored choices inside the flight phase
+(``do_pickups``, ``choose_target``) with the engine's ``prefer`` at the team's temperature, one
+pick over the very scores their argmax compares (at 0 that argmax, nothing drawn). The
+planner plans whole routes (``planner.py``) and purchases follow strategies: not scored.
 """
 
 from __future__ import annotations
 
-from sim.games.engine import leaf_kernel
+from sim.games.engine import W_TEMPERATURE, leaf_kernel, prefer
 from sim.games.now_boarding.layout import (
     ACTIVE,
     C_ANGER,
@@ -150,7 +157,10 @@ def deliver_all(st, spec, p, ev, evn):
 
 @leaf_kernel
 def do_pickups(st, spec, p, pol, w, rng, ev, evn):
-    """Board passengers waiting at p's airport per the policy. Returns the count boarded."""
+    """Board passengers waiting at p's airport per the policy, one at a time, the best-scored
+    first (greedy 16 x anger + fare; heuristic the weighted score below, the plane's target
+    first), or at the team's temperature a softmax pick over the same scores (``engine.prefer``).
+    Returns the count boarded."""
     b = pb(p)
     a = st[b + SE_AIR]
     n = 0
@@ -165,9 +175,11 @@ def do_pickups(st, spec, p, pol, w, rng, ev, evn):
             i += 1
         return n
     dest0 = primary_dest(st, spec, p) if pol == POL_HEURISTIC else -1
+    t = w[W_TEMPERATURE]
     while True:
         best = -1
         bs = -1e18
+        mass = 0.0
         for i in range(st[S_NACTIVE]):
             c = st[ACTIVE + i]
             if st[C_PLACE + c] != PL_WAIT or st[C_WHERE + c] != a:
@@ -190,8 +202,8 @@ def do_pickups(st, spec, p, pol, w, rng, ev, evn):
                         continue
                 if st[b + SE_TCARD] == c:
                     s += 1e9
-            if s > bs:
-                bs = s
+            take, bs, mass = prefer(s, t, bs, mass, rng)
+            if take:
                 best = c
         if best < 0:
             break
@@ -256,7 +268,12 @@ def choose_target(st, spec, p, pol, w, rng):
     passenger no other plane is fetching (score 10*anger + 2*fare - distance), kept once chosen.
     heuristic: the best of deliveries (fare*w_fare - dist*w_dist) and pickups
     (w_anger*anger^2 + w_fare*fare - w_dist*dist - w_trip*trip), +2 for the current target.
-    random: a random airport, kept until reached."""
+    random: a random airport, kept until reached.
+
+    At the team's temperature (``w[W_TEMPERATURE]`` > 0) the scored choices, greedy's passenger
+    to fetch and the heuristic's delivery or pickup, are softmax picks over the same scores
+    (``engine.prefer``, the POLICY stream); greedy's nearest-destination delivery and its
+    last-cube diversion are rules (nearest first) and stay as they are."""
     b = pb(p)
     here = st[b + SE_AIR]
     if pol == POL_RANDOM:
@@ -270,6 +287,7 @@ def choose_target(st, spec, p, pol, w, rng):
     n = st[S_NACTIVE]
     last = spec[P_ANGER_LIMIT] - 1
     left = st[b + SE_SPLEFT]
+    t = w[W_TEMPERATURE]
     if pol == POL_GREEDY:
         tc = st[b + SE_TCARD]
         if st[b + SE_NCARR] > 0:
@@ -310,6 +328,7 @@ def choose_target(st, spec, p, pol, w, rng):
             return st[C_WHERE + tc]
         best = -1
         bs = -1e18
+        mass = 0.0
         for i in range(n):
             c = st[ACTIVE + i]
             if st[C_PLACE + c] != PL_WAIT or st[C_WHERE + c] == here:
@@ -320,8 +339,8 @@ def choose_target(st, spec, p, pol, w, rng):
             s = 10.0 * st[C_ANGER + c] + 2.0 * spec[P_CFARE + c] - x
             if st[C_ANGER + c] >= last and x > left:
                 s -= 40.0  # cannot be reached before it complains
-            if s > bs:
-                bs = s
+            take, bs, mass = prefer(s, t, bs, mass, rng)
+            if take:
                 best = c
         st[b + SE_TCARD] = best
         if best < 0:
@@ -332,6 +351,7 @@ def choose_target(st, spec, p, pol, w, rng):
     best_t = -1
     best_c = -1
     bs = -1e18
+    mass = 0.0
     for i in range(n):
         c = st[ACTIVE + i]
         pl = st[C_PLACE + c]
@@ -340,8 +360,8 @@ def choose_target(st, spec, p, pol, w, rng):
             if d == here:
                 continue
             s = w[W_FARE] * spec[P_CFARE + c] - w[W_DIST] * plane_dist(st, spec, p, d)
-            if s > bs:
-                bs = s
+            take, bs, mass = prefer(s, t, bs, mass, rng)
+            if take:
                 best_t = d
                 best_c = -1
         elif pl == PL_WAIT:
@@ -356,8 +376,8 @@ def choose_target(st, spec, p, pol, w, rng):
                 s -= w[W_ANGER] * ang * ang  # hopeless: it complains before this plane arrives
             if c == tc:
                 s += 2.0
-            if s > bs:
-                bs = s
+            take, bs, mass = prefer(s, t, bs, mass, rng)
+            if take:
                 best_t = a
                 best_c = c
     st[b + SE_TCARD] = best_c

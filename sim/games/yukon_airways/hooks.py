@@ -11,7 +11,8 @@ which has nothing to choose. The turn cap counts player turns (``H_TURN``); snap
 taken once a round (``H_ROUND``, a day).
 
 ``work`` = (acts int32[MAX_ACTS, ACT_W], ctx int64[CTX] the policies' context, tw int64[1]:
-1 once the step's action was taken).
+1 once the step's action was taken, sc float64[MAX_ACTS] the actions' scores at a temperature,
+``scores``).
 """
 
 from __future__ import annotations
@@ -61,7 +62,14 @@ from sim.games.yukon_airways.play import (
     sim_score,
     write_row,  # noqa: F401  (an engine hook)
 )
-from sim.games.yukon_airways.policies import CTX, action_score, fill_context, seat_weights, select
+from sim.games.yukon_airways.policies import (
+    CTX,
+    action_score,
+    fill_context,
+    score_actions,
+    seat_weights,
+    select,
+)
 from sim.games.yukon_airways.rules import apply_action, check_invariants, redeal, score_now, setup
 
 POL_LOOKAHEAD = POL_ROLLOUT
@@ -84,7 +92,7 @@ def shared(spec):
 
 @kernel
 def new_work(spec, sh):
-    return np.empty((MAX_ACTS, ACT_W), np.int32), np.zeros(CTX, np.int64), np.zeros(1, np.int64)
+    return np.empty((MAX_ACTS, ACT_W), np.int32), np.zeros(CTX, np.int64), np.zeros(1, np.int64), np.empty(MAX_ACTS)
 
 
 @inline_kernel
@@ -157,6 +165,11 @@ def choose(state, spec, pid, w, work, n, rng):
 
 
 choose_sim = choose
+
+
+@inline_kernel
+def scores(state, spec, pid, w, work, n):
+    return work[3][: score_actions(state, spec, pid, w, work[0], n, work[1], work[3])]
 
 
 @inline_kernel
@@ -283,7 +296,7 @@ def rollout_choice(state, spec, w, acts, n, rng, ctx):
     evn = np.zeros(1, np.int64)
     total = np.zeros(K)
     stw = np.zeros(1, np.int64)
-    sw = (sacts, sctx, stw)
+    sw = (sacts, sctx, stw, np.empty(MAX_ACTS))
     S = p[P_S]
     pids, Wb = lookahead_seats(base, w, S)
     for _r in range(R):

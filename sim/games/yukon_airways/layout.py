@@ -296,9 +296,9 @@ POLICIES = (
     PolicyDef("random", POL_RANDOM, "uniform over the legal actions of every decision"),
     PolicyDef("greedy", POL_GREEDY, "rule of thumb: the dock with most dice of one colour, fly the "
               "best-paying destination now, improvements by a fixed ranking, give up the cards naming "
-              "places out of reach first (fixed weights)"),
+              "places out of reach first (fixed weights)", scored=True),
     PolicyDef("heuristic", POL_HEURISTIC, "weighted scoring of every action (weights below)",
-              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS),
+              dict(HEURISTIC_WEIGHTS), weight_docs=HEURISTIC_WEIGHT_DOCS, scored=True),
     PolicyDef("rollout", POL_ROLLOUT, "flat Monte-Carlo look-ahead: each of the base policy's best `candidates` "
               "actions is played out `rollouts` times (to the end, or `depth` days) by the base policy in every "
               "seat, after re-dealing the ticket draw pile and the opponents' secret tickets; the best mean of "

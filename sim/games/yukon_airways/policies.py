@@ -6,10 +6,11 @@
 * ``heuristic``: the same scoring with the seat's weights (``data.HEURISTIC_WEIGHTS``:
   money, improvement, far, dock_order, keep_tickets, new_place), read as ``w[W_*]``.
 
-Both scored policies take the first best-scoring action. They read only what a player at the
-table sees: the docks, the board's markers, their own hand and cockpit. Which cards to give up
-(face down, burnt as fuel, tucked, discarded) is scored by ``card_worth``; whether to use a
-dock's ability by ``sc_ability`` (RULES.md "Policies").
+Both scored policies take the first best-scoring action (``action_score``); the engine's
+``temperature`` softmaxes over the same scores (``score_actions``, the ``scores`` hook). They
+read only what a player at the table sees: the docks, the board's markers, their own hand and
+cockpit. Which cards to give up (face down, burnt as fuel, tucked, discarded) is scored by
+``card_worth``; whether to use a dock's ability by ``sc_ability`` (RULES.md "Policies").
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from sim.games.yukon_airways.layout import (
     P_SEATS,
     P_THRESH,
     POL_GREEDY,
+    POL_HEURISTIC,
     POL_RANDOM,
     POL_ROLLOUT,
     SE_DIAL,
@@ -423,3 +425,17 @@ def select(state, spec, pid, w, acts, n, rng, ctx):
     if pid == POL_RANDOM:
         return randint(rng, POLICY, n)
     return select_scored(state, spec, w, acts, n, ctx)
+
+
+@leaf_kernel
+def score_actions(state, spec, pid, w, acts, n, ctx, out):
+    """The engine's ``scores`` hook: ``action_score`` of each of the ``n`` legal ``acts`` into
+    ``out`` (float64[>= n]) for greedy and heuristic, the scores ``select_scored`` takes the
+    first best of; returns the actions scored, n, or 0 (another policy, or one action)."""
+    if n <= 1 or (pid != POL_GREEDY and pid != POL_HEURISTIC):
+        return 0
+    s = state[H_ACTOR]
+    fill_context(state, spec, s, ctx)
+    for i in range(n):
+        out[i] = action_score(state, spec, s, w, acts, i, ctx)
+    return n
