@@ -25,6 +25,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -797,7 +798,8 @@ def _check_user_seat(gdef: Any, seat: SeatConfig, i: int, source: str) -> None:
     for key, val in (("base", seat.base), ("base_weights", seat.base_weights)):
         if val:
             raise ConfigError(source, f"seats[{i}].{key}", f"a user policy ({pol.label}) takes no {key}")
-    _check_engine_weights(seat, i, source)
+    # a user policy scores nothing the engine can soften (docs/policies.md): temperature is refused
+    _check_engine_weights(gdef, SimpleNamespace(name=pol.label, scored=False), seat, i, source)
 
 
 def _check_run_name(cfg: RunConfig, source: str) -> None:

@@ -63,6 +63,8 @@ def far(view):
     ('{ policy = "pols.py:other" }', '@user_policy("clear_for_takeoff")\ndef other(view):\n    return 0\n',
      ["seats[0].policy", "a policy of 'clear_for_takeoff', not of 'dice_race'"]),
     ('{ policy = "pols.py:far", weights = { y = 2.0 } }', GOOD, ["seats[0].weights.y", "has no weight 'y'"]),
+    ('{ policy = "pols.py:far", weights = { temperature = 1.0 } }', GOOD,
+     ["seats[0].weights.temperature", "pols.py:far", "does not score its options"]),
     ('{ policy = "pols.py:far" }', GOOD.replace("    return best", "    return best +"),
      ["seats[0].policy", "syntax error"]),
 ])
