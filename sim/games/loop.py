@@ -251,17 +251,26 @@ def _snap(state, snaps, last):
     return last
 
 
+@_template(leaf="LEAF_STEP")
+def _softened(state, spec, pid, w, work, n, rng, t):
+    """``_decide`` at temperature ``t`` > 0: when ``pid`` scores this decision (the ``scores``
+    hook), a softmax pick over its scores (``engine.boltzmann``) played as ``scored_choice``;
+    else ``choose``. A call, not inlined: the hot loop of a seat without a temperature keeps
+    only the test."""
+    sc = scores(state, spec, pid, w, work, n)  # noqa: F821
+    if sc.shape[0] > 0:
+        return scored_choice(state, spec, pid, w, work, n, boltzmann(sc, t, rng))  # noqa: F821
+    return choose(state, spec, pid, w, work, n, rng)  # noqa: F821
+
+
 @_template(inline="always")
 def _decide(state, spec, pid, w, work, n, rng):
     """The choice of a plain policy ``pid`` at the table (after ``erring``): at the seat's
-    ``temperature`` above 0, when ``pid`` scores this decision (the ``scores`` hook), a softmax
-    pick over its scores (``engine.boltzmann``, ``scored_choice``); else ``choose``. At 0 one
-    read of the weight row, nothing computed or drawn."""
+    ``temperature`` above 0 and a policy other than random, ``_softened``; else ``choose``. At
+    0 one read of the weight row, nothing computed or drawn."""
     t = w[W_TEMPERATURE]
     if t > 0.0 and pid != POL_RANDOM:  # noqa: F821
-        sc = scores(state, spec, pid, w, work, n)  # noqa: F821
-        if sc.shape[0] > 0:
-            return scored_choice(state, spec, pid, w, work, n, boltzmann(sc, t, rng))  # noqa: F821
+        return _softened(state, spec, pid, w, work, n, rng, t)
     return choose(state, spec, pid, w, work, n, rng)  # noqa: F821
 
 
