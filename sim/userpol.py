@@ -351,7 +351,7 @@ def bind_policies(game: str, policies: list[LoadedPolicy]) -> UserSet:
     from sim.games import get_game
     from sim.games.engine import jit
     from sim.games.loop import bind
-    from sim.games.user import W_PROBE, W_USER, View, readonly
+    from sim.games.user import USER_OPTIONAL, W_PROBE, W_USER, View, readonly
     from sim.rng import POLICY, seed_streams, uniform
 
     gdef = get_game(game)
@@ -359,7 +359,7 @@ def bind_policies(game: str, policies: list[LoadedPolicy]) -> UserSet:
     plain = jit(error_model="numpy")  # no cache: the bound loop that calls them is cached
     ns: dict[str, Any] = {
         "np": np, "kernel": plain, "inline_kernel": jit(inline="always", error_model="numpy"),
-        "game_choose": hooks.choose, "user_legal": hooks.user_legal, "user_choice": hooks.user_choice,
+        "game_choose": hooks.choose, **{h: vars(hooks).get(h, d) for h, d in USER_OPTIONAL.items()},
         "user_redeal": hooks.user_redeal, "actor": hooks.actor, "clock": hooks.clock,
         "USER_BASE": hooks.USER_BASE, "W_USER": W_USER, "W_PROBE": W_PROBE, "View": View,
         "readonly": readonly, "POLICY": POLICY, "uniform": uniform, "seed_streams": seed_streams,

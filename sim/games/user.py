@@ -22,6 +22,7 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from sim.games.base import ENGINE_W, LOOKAHEAD_W
+from sim.games.engine import inline_kernel
 
 W_USER = -(LOOKAHEAD_W + ENGINE_W + 1)
 """Weight-row index (negative) of a seat's user-policy index (-1: not a user seat)."""
@@ -63,3 +64,21 @@ def readonly(typingctx, a):
         return args[0]
 
     return rt(a), codegen
+
+
+@inline_kernel
+def _legal_rows(state, spec, work, n):
+    return work[0], n
+
+
+@inline_kernel
+def _row_itself(state, spec, work, acts, c):
+    return c
+
+
+USER_OPTIONAL = {"user_legal": _legal_rows, "user_choice": _row_itself}
+"""The user-policy hooks a game may leave out, with the engine's default (as
+:data:`sim.games.loop.OPTIONAL` for the loop's hooks): ``user_legal`` asks the user function
+at every decision among the ``n`` legal action rows ``work[0]``; ``user_choice`` plays row
+``c`` itself (the row index is what the game's ``apply`` takes). ``USER_BASE`` and
+``user_redeal`` every game defines."""

@@ -381,18 +381,6 @@ USER_BASE = POL_GREEDY
 the exchange or pass of a turn without a play (RB Exchanging cards), and every -1."""
 
 
-@inline_kernel
-def user_legal(state, spec, work, n):
-    """The rows a user policy chooses among and their count: the legal plays of the turn
-    (``layout`` A_* columns); none (0) when the seat has no play: the base exchanges or
-    passes."""
-    return work[0], n
-
-
-@inline_kernel
-def user_choice(state, spec, work, acts, c):
-    """The ``choose`` code of user choice ``c``: the play's row."""
-    return c
 
 
 @kernel

@@ -287,17 +287,6 @@ USER_BASE = POL_GREEDY
 """The built-in policy of a user seat's decisions its function leaves (-1) or is not asked."""
 
 
-@inline_kernel
-def user_legal(state, spec, work, n):
-    """The rows a user policy chooses among and their count: the allowed moves (``layout``
-    A_* columns; Dice Race hides nothing, so the state it sees is the whole game)."""
-    return work[0], n
-
-
-@inline_kernel
-def user_choice(state, spec, work, acts, c):
-    """The ``choose`` code of user choice ``c`` (a row of ``user_legal``): the row itself."""
-    return c
 
 
 @kernel

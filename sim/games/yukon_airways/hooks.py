@@ -329,11 +329,6 @@ def user_legal(state, spec, work, n):
     return work[0], n
 
 
-@inline_kernel
-def user_choice(state, spec, work, acts, c):
-    """The ``choose`` code of user choice ``c``: the action's row."""
-    return c
-
 
 @kernel
 def user_redeal(state, spec, seat, rng):
