@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 CONFIG ?= configs/clear_for_takeoff.toml
 
-.PHONY: setup run test bench lint playthroughs warm clean check-baselines baselines schema browser
+.PHONY: setup run test bench lint playthroughs warm clean check-baselines baselines schema browser prebuilt
 
 setup: $(STAMP) browser
 
@@ -61,6 +61,17 @@ check-baselines: warm
 # record reports/baselines/<config>.json for every shipped config (after an intended change)
 baselines: warm
 	@for c in configs/*.toml; do $(BIN)/sim baseline $$c || exit 1; done
+
+# the compile cache the package ships (sim/prebuilt/, sim.prebuilt): every kernel `make test`
+# compiles, built by `make test` itself in an empty cache that ignores the old archive. Run it
+# after any change to the kernels' source (sim.source_hash), or a new user's first run compiles.
+PREBUILT_CACHE := $(CURDIR)/.prebuilt-cache
+prebuilt: setup
+	rm -rf $(PREBUILT_CACHE)
+	SIM_PREBUILT=0 SIM_CACHE_DIR=$(PREBUILT_CACHE) $(MAKE) test
+	SIM_PREBUILT=0 SIM_CACHE_DIR=$(PREBUILT_CACHE) $(BIN)/python -c 'import sys, sim, sim.prebuilt as p; \
+	  p.main(["pack", sys.argv[1] + "/numba/" + sim.source_hash()])' $(PREBUILT_CACHE)
+	rm -rf $(PREBUILT_CACHE)
 
 bench: warm
 	$(BIN)/python -m sim.bench

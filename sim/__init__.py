@@ -40,22 +40,49 @@ def source_hash() -> str:
 
 
 def _configure_numba_cache() -> str:
-    """Set ``NUMBA_CACHE_DIR`` to ``$SIM_CACHE_DIR/numba/<source hash>``.
+    """Set ``NUMBA_CACHE_DIR`` to ``$SIM_CACHE_DIR/numba/<source hash>``, numba's CPU target to
+    ``generic`` (unless ``NUMBA_CPU_NAME`` is set or ``SIM_NATIVE_CPU=1``) and unpack the shipped
+    compile cache into the folder when it matches (:mod:`sim.prebuilt`).
 
     ``SIM_CACHE_DIR`` defaults to ``~/.cache/sim``; where that is not writable, or not this
     user's alone (numba unpickles what it finds there), a folder private to the user in the
     system temp dir is used (:mod:`sim.cachedir`). Returns the folder chosen.
     """
     from sim.cachedir import choose
+    from sim.prebuilt import install
 
+    if "NUMBA_CPU_NAME" not in os.environ and os.environ.get("SIM_NATIVE_CPU", "") != "1":
+        # numba's generic CPU target: a cache that is valid on any machine of the platform,
+        # such as the one the package ships (sim.prebuilt); as fast here as the host's target
+        os.environ["NUMBA_CPU_NAME"] = "generic"
     base = Path(os.environ.get("SIM_CACHE_DIR", Path.home() / ".cache" / "sim"))
-    folder = choose(base, source_hash())
+    source = source_hash()
+    folder = choose(base, source)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    # the package's files cache under a folder named after their place in the package, not
+    # after their absolute path (sim._locator): a cache serves every copy of the same source
+    os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
     if "numba" in sys.modules:  # numba read its config already: tell it too
         from numba.core import config as _nc
 
         _nc.CACHE_DIR = str(folder)
+        _nc.CACHE_LOCATOR_CLASSES = LOCATORS
+        if os.environ.get("NUMBA_CPU_NAME", "").lower() == "generic" and _nc.CPU_NAME is None:
+            _nc.CPU_NAME, _nc.CPU_FEATURES = "generic", ""
+    global PREBUILT
+    PREBUILT = install(folder, source)
     return str(folder)
+
+
+PREBUILT: str | None = None
+"""The shipped compile cache this process unpacked into the cache folder (:mod:`sim.prebuilt`),
+or None (none for this source and platform, disabled, or unpacked before)."""
+
+
+LOCATORS = ("sim._locator.PackageCacheLocator,UserProvidedCacheLocator,InTreeCacheLocator,"
+            "UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator")
+"""numba's cache locator classes, ``sim``'s first (``NUMBA_CACHE_LOCATOR_CLASSES``): numba's own
+list after it, for functions outside the package."""
 
 
 NUMBA_CACHE_DIR = _configure_numba_cache()

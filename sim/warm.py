@@ -65,9 +65,18 @@ def compile_order(names: list[str]) -> list[str]:
 
 
 def warm(jobs: int | None = None) -> None:
+    import sim
+    from sim.prebuilt import archive_for, portable
+
     names = compile_order(available())
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     t0 = time.perf_counter()
+    arc = archive_for(sim.source_hash())
+    if sim.PREBUILT:
+        print(f"warm: unpacked the shipped compile cache {sim.PREBUILT} into {sim.NUMBA_CACHE_DIR}", flush=True)
+    elif not arc.is_file() and portable():
+        print(f"warm: no shipped compile cache for this source and platform ({arc.name}): compiling "
+              "(`make prebuilt` builds it)", flush=True)
     if jobs == 1:
         for name in names:
             print(f"warm: {name} ready in {warm_game(name):.1f} s", flush=True)

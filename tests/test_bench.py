@@ -26,7 +26,8 @@ RESULT = {
         {"game": "now_boarding", "seats": "shipped", "policies": ["planner"], "threads": 2, "games_per_s": 750.0,
          "games_per_min": 45_000, "turns_per_game": 16.0, "ns_per_turn": 160_000.0, "scaling": 1.875, "load": 2.0},
     ],
-    "start": [{"game": "clear_for_takeoff", "cold_s": 61.0, "warm_s": 1.5, "load": 1.0}],
+    "start": [{"game": "clear_for_takeoff", "cold_s": 61.0, "warm_s": 1.5, "shipped_s": 4.2, "shipped": True, "load": 1.0},
+              {"game": "now_boarding", "cold_s": 120.0, "warm_s": 3.5, "shipped_s": 118.0, "shipped": False, "load": 1.0}],
     "c_yardstick": {"function": "clear_for_takeoff.rules.legal_plays", "states": 3000, "numba_ns": 150.0,
                     "c_ns": 100.0, "ratio": 1.5, "load": 1.0},
     "memory": [{"game": "clear_for_takeoff", "seats": "greedy", "games": 1_000_000, "peak_gib": 0.8, "wall_s": 60.0, "load": 2.0}],
@@ -42,7 +43,10 @@ def test_markdown_states_every_figure_and_the_targets():
     assert ("Target 200,000 Now Boarding planner games a minute (the shipped 4-player team, issue 10): "
             "missed (45,000, 78 % short).") in md
     assert "missed by Yukon Airways greedy (1.80x), Now Boarding shipped (1.88x)." in md
-    assert "| Clear for Takeoff | 61 s | 1.5 s | 1.0 |" in md
+    assert "| Clear for Takeoff | 61 s | 1.5 s | 4.2 s | 1.0 |" in md
+    assert "| Now Boarding | 120 s | 3.5 s | 118 s (no archive for this source: compiled) | 1.0 |" in md
+    assert ("Target: a new user's first run of 1,000 games in at most 60 s (issue 34): missed by Now Boarding "
+            "(118 s).") in md
     assert "numba 150 ns per call, plain C (`gcc -O2`) 100 ns per call: 1.50x, outside the 1.3x target" in md
     assert "| Clear for Takeoff | greedy | 1,000,000 | 0.80 GiB | 60 s | 2.0 |" in md
 
