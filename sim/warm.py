@@ -24,27 +24,38 @@ from sim.games import available
 
 
 def warm_game(name: str) -> float:
-    """Compile game ``name``'s kernels (a 4-game run with its policies, a look-ahead seat with
-    a tiny budget, and one invariant-checked playout), and those of its user policy config
-    among the shipped configs, ``configs/<name>_example_policy.toml``, when there is one (also
-    its traced game; Dice Race's only: the other games' examples live in ``configs/policies/``
-    so CI does not compile each game's loop twice); returns the seconds it took."""
+    """Compile game ``name``'s kernels and return the seconds it took: both bindings of its loop
+    (:func:`sim.games.loop.bind`), each with a 4-game run, one invariant-checked playout and one
+    traced game: the full one with a look-ahead seat on a tiny budget (a cooperative game's whole
+    team) and the plain one with every other policy; and those of its user policy config among
+    the shipped configs, ``configs/<name>_example_policy.toml``, when there is one (Dice Race's
+    only: the other games' examples live in ``configs/policies/`` so CI does not compile each
+    game's loop once more)."""
     from sim.compile import run_from_dict
     from sim.games import get_game
     from sim.runner import run_games
 
     t0 = time.perf_counter()
     gdef = get_game(name)
-    seats: list = [p.name if not p.lookahead else {"policy": p.name, "weights": {"rollouts": 1, "depth": 1}}
-                   for p in gdef.policies][: gdef.max_seats]
-    while len(seats) < gdef.min_seats:
-        seats.append(seats[-1])
+    plain: list = [p.name for p in gdef.policies if not p.lookahead][: gdef.max_seats]
+    while len(plain) < gdef.min_seats:
+        plain.append(plain[-1])
+    look = [{"policy": p.name, "weights": {"rollouts": 1, "depth": 1}} for p in gdef.policies if p.lookahead][:1]
     if gdef.mode == "cooperative":
-        seats = [seats[0]] * gdef.min_seats
-    run = run_from_dict({"game": name, "name": f"warm-{name}", "games": 4, "seed": 1, "seats": seats},
-                        f"<warm {name}>")
-    run_games(run)
-    gdef.check_playout(run, 0)
+        plain = [plain[0]] * gdef.min_seats
+        full = look * gdef.min_seats
+    else:
+        full = plain[: gdef.max_seats - 1] + look if look else []
+        while full and len(full) < gdef.min_seats:
+            full.insert(0, plain[0])
+    for seats in (full, plain):
+        if not seats:
+            continue
+        run = run_from_dict({"game": name, "name": f"warm-{name}", "games": 4, "seed": 1, "seats": seats},
+                            f"<warm {name}>")
+        run_games(run)
+        gdef.check_playout(run, 0)
+        gdef.trace(run, 0)
     example = Path(__file__).resolve().parents[1] / "configs" / f"{name}_example_policy.toml"
     if example.is_file():  # the shipped user policy's loop (docs/policies.md): its own cache entry
         from sim.compile import load_run

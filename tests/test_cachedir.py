@@ -113,7 +113,8 @@ def test_import_sim_never_uses_a_planted_shared_cache(tmp_path):
         for f in (planted, planted.parent):
             f.chmod(0o777)
     (tmp_path / "afile").write_text("x")
-    env = {**os.environ, "SIM_CACHE_DIR": str(tmp_path / "afile" / "cache"), "TMPDIR": str(tmp)}
+    env = {**os.environ, "SIM_CACHE_DIR": str(tmp_path / "afile" / "cache"), "TMPDIR": str(tmp),
+           "SIM_PREBUILT": "0"}  # the shipped cache would fill the chosen folder (sim.prebuilt)
     out = subprocess.run([sys.executable, "-c", "import os, sim; print(sim.NUMBA_CACHE_DIR); "
                           "print(os.environ['NUMBA_CACHE_DIR'])"], env=env, capture_output=True, text=True,
                          check=True)

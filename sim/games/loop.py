@@ -20,6 +20,15 @@ folds its dead branch away: the bound loop is as fast as a hand-written one. Eac
 (the cache folder is keyed on a hash of the package source, :mod:`sim`, so an edit to any
 hook drops the cached loops too).
 
+Each game is bound twice. The full binding plays any run; the *plain* binding compiles
+``playout`` and its callers (``play_index``, ``play_slice``, ``check_index``, ``traced_index``)
+again with the constant ``LOOKAHEAD_ON`` False, so they never reference the look-ahead seat's
+decision (``_step_lookahead``, ``choose_lookahead``: the rollout search and its simulations);
+every other kernel is the same object in both, compiled once. ``ThreadedBatch`` and the
+:class:`Kernels` entry points play a run on the plain binding when no seat entry plays
+``POL_LOOKAHEAD``: the same games bit for bit (the look-ahead branch is never taken there), and
+a run without a look-ahead seat does not compile it (Yukon Airways' first run: 145 s -> 78 s).
+
 The hooks (every game spells them the same; ``spec`` is the game's compiled spec tuple,
 ``state`` int32[state size], ``work`` the game's scratch tuple, ``rng`` uint64[2] streams,
 ``pids`` int64[S] / ``W`` float64[S, N_WEIGHTS + LOOKAHEAD_W] the seats' policies, ``ev`` /
@@ -190,16 +199,24 @@ CONSTANTS = ("POL_LOOKAHEAD", "POL_RANDOM", "SNAP_BEFORE_CAP", "CHECK_EACH_ACTIO
 _TEMPLATES: list[tuple[str, Callable, dict, str, str]] = []
 
 
-def _template(leaf: str = "", sim: str = "", **flags: Any) -> Callable[[Callable], Callable]:
+def _template(leaf: str = "", sim: str = "", plain: bool = False, **flags: Any) -> Callable[[Callable], Callable]:
     """Register a template with its numba flags; ``leaf`` (``"LEAF_STEP"``, ``"LEAF_TURN"`` or
     ``"LEAF_LOOP"``): compiled without reference counting (``engine.leaf_kernel``'s flags) for a
     game whose constant of that name is True; ``sim``: the name of its look-ahead copy, bound
-    with the constant ``IN_SIM`` True (the template itself sees it False)."""
+    with the constant ``IN_SIM`` True (the template itself sees it False); ``plain``: it has a
+    copy in the plain binding (:func:`bind`), bound with ``LOOKAHEAD_ON`` False."""
     def reg(f: Callable) -> Callable:
         _TEMPLATES.append((f.__name__, f, {**KERNEL_FLAGS, **flags}, leaf, sim))
+        if plain:
+            _PLAIN.append(f.__name__)
         return f
 
     return reg
+
+
+_PLAIN: list[str] = []
+"""The templates the plain binding compiles again (``playout`` and its callers): every other
+kernel is shared between the two bindings, so it is compiled (and cached) once."""
 
 
 @inline_kernel
@@ -411,7 +428,7 @@ def _next_actor(state, spec, work):
     return actor(state, spec)  # noqa: F821
 
 
-@_template()
+@_template(plain=True)
 def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, evn, snaps, check_on, tk, hist):
     """Play game ``g`` of ``seed`` into ``state`` (the module docstring's loop); returns 0 or
     the first violated invariant code (tested only with ``check_on``).
@@ -431,9 +448,10 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
     cap = turn_cap(spec)  # noqa: F821
     last = -1
     fast = not check_on
-    for s in range(pids.shape[0]):
-        if pids[s] == POL_LOOKAHEAD:  # noqa: F821
-            fast = False
+    if LOOKAHEAD_ON:  # noqa: F821  (a constant: the plain binding compiles no look-ahead)
+        for s in range(pids.shape[0]):
+            if pids[s] == POL_LOOKAHEAD:  # noqa: F821
+                fast = False
     while not over(state):  # noqa: F821
         if SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)
@@ -449,8 +467,11 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
             last = _snap(state, snaps, last)
         s = _next_actor(state, spec, work)
         while s >= 0:
-            if pids[s] == POL_LOOKAHEAD:  # noqa: F821
-                _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn)
+            if LOOKAHEAD_ON:  # noqa: F821
+                if pids[s] == POL_LOOKAHEAD:  # noqa: F821
+                    _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn)
+                else:
+                    _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
             else:
                 _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
             if CHECK_EACH_ACTION and check_on:  # noqa: F821
@@ -550,7 +571,7 @@ def _write_tension(state, spec, n_seats, tk, hist, row):
         write_competitive(hist, tk[2], n_seats, winner(state), row, row.shape[0] - N_COMPETITIVE - n_seats)  # noqa: F821
 
 
-@_template(inline="always")
+@_template(inline="always", plain=True)
 def play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, check_on):
     """Game ``g`` untraced and unrigged with its seats' policies (``engine.seat_policies``);
     returns (state, invariant code: 0 unless ``check_on`` found a violation, ``tk``, ``hist``:
@@ -572,7 +593,7 @@ def play_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, c
     return state, code, tk, hist
 
 
-@_template(nogil=True)
+@_template(nogil=True, plain=True)
 def play_slice(spec, entry_policy, entry_weights, perms, seed, first_index, count, out):
     """Play games ``first_index .. first_index + count - 1`` into ``out`` (int32[count, C]) on
     the calling thread, without the GIL (:class:`ThreadedBatch` runs one slice a thread). Each
@@ -587,7 +608,7 @@ def play_slice(spec, entry_policy, entry_weights, perms, seed, first_index, coun
         _write_tension(state, spec, perms.shape[1], tk, hist, out[ii])
 
 
-@_template()
+@_template(plain=True)
 def check_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g):
     """Game ``g`` played as ``play_batch`` plays it, ``check`` after every turn (and every
     decision with ``CHECK_EACH_ACTION``); 0 or the first violated invariant code."""
@@ -595,7 +616,7 @@ def check_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g):
     return code
 
 
-@_template()
+@_template(plain=True)
 def traced_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g, rig_deck, rig_dice, ev, evn,
                  snaps, row):
     """Game ``g`` as the batch plays it (with chance rigging when ``rig_deck`` / ``rig_dice``
@@ -629,15 +650,25 @@ class ThreadedBatch:
     of a game's cold compile (Now Boarding 20 s, Clear for Takeoff 10 s of about 60; issue 34);
     a plain loop over a slice compiles in a fraction of that and plays at the same speed."""
 
-    def __init__(self, kernel: Any) -> None:
+    def __init__(self, kernel: Any, plain: Any = None, lookahead_id: int = -1) -> None:
         self.kernel = kernel
+        self.plain = plain
+        self.lookahead_id = lookahead_id
+
+    def kernel_for(self, entry_policy: np.ndarray) -> Any:
+        """The plain binding's ``play_slice`` when no entry of ``entry_policy`` is the look-ahead
+        policy (:func:`bind`), else the full one."""
+        if self.plain is not None and not np.any(np.asarray(entry_policy) == self.lookahead_id):
+            return self.plain
+        return self.kernel
 
     def __call__(self, spec, entry_policy, entry_weights, perms, seed, first_index, count, out) -> None:
         count = int(count)
+        kernel = self.kernel_for(entry_policy)
         k = max(1, min(numba.get_num_threads(), count))
         if k == 1:
-            self.kernel(spec, entry_policy, entry_weights, perms, np.int64(seed), np.int64(first_index),
-                        np.int64(count), out)
+            kernel(spec, entry_policy, entry_weights, perms, np.int64(seed), np.int64(first_index),
+                   np.int64(count), out)
             return
         from concurrent.futures import ThreadPoolExecutor
 
@@ -645,7 +676,7 @@ class ThreadedBatch:
         if pool is None:
             pool = _POOL[k] = ThreadPoolExecutor(max_workers=k, thread_name_prefix="sim-batch")
         cuts = np.linspace(0, count, k + 1).astype(np.int64)
-        futures = [pool.submit(self.kernel, spec, entry_policy, entry_weights, perms, np.int64(seed),
+        futures = [pool.submit(kernel, spec, entry_policy, entry_weights, perms, np.int64(seed),
                                np.int64(first_index + a), np.int64(b - a), out[a:b])
                    for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
         for f in futures:
@@ -657,7 +688,10 @@ class Kernels:
     """One game's bound loop: the numba kernels ``playout``, ``play_index``, ``play_batch``,
     ``check_index``, ``traced_index``, ``simulate``, ``rest_of_turn`` and
     ``stop_if_capped`` (the templates above), the hooks they were bound to,
-    and the Python entry points :meth:`run_traced` and :meth:`check_playout`."""
+    and the Python entry points :meth:`run_traced` and :meth:`check_playout`.
+
+    ``plain_check_index`` / ``plain_traced_index``: the plain binding's (:func:`bind`), which the
+    entry points (and ``play_batch``) use when no seat entry plays ``lookahead_id``."""
 
     game: str
     hooks: dict
@@ -671,6 +705,14 @@ class Kernels:
     stop_if_capped: Any
     trace_rows: Callable[[Any], tuple[int, int]]
     snaps_used: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    plain_check_index: Any = None
+    plain_traced_index: Any = None
+    lookahead_id: int = -1
+
+    def plain_for(self, entry_policy: np.ndarray) -> bool:
+        """True when no entry of ``entry_policy`` plays the look-ahead policy: the plain
+        binding plays the run, bit for bit as the full one would."""
+        return self.plain_check_index is not None and not np.any(np.asarray(entry_policy) == self.lookahead_id)
 
     def shared_of(self, spec: Any) -> Any:
         """``shared(spec)``, computed once per spec object of this process."""
@@ -706,7 +748,8 @@ class Kernels:
         rd = np.zeros(0, np.int32) if rig_deck is None else np.asarray(rig_deck, np.int32)
         rc = np.zeros(1, np.int32) if rig_dice is None else np.asarray(rig_dice, np.int32)
         row = np.zeros(len(run.game.column_names(run.n_seats)), np.int32)
-        state, hist, n = self.traced_index(spec, self.shared_of(spec), run.entry_policy, run.entry_weights,
+        traced = self.plain_traced_index if self.plain_for(run.entry_policy) else self.traced_index
+        state, hist, n = traced(spec, self.shared_of(spec), run.entry_policy, run.entry_weights,
                                            run.perms, np.int64(run.seed), np.int64(game_index), rd, rc, ev, evn,
                                            snaps, row)
         if progress is not None:
@@ -727,8 +770,9 @@ class Kernels:
         other = _user_kernels(self, run)
         if other is not None:
             return other.check_playout(run, game_index)
-        return int(self.check_index(run.spec, self.shared_of(run.spec), run.entry_policy, run.entry_weights,
-                                    run.perms, np.int64(run.seed), np.int64(game_index)))
+        check = self.plain_check_index if self.plain_for(run.entry_policy) else self.check_index
+        return int(check(run.spec, self.shared_of(run.spec), run.entry_policy, run.entry_weights,
+                         run.perms, np.int64(run.seed), np.int64(game_index)))
 
 
 _SHARED: dict = {}
@@ -757,6 +801,7 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
     ns.update(hooks)
     ns["LEAF_LOOP"] = bool(hooks["LEAF_STEP"] and hooks["LEAF_TURN"])
     ns["IN_SIM"] = False
+    ns["LOOKAHEAD_ON"] = True
     ns["N_COMPETITIVE"], ns["N_COOPERATIVE"] = N_COMPETITIVE, N_COOPERATIVE
     built: dict[str, Any] = {}
 
@@ -780,6 +825,16 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
         else:
             built[sim] = compiled(sim, f, flags, leaf, sim_ns)
         ns[sim] = sim_ns[sim] = built[sim]
-    return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"], ThreadedBatch(built["play_slice"]),
+    # the plain binding: playout and its callers again with LOOKAHEAD_ON False, every other
+    # kernel the same object (compiled once); a run without a look-ahead seat never compiles
+    # the look-ahead's decision, search and simulations
+    plain_ns = {**ns, "LOOKAHEAD_ON": False}
+    plain: dict[str, Any] = {}
+    for name, f, flags, leaf, _sim in _TEMPLATES:
+        if name in _PLAIN:
+            plain_ns[name] = plain[name] = compiled(f"plain_{name}", f, flags, leaf, plain_ns)
+    return Kernels(game, {h: hooks[h] for h in HOOKS}, built["playout"], built["play_index"],
+                   ThreadedBatch(built["play_slice"], plain["play_slice"], hooks["POL_LOOKAHEAD"]),
                    built["check_index"], built["traced_index"], built["simulate"], built["rest_of_turn"],
-                   built["stop_if_capped"], trace_rows, snaps_used)
+                   built["stop_if_capped"], trace_rows, snaps_used, plain["check_index"], plain["traced_index"],
+                   hooks["POL_LOOKAHEAD"])
