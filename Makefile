@@ -38,7 +38,7 @@ run: setup
 
 # the balance checks first, so pytest's summary is the last line CI prints
 test: warm check-baselines browser
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
+	$(BIN)/python -m pytest -n 2 --dist worksteal -p no:cacheprovider tests
 
 # dogfood: every shipped config against its committed baseline (games from its [checks] table).
 # Two checks run at once (CHECK_JOBS): each spends several seconds of one core importing and

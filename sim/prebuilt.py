@@ -140,18 +140,19 @@ def _unpack(archive: Path, folder: Path) -> None:
                 raise
 
 
-def pack(cache: Path, source: str) -> Path:
+def pack(cache: Path, source: str, preset: int = 9) -> Path:
     """Write the archive of ``source`` for this platform from cache folder ``cache`` (its
     package sub-folders ``sim*``: a user policy file's kernels elsewhere stay out), replacing
     the archives of other source for this platform; returns its path. Raises FileNotFoundError
-    when ``cache`` holds no package kernels."""
+    when ``cache`` holds no package kernels. ``preset``: xz's (9, the smallest archive, takes
+    about a minute for the whole cache; the tests pack small ones faster)."""
     subs = sorted(p for p in Path(cache).iterdir() if p.is_dir() and p.name.startswith("sim"))
     if not subs:
         raise FileNotFoundError(f"{cache} holds no compiled kernels of the package (sim* folders)")
     archives().mkdir(parents=True, exist_ok=True)
     out = archive_for(source)
     tmp = out.with_suffix(".partial")
-    with tarfile.open(tmp, "w:xz", preset=9) as tar:
+    with tarfile.open(tmp, "w:xz", preset=preset) as tar:
         for sub in subs:
             for f in sorted(sub.rglob("*")):
                 if f.is_file() and not f.name.startswith("."):

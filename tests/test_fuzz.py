@@ -400,7 +400,7 @@ def _write(folder: Path, raw: dict) -> Path:
 @pytest.mark.parametrize("command", CONFIG_COMMANDS)
 @pytest.mark.parametrize("game", GAMES)
 def test_a_hostile_config_is_refused(game, command):
-    @fuzz(40)
+    @fuzz(30)
     @fixed_seed("config", game, command)
     @given(case=hostile_config(game, command))
     def one(case):

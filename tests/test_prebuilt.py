@@ -148,7 +148,7 @@ def test_a_new_process_with_an_empty_cache_plays_from_the_archive_without_compil
     old = os.environ.get("SIM_PREBUILT_DIR")
     os.environ["SIM_PREBUILT_DIR"] = str(arch)
     try:
-        prebuilt.pack(subset, sim.source_hash())
+        prebuilt.pack(subset, sim.source_hash(), preset=0)
     finally:
         if old is None:
             os.environ.pop("SIM_PREBUILT_DIR")
