@@ -24,8 +24,8 @@ What makes a cache built on one machine valid on another:
 
 ``SIM_PREBUILT=0`` ignores the archive (``make bench`` measures the cold compile that way).
 The archive is code of this package, as trusted as its ``.py`` files; it is unpacked only into
-the private cache folder :mod:`sim.cachedir` chose, with tarfile's ``data`` filter (no links,
-no paths outside the folder).
+the private cache folder :mod:`sim.cachedir` chose, regular files only (links and other member
+kinds are skipped) and none with an absolute path or ``..`` (the whole archive is then refused).
 
 :func:`main` (``pack FOLDER``, which ``make prebuilt`` calls) writes the archive from a cache folder (``make prebuilt``
 fills one with ``make test`` in an empty ``SIM_CACHE_DIR`` first) and removes archives of other
@@ -34,13 +34,9 @@ source of the same platform.
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
 import sys
 import tarfile
-import tempfile
-from importlib import metadata
 from pathlib import Path
 
 ARCHIVES = Path(__file__).resolve().parent / "prebuilt"
@@ -60,6 +56,9 @@ def platform_tag() -> str:
     """``<Python cache tag>-numba<version>-<machine>-<os>``, for example
     ``cpython-311-numba0.68.1-x86_64-linux``: what a cached kernel depends on besides the
     source and the CPU target."""
+    import platform
+    from importlib import metadata  # here, not at `import sim`: 20 ms a CLI start-up does not need
+
     try:
         nb = metadata.version("numba")
     except metadata.PackageNotFoundError:  # pragma: no cover - numba is a dependency
@@ -116,6 +115,8 @@ def install(folder: Path, source: str) -> str | None:
 def _unpack(archive: Path, folder: Path) -> None:
     """Every regular file of ``archive`` that ``folder`` does not hold yet, each written to a
     temporary name and moved into place (a reader sees a whole file or none)."""
+    import tempfile
+
     with tarfile.open(archive, "r:xz") as tar:
         for m in tar:
             if not m.isfile():
@@ -170,6 +171,8 @@ def pack(cache: Path, source: str, preset: int = 9) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
+    import argparse
+
     ap = argparse.ArgumentParser(description="pack the shipped compile cache (sim/prebuilt/)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("pack", help="write the archive of this source from a filled cache folder")

@@ -127,7 +127,7 @@ def test_concurrent_installs_unpack_once(tmp_path, archive_dir):
     assert sorted(got, key=str) == sorted([None, None, None, f"abc-{prebuilt.platform_tag()}.tar.xz"], key=str)
 
 
-def test_a_new_process_with_an_empty_cache_plays_from_the_archive_without_compiling(tmp_path):
+def test_a_new_process_with_an_empty_cache_plays_from_the_archive_without_compiling(tmp_path, monkeypatch):
     """The real thing on the smallest game: this session's Dice Race kernels (compiled by the
     warm-up into this test run's cache) packed, then ``sim run`` in a fresh process with an
     empty ``SIM_CACHE_DIR`` unpacks them, compiles nothing and prints the same result."""
@@ -145,15 +145,8 @@ def test_a_new_process_with_an_empty_cache_plays_from_the_archive_without_compil
     env.pop("NUMBA_CACHE_DIR", None)
     env.pop("SIM_PREBUILT", None)
     env.pop("NUMBA_CPU_NAME", None)
-    old = os.environ.get("SIM_PREBUILT_DIR")
-    os.environ["SIM_PREBUILT_DIR"] = str(arch)
-    try:
-        prebuilt.pack(subset, sim.source_hash(), preset=0)
-    finally:
-        if old is None:
-            os.environ.pop("SIM_PREBUILT_DIR")
-        else:
-            os.environ["SIM_PREBUILT_DIR"] = old
+    monkeypatch.setenv("SIM_PREBUILT_DIR", str(arch))
+    prebuilt.pack(subset, sim.source_hash(), preset=0)
     cfg = ROOT / "configs" / "dice_race.toml"
     cmd = [sys.executable, "-m", "sim.cli", "run", str(cfg), "--games", "200", "--quiet", "--out", str(tmp_path / "out")]
     first = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)

@@ -16,6 +16,10 @@ from sim.games.yukon_airways.state import GameState
 
 ROOT = Path(__file__).resolve().parents[3]
 CONFIG = ROOT / "configs" / "yukon_airways.toml"
+# die d has colour d // 3: pink 0-2, yellow 3-5, green 6-8, blue 9-11, red 12-14
+BY_COLOUR = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]
+"""A dice rig (``Rig(dice=...)``): dock k + 1 gets the three dice of colour k, dock 6 none."""
+PINK, YELLOW, GREEN, BLUE, RED = range(5)
 
 
 def raw_config() -> dict:

@@ -45,10 +45,16 @@ from sim.games.yukon_airways.layout import (
     SYM_MONEY,
 )
 from sim.games.yukon_airways.state import GameState
-from tests.games.yukon_airways.conftest import load_plane, make_run, set_hand, to_flights
+from tests.games.yukon_airways.conftest import (
+    BY_COLOUR,
+    PINK,
+    YELLOW,
+    load_plane,
+    make_run,
+    set_hand,
+    to_flights,
+)
 
-BY_COLOUR = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]   # dock k+1 holds colour k, dock 6 empty
-PINK, YELLOW, GREEN, BLUE, RED = range(5)
 TWO_DICE = NDIAL + SWITCHES.index("two_dice_per_ticket")
 TWO_WILD = NDIAL + SWITCHES.index("two_card_wild")
 

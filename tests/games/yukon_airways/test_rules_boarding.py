@@ -21,11 +21,7 @@ from sim.games.yukon_airways.layout import (
     STEP_PLACE,
     STEP_TAKE,
 )
-from tests.games.yukon_airways.conftest import load_plane, to_flights
-
-# die d has colour d // 3: pink 0-2, yellow 3-5, green 6-8, blue 9-11, red 12-14
-BY_COLOUR = [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]   # dock k+1 holds colour k, dock 6 empty
-PINK, YELLOW, GREEN, BLUE, RED = range(5)
+from tests.games.yukon_airways.conftest import BY_COLOUR, GREEN, PINK, YELLOW, load_plane, to_flights
 
 
 def step(g):
