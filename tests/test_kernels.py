@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from sim.games import GAMES as GAMES_REGISTERED
+
 GAMES = Path(__file__).resolve().parents[1] / "sim" / "games"
 FILES = sorted(GAMES.rglob("*.py"))
 
@@ -107,3 +109,53 @@ def test_every_game_kernel_uses_the_engine_dispatcher():
                 if not isinstance(obj, WideDispatcher):
                     bad.append(f"{obj.py_func.__module__}.{obj.py_func.__qualname__}")
     assert seen > 200 and bad == [], bad
+
+
+def test_an_alloc_kernel_counts_its_own_references_under_a_leaf_caller():
+    """numba compiles a plain ``@kernel`` with its first caller's reference counting
+    (``inherit_if_not_set("nrt")``): called from a ``@leaf_kernel`` it has none, and numba
+    refuses its allocation. ``@alloc_kernel`` counts its own whoever calls it, so a leaf turn
+    loop can call an allocating search (Now Boarding's planner) and still count none itself."""
+    import numpy as np
+    from numba.core.errors import TypingError
+
+    from sim.games.engine import alloc_kernel, kernel, leaf_kernel
+
+    def total(n):
+        a = np.arange(n)
+        return a.sum()
+
+    def total_again(n):  # a function of its own: numba's cache keys a compiled function by its code
+        a = np.arange(n)
+        return a.sum()
+
+    own = alloc_kernel(total)
+    inherits = kernel(total_again)
+
+    @leaf_kernel
+    def via_own(n):
+        return own(n)
+
+    @leaf_kernel
+    def via_inherits(n):
+        return inherits(n)
+
+    assert via_own(5) == 10
+    with pytest.raises(TypingError, match="Only accept returning of array passed"):
+        via_inherits(5)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES_REGISTERED))
+def test_every_game_turn_loop_counts_no_references(game):
+    """Issue 32's speed line: a turn loop compiled with reference counting pays an atomic
+    increment and decrement for every array it takes out of the spec and work tuples, every
+    decision (Now Boarding's greedy team: 7 % of its games per second, 21.7k -> 23.7-24.2k
+    games/s once its loop was a leaf). Every shipped game's decision and turn hooks allocate
+    nothing themselves (an allocating search they call is an ``@alloc_kernel``), so the engine
+    compiles its whole turn loop (``_turns``) without reference counting."""
+    import importlib
+
+    hooks = importlib.import_module(f"sim.games.{game}.hooks")
+    assert hooks.LEAF_STEP is True and hooks.LEAF_TURN is True
+    ns = hooks.KERNELS.play_batch.plain.py_func.__globals__
+    assert ns["LEAF_LOOP"] is True and ns["_turns"].targetoptions.get("_nrt") is False

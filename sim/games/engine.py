@@ -5,7 +5,8 @@ events, result columns and chance rigging work the same way in every game.
   numpy error model) and tiny accessors ``@inline_kernel``: one set of flags for every game
   (the batch over games is the engine's: :class:`sim.games.loop.ThreadedBatch`). A function that allocates
   nothing and returns no array (most rules and policies) is ``@leaf_kernel``: the same
-  flags without reference counting, the fast path of the turn loop.
+  flags without reference counting, the fast path of the turn loop; a search such a function
+  must call that allocates is ``@alloc_kernel`` (it counts its own references).
 * **Seats** (``perms`` of the contract in :mod:`sim.games.base`): game ``g`` seats config
   entry ``perms[g % P, s]`` at seat ``s``; :func:`seat_policies` gives the policy id and
   weights of every seat of game ``g``.
@@ -60,6 +61,13 @@ so a call costs no atomic increments / decrements of its array arguments' counts
 about a third of a turn's time, and shared counts cost the 2-thread scaling). numba refuses
 to compile an allocation in such a function; ``tests/test_kernels.py`` checks that none
 returns an array."""
+alloc_kernel = jit(_nrt=True, **KERNEL_FLAGS)
+"""Decorator of a kernel function that allocates (or returns an array) and that a leaf
+kernel, or a hook a leaf loop inlines, calls (Now Boarding's planner search, from its
+decision hooks): compiled with reference counting whoever calls it. A plain ``@kernel``
+inherits its first caller's flag, so one called from a leaf is compiled without it and numba
+refuses its allocations; this one counts its own references, and the leaf caller, which
+passes it borrowed arrays and receives a number, still counts none."""
 
 EV_W = 8
 EV_TURN, EV_SEAT, EV_CODE, EV_A, EV_B, EV_C, EV_D, EV_E = range(EV_W)

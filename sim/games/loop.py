@@ -101,8 +101,10 @@ hook                  meaning
 and the constants ``POL_LOOKAHEAD`` (the policy id whose seats decide with
 ``choose_lookahead``), ``POL_RANDOM`` (the game's ``random`` policy, which makes a seat's
 mistakes), ``LEAF_STEP`` (True when ``legal_actions``, ``choose``, ``choose_sim``,
-``apply``, ``turn_done`` and ``actor`` allocate nothing: a plain seat's decision is then
-compiled without reference counting, ``engine.leaf_kernel``, the turn loop's fast path),
+``apply``, ``turn_done`` and ``actor`` allocate nothing themselves: a plain seat's decision is
+then compiled without reference counting, ``engine.leaf_kernel``, the turn loop's fast path; a
+search they call that allocates is an ``engine.alloc_kernel``, which counts its own, since
+numba compiles a plain ``@kernel`` with its first caller's reference counting),
 ``LEAF_TURN`` (the same of ``begin_turn`` and ``end_turn``; with both, a turn of plain seats
 is one call of a function with every hook inlined: ``_turn``), ``INLINE_TURN`` (``_turn`` also
 inlines the decision hooks instead of calling ``_step``: faster for short turns, a longer
@@ -637,6 +639,13 @@ def traced_index(spec, shared_data, entry_policy, entry_weights, perms, seed, g,
 _POOL: dict = {}
 
 
+def _no_lookahead(entry_policy: np.ndarray, lookahead_id: int) -> bool:
+    """True when no entry of ``entry_policy`` (int64[E]) plays the look-ahead policy
+    ``lookahead_id``: the plain binding (:func:`bind`) plays the run, bit for bit as the full
+    one would."""
+    return not np.any(np.asarray(entry_policy) == lookahead_id)
+
+
 class ThreadedBatch:
     """The batch contract's ``play_batch(spec, entry_policy, entry_weights, perms, seed,
     first_index, count, out)`` (:mod:`sim.games.base`): ``count`` games split into one
@@ -658,7 +667,7 @@ class ThreadedBatch:
     def kernel_for(self, entry_policy: np.ndarray) -> Any:
         """The plain binding's ``play_slice`` when no entry of ``entry_policy`` is the look-ahead
         policy (:func:`bind`), else the full one."""
-        if self.plain is not None and not np.any(np.asarray(entry_policy) == self.lookahead_id):
+        if self.plain is not None and _no_lookahead(entry_policy, self.lookahead_id):
             return self.plain
         return self.kernel
 
@@ -712,7 +721,7 @@ class Kernels:
     def plain_for(self, entry_policy: np.ndarray) -> bool:
         """True when no entry of ``entry_policy`` plays the look-ahead policy: the plain
         binding plays the run, bit for bit as the full one would."""
-        return self.plain_check_index is not None and not np.any(np.asarray(entry_policy) == self.lookahead_id)
+        return self.plain_check_index is not None and _no_lookahead(entry_policy, self.lookahead_id)
 
     def shared_of(self, spec: Any) -> Any:
         """``shared(spec)``, computed once per spec object of this process."""

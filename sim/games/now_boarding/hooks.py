@@ -29,8 +29,10 @@ from sim.games.engine import (
     W_LA_BASE,
     W_LA_DEPTH,
     W_LA_ROLLOUTS,
+    alloc_kernel,
     inline_kernel,
     kernel,
+    leaf_kernel,
     lookahead_seats,
     lookahead_streams,
 )
@@ -71,7 +73,8 @@ from sim.games.now_boarding.rules import after_last_draw, begin_round, check_inv
 from sim.games.now_boarding.rules import stall as _stall
 
 POL_LOOKAHEAD = POL_ROLLOUT
-LEAF_STEP = False  # the planner's end search (choose) and the flight phase (apply) allocate
+LEAF_STEP = True  # legal_actions, choose and apply allocate nothing themselves: the searches they call
+# (the planner's end search, its flight plan, the invariant check) are @alloc_kernel
 LEAF_TURN = True  # begin_turn and end_turn allocate nothing
 INLINE_TURN = True  # a round's six or so decisions are short: inlined into the turn loop
 SNAP_BEFORE_CAP = False
@@ -165,7 +168,7 @@ def _store(work, best, cand):
     return best
 
 
-@kernel
+@alloc_kernel
 def _end_search(state, spec, w, work, k, rng):
     best, cand, _nc, _tot = purchase_search(state, spec[0], work[0], k, POL_PLANNER, w, rng,
                                             np.int64(w[PW_ENDSEARCH]), 0)
@@ -194,7 +197,7 @@ def choose_lookahead(state, spec, w, work, n, rng):
     return _store(work, best, cand)
 
 
-@kernel
+@leaf_kernel
 def apply(state, spec, pid, w, work, choice, rng, rig_dice, ev, evn):
     K = spec[0]
     order = work[0]

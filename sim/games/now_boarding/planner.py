@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import inline_kernel, kernel, leaf_kernel
+from sim.games.engine import alloc_kernel, inline_kernel, kernel, leaf_kernel
 from sim.games.now_boarding.layout import (
     ACTIVE,
     C_ANGER,
@@ -487,7 +487,7 @@ def planner_orders(w, part):
     return w[PW_ORDERS]
 
 
-@kernel
+@alloc_kernel
 def plan_round(st, spec, w):
     """The planner's team decision for this flight phase: every plane's stops (PLN_*), the
     passengers each boards (C_ASSIGN), the set-downs (C_DROPAT) and the heading after its last

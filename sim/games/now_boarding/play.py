@@ -223,7 +223,7 @@ def plane_step(st, spec, p, pol, w, rng, ev, evn):
     return changed
 
 
-@kernel
+@leaf_kernel
 def flight_passes(st, spec, pol, w, rng, order, ev, evn, check):
     """RB "Fase de vuelo" (after ``rules.start_flight``): all planes act 'simultaneously',
     resolved as passes in this round's plane order; each pass every plane takes one step.
@@ -308,7 +308,7 @@ def buy_phase(st, spec, p, pol, w, rng, ev, evn):
         buy_basket(st, spec, p, nk, total, ev, evn)
 
 
-@kernel
+@leaf_kernel
 def maintenance_draw(st, spec, pol, rng, ev, evn):
     """RB "Fase de mantenimiento" up to the purchases: anger, complaints, stage change or end
     count (``rules.upkeep``); then (not before the final round) the draw, with the VIP the

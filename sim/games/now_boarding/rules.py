@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.engine import emit, inline_kernel, kernel, leaf_kernel, shuffle_or_rig
+from sim.games.engine import alloc_kernel, emit, inline_kernel, kernel, leaf_kernel, shuffle_or_rig
 from sim.games.now_boarding.layout import (
     ACTIVE,
     BIG,
@@ -1287,7 +1287,7 @@ def game_end(st, ev, evn):
 
 # ------------------------------------------------------------------ invariants
 
-@kernel
+@alloc_kernel
 def check_invariants(st, spec):
     """0, or the code (layout V_*) of the first violated invariant: every card in exactly one
     place and its zone's bookkeeping agrees, seats never over capacity (the temporary seat
