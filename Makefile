@@ -69,8 +69,7 @@ PREBUILT_CACHE := $(CURDIR)/.prebuilt-cache
 prebuilt: setup
 	rm -rf $(PREBUILT_CACHE)
 	SIM_PREBUILT=0 SIM_CACHE_DIR=$(PREBUILT_CACHE) $(MAKE) test
-	SIM_PREBUILT=0 SIM_CACHE_DIR=$(PREBUILT_CACHE) $(BIN)/python -c 'import sys, sim, sim.prebuilt as p; \
-	  p.main(["pack", sys.argv[1] + "/numba/" + sim.source_hash()])' $(PREBUILT_CACHE)
+	SIM_PREBUILT=0 SIM_CACHE_DIR=$(PREBUILT_CACHE) $(BIN)/python -c 'from sim.prebuilt import main; main(["pack"])'
 	rm -rf $(PREBUILT_CACHE)
 
 bench: warm

@@ -49,7 +49,7 @@ def _configure_numba_cache() -> str:
     system temp dir is used (:mod:`sim.cachedir`). Returns the folder chosen.
     """
     from sim.cachedir import choose
-    from sim.prebuilt import install
+    from sim.prebuilt import install, portable
 
     if "NUMBA_CPU_NAME" not in os.environ and os.environ.get("SIM_NATIVE_CPU", "") != "1":
         # numba's generic CPU target: a cache that is valid on any machine of the platform,
@@ -67,7 +67,7 @@ def _configure_numba_cache() -> str:
 
         _nc.CACHE_DIR = str(folder)
         _nc.CACHE_LOCATOR_CLASSES = LOCATORS
-        if os.environ.get("NUMBA_CPU_NAME", "").lower() == "generic" and _nc.CPU_NAME is None:
+        if portable() and _nc.CPU_NAME is None:
             _nc.CPU_NAME, _nc.CPU_FEATURES = "generic", ""
     global PREBUILT
     PREBUILT = install(folder, source)

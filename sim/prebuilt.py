@@ -27,9 +27,9 @@ The archive is code of this package, as trusted as its ``.py`` files; it is unpa
 the private cache folder :mod:`sim.cachedir` chose, regular files only (links and other member
 kinds are skipped) and none with an absolute path or ``..`` (the whole archive is then refused).
 
-:func:`main` (``pack FOLDER``, which ``make prebuilt`` calls) writes the archive from a cache folder (``make prebuilt``
-fills one with ``make test`` in an empty ``SIM_CACHE_DIR`` first) and removes archives of other
-source of the same platform.
+``main(["pack"])`` (:func:`main`, which ``make prebuilt`` calls after a ``make
+test`` in an empty ``SIM_CACHE_DIR``) writes the archive from the cache folder ``sim`` chose
+(or the folder given) and removes archives of other source of the same platform.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ archives, or a site's own build)."""
 def archives() -> Path:
     """The archive folder in use: ``$SIM_PREBUILT_DIR``, else :data:`ARCHIVES`."""
     return Path(os.environ.get("SIM_PREBUILT_DIR") or ARCHIVES)
+
+
 MARKER = ".prebuilt"
 """The file :func:`install` writes into a cache folder once it has unpacked an archive there
 (its content: the archive's name), or found none: the folder is not looked at again."""
@@ -176,13 +178,15 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="pack the shipped compile cache (sim/prebuilt/)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("pack", help="write the archive of this source from a filled cache folder")
-    p.add_argument("cache", type=Path, help="$SIM_CACHE_DIR/numba/<source hash> of a finished `make test`")
+    p.add_argument("cache", type=Path, nargs="?", default=None,
+                   help="the cache folder of a finished `make test` (default: the one sim uses, "
+                        "$SIM_CACHE_DIR/numba/<source hash>)")
     sub.add_parser("status", help="say whether this source has an archive for this platform")
     a = ap.parse_args(argv)
     import sim
 
     if a.cmd == "pack":
-        out = pack(a.cache, sim.source_hash())
+        out = pack(a.cache or Path(sim.NUMBA_CACHE_DIR), sim.source_hash())
         print(f"prebuilt: wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
     else:
         arc = archive_for(sim.source_hash())
