@@ -82,3 +82,38 @@ def test_the_plain_binding_traces_the_same_game(game):
     assert len(ev_p) > 0
     for a, b in ((state_p, state_f), (ev_p, ev_f), (snaps_p, snaps_f), (row_p, row_f)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_plain_run_compiles_no_lookahead_decision(tmp_path):
+    """What the plain binding exists for: a fresh process with an empty cache plays a greedy
+    Dice Race run and an invariant-checked game, and numba compiled ``_step_lookahead`` (the
+    look-ahead seat's decision, which reaches the rollout search) not once; a rollout seat then
+    compiles it. (``LOOKAHEAD_ON`` is a constant that numba prunes before typing.)"""
+    import os
+    import subprocess
+    import sys
+
+    code = """
+import tomllib
+from pathlib import Path
+from sim.compile import run_from_dict
+from sim.runner import run_games
+from sim.games.dice_race import hooks
+raw = tomllib.loads(Path(%r).read_text())
+for k in ("checks", "sweep"):
+    raw.pop(k, None)
+raw["games"] = 4
+step = hooks.KERNELS.play_batch.plain.py_func.__globals__["_step_lookahead"]
+raw["seats"] = ["greedy"] * len(raw["seats"])
+run = run_from_dict(raw, "plain")
+run_games(run)
+run.game.check_playout(run, 0)
+print(len(step.overloads))
+raw["seats"][0] = {"policy": "rollout", "weights": {"rollouts": 1, "depth": 1}}
+run_games(run_from_dict(raw, "full"))
+print(len(step.overloads))
+""" % str(ROOT / "configs" / "dice_race.toml")
+    env = {**os.environ, "SIM_CACHE_DIR": str(tmp_path / "cache"), "SIM_PREBUILT": "0"}
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "1"]

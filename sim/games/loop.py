@@ -469,11 +469,8 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
             last = _snap(state, snaps, last)
         s = _next_actor(state, spec, work)
         while s >= 0:
-            if LOOKAHEAD_ON:  # noqa: F821
-                if pids[s] == POL_LOOKAHEAD:  # noqa: F821
-                    _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn)
-                else:
-                    _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
+            if LOOKAHEAD_ON and pids[s] == POL_LOOKAHEAD:  # noqa: F821  (a constant first: pruned when False)
+                _step_lookahead(state, spec, W, s, work, rng, rig_dice, ev, evn)
             else:
                 _step(state, spec, pids, W, s, work, rng, rig_dice, ev, evn)
             if CHECK_EACH_ACTION and check_on:  # noqa: F821
