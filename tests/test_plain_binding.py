@@ -87,8 +87,11 @@ def test_the_plain_binding_traces_the_same_game(game):
 def test_a_plain_run_compiles_no_lookahead_decision(tmp_path):
     """What the plain binding exists for: a fresh process with an empty cache plays a greedy
     Dice Race run and an invariant-checked game, and numba compiled ``_step_lookahead`` (the
-    look-ahead seat's decision, which reaches the rollout search) not once; a rollout seat then
-    compiles it. (``LOOKAHEAD_ON`` is a constant that numba prunes before typing.)"""
+    look-ahead seat's decision, which reaches the rollout search) not once, nor ``_step`` (the
+    plain seats' decision as a function of its own: a game that checks after every turn,
+    ``CHECK_BY_TURN``, plays its checked game with ``_turns`` too, which inlines the decision);
+    a rollout seat then compiles both. (``LOOKAHEAD_ON`` and ``PLAIN_BINDING`` are constants that
+    numba prunes before typing.)"""
     import os
     import subprocess
     import sys
@@ -104,16 +107,17 @@ for k in ("checks", "sweep"):
     raw.pop(k, None)
 raw["games"] = 4
 step = hooks.KERNELS.play_batch.plain.py_func.__globals__["_step_lookahead"]
+plain_step = hooks.KERNELS.play_batch.plain.py_func.__globals__["_step"]
 raw["seats"] = ["greedy"] * len(raw["seats"])
 run = run_from_dict(raw, "plain")
 run_games(run)
-run.game.check_playout(run, 0)
-print(len(step.overloads))
+assert run.game.check_playout(run, 0) == 0
+print(len(step.overloads), len(plain_step.overloads))
 raw["seats"][0] = {"policy": "rollout", "weights": {"rollouts": 1, "depth": 1}}
 run_games(run_from_dict(raw, "full"))
-print(len(step.overloads))
+print(len(step.overloads), len(plain_step.overloads))
 """ % str(ROOT / "configs" / "dice_race.toml")
     env = {**os.environ, "SIM_CACHE_DIR": str(tmp_path / "cache"), "SIM_PREBUILT": "0"}
     env.pop("NUMBA_CACHE_DIR", None)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["0", "1"]
+    assert out.stdout.split() == ["0", "0", "1", "1"]

@@ -165,6 +165,37 @@ def test_clear_for_takeoff_progress_counts_steps(runs):
         assert hist.shape[0] == -(-df["winner_turn"][g] // run.n_seats)
 
 
+def test_clear_for_takeoff_progress_is_units_rounded_down():
+    """RULES.md "Tension": a seat's progress is ``units`` rounded down summed over its aircraft
+    (hangar 0, A 1, B / C 2, VIP1 2, VIP2 2.5 -> 2, D 3, takeoff 4, airborne 5), an empty fleet
+    index counting nothing: every position code of the default board, one aircraft moved at a
+    time, against ``policies.units`` (the policies' own reading of a position)."""
+    from sim.games.clear_for_takeoff.hooks import new_state
+    from sim.games.clear_for_takeoff.layout import P_K, P_NSLOT, POS_AIRBORNE, POS_HANGAR, POS_NONE
+    from sim.games.clear_for_takeoff.play import progress_steps
+    from sim.games.clear_for_takeoff.policies import units
+    from sim.games.clear_for_takeoff.rules import pos_at
+
+    run = load_run(CONFIGS["clear_for_takeoff"], games=1)
+    p, fleet = run.spec[0], run.spec[2]
+    state = new_state(run.spec)
+    K = int(p[P_K])
+    real = [k for k in range(K) if fleet[1, k] > 0]
+    assert len(real) >= 2
+    codes = [POS_NONE, POS_HANGAR, POS_AIRBORNE, *range(int(p[P_NSLOT]))]
+    seen = set()
+    for k in range(K):
+        state[pos_at(p, 1, k)] = POS_HANGAR if fleet[1, k] > 0 else POS_NONE
+    for code in codes:
+        state[pos_at(p, 1, real[1])] = code
+        want = int(units(p, code)) if code != POS_NONE else 0
+        seen.add(want)
+        assert progress_steps(state, p, fleet, 1) == want, code
+    assert seen == {0, 1, 2, 3, 4, 5}
+    state[pos_at(p, 1, real[0])] = POS_AIRBORNE
+    assert progress_steps(state, p, fleet, 1) == 5 + int(units(p, codes[-1]))
+
+
 def test_flying_carpet_progress_ends_at_the_course_length(runs):
     run, df, _ = runs["flying_carpet"]
     from sim.games.flying_carpet.layout import P_START

@@ -29,6 +29,14 @@ every other kernel is the same object in both, compiled once. ``ThreadedBatch`` 
 ``POL_LOOKAHEAD``: the same games bit for bit (the look-ahead branch is never taken there), and
 a run without a look-ahead seat does not compile it (Yukon Airways' first run: 145 s -> 78 s).
 
+Only the plain binding (the constant ``PLAIN_BINDING``) plays turns with ``_turns``, the fast
+loop; the full binding plays every turn with ``_step`` / ``_step_lookahead``, since it plays only
+runs with a look-ahead seat. The plain binding's checked playout (``check_index``) plays its
+turns with ``_turns`` too, one turn a call, and checks after each, when the game checks after
+every turn (``CHECK_BY_TURN``: ``CHECK_EACH_ACTION`` False). So a run without a look-ahead seat
+compiles the decision body once, where ``_turns`` inlines it (``INLINE_TURN``), not a second time
+as ``_step``.
+
 The hooks (every game spells them the same; ``spec`` is the game's compiled spec tuple,
 ``state`` int32[state size], ``work`` the game's scratch tuple, ``rng`` uint64[2] streams,
 ``pids`` int64[S] / ``W`` float64[S, N_WEIGHTS + LOOKAHEAD_W] the seats' policies, ``ev`` /
@@ -391,12 +399,13 @@ def _track(state, spec, tk, hist):
 
 
 @_template(leaf="LEAF_LOOP")
-def _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap, tk, hist):
+def _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap, tk, hist, one):
     """The turns of plain seats (``_turn``, inlined) in one call, as ``playout`` plays them,
     until the game is over, the clock reaches ``cap`` (returned with the snapshot taken when
-    ``SNAP_BEFORE_CAP``; ``playout`` stalls it) or ``settle_due``; returns the last snapshot row
-    written. One call for all the turns: a call per turn passes every array of the state, spec
-    and work tuples, which cost Clear for Takeoff about 7 % of its games per second."""
+    ``SNAP_BEFORE_CAP``; ``playout`` stalls it) or ``settle_due``, or after one turn when
+    ``one`` (a checked playout, ``CHECK_BY_TURN``); returns the last snapshot row written. One
+    call for all the turns: a call per turn passes every array of the state, spec and work
+    tuples, which cost Clear for Takeoff about 7 % of its games per second."""
     while not over(state):  # noqa: F821
         if SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)
@@ -404,7 +413,7 @@ def _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap,
             return last
         last = _turn(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last)
         _track(state, spec, tk, hist)
-        if settle_due(state, work):  # noqa: F821
+        if one or settle_due(state, work):  # noqa: F821
             return last
     return last
 
@@ -460,10 +469,18 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
         if capped(clock(state), cap):  # noqa: F821
             stall(state, spec, ev, evn)  # noqa: F821
             break
-        if fast:  # turns until over, capped (the top of this loop stalls it) or settle_due
-            last = _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap, tk, hist)
-            settle(state, spec, work)  # noqa: F821
-            continue
+        if PLAIN_BINDING:  # noqa: F821  (constants: the full binding plays only runs with a look-ahead seat)
+            if fast:  # turns until over, capped (the top of this loop stalls it) or settle_due
+                last = _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap, tk, hist, False)
+                settle(state, spec, work)  # noqa: F821
+                continue
+            if CHECK_BY_TURN:  # noqa: F821  (a game checked after every turn: one turn of _turns, checked)
+                last = _turns(state, spec, pids, W, rng, rig_dice, work, ev, evn, snaps, last, cap, tk, hist, True)
+                settle(state, spec, work)  # noqa: F821
+                code = check(state, spec)  # noqa: F821
+                if code != 0:
+                    return code
+                continue
         _head(state, spec, pids, W, rng, rig_dice, work, ev, evn)
         if not SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)
@@ -808,6 +825,8 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
     ns["LEAF_LOOP"] = bool(hooks["LEAF_STEP"] and hooks["LEAF_TURN"])
     ns["IN_SIM"] = False
     ns["LOOKAHEAD_ON"] = True
+    ns["PLAIN_BINDING"] = False
+    ns["CHECK_BY_TURN"] = not hooks["CHECK_EACH_ACTION"]
     ns["N_COMPETITIVE"], ns["N_COOPERATIVE"] = N_COMPETITIVE, N_COOPERATIVE
     built: dict[str, Any] = {}
 
@@ -834,7 +853,7 @@ def bind(game: str, hooks: dict, trace_rows: Callable, snaps_used: Callable) -> 
     # the plain binding: playout and its callers again with LOOKAHEAD_ON False, every other
     # kernel the same object (compiled once); a run without a look-ahead seat never compiles
     # the look-ahead's decision, search and simulations
-    plain_ns = {**ns, "LOOKAHEAD_ON": False}
+    plain_ns = {**ns, "LOOKAHEAD_ON": False, "PLAIN_BINDING": True}
     plain: dict[str, Any] = {}
     for name, f, flags, leaf, _sim in _TEMPLATES:
         if name in _PLAIN:

@@ -47,6 +47,7 @@ from sim.games.clear_for_takeoff.layout import (
     O_WEATHER_TURNS,
     O_WINNER,
     O_WINNER_TURN,
+    P_D0,
     P_FORGET_DRAW,
     P_HAND,
     P_K,
@@ -55,9 +56,12 @@ from sim.games.clear_for_takeoff.layout import (
     P_OFF_RANK,
     P_OFF_WT,
     P_S,
+    P_TO0,
+    P_VIP1,
     P_VIP2,
     POL_RANDOM,
     POL_ROLLOUT,
+    POS_AIRBORNE,
     POS_NONE,
     RUNWAY_POLICY,
     SC,
@@ -92,6 +96,7 @@ from sim.games.engine import (
     col_at,
     emit,
     erring,
+    inline_kernel,
     leaf_kernel,
 )
 from sim.rng import seed_streams
@@ -113,7 +118,7 @@ def begin_turn(state, p):
     state[p[P_OFF_WT] + state[H_WEATHER] - SC] += 1
 
 
-@leaf_kernel
+@inline_kernel
 def end_turn(state, p, fleet, pid, w, short, vip_runway, draw, rng, ev, evn):
     """Tail of the current seat's turn, after its play or exchange: the face-down draw back
     to the hand size (RB; skipped when ``draw`` is False), a starved draw counted when the
@@ -161,7 +166,7 @@ def stop_at_cap(state, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_CUR], E_STALL, 1 if state[H_WINNER] >= 0 else 0, 0, 0, 0, 0)
 
 
-@leaf_kernel
+@inline_kernel
 def apply_choice(state, p, fleet, acts, choice, disc, rng, ev, evn):
     """Carry out the current seat's ``choice`` (``decide``): play ``acts[choice]``, exchange
     the cards of ``disc`` (CH_EXCHANGE) or pass (CH_PASS). Returns the cards an exchange
@@ -208,11 +213,23 @@ def progress_steps(state, p, fleet, s):
     and the VIP lane 2, D 3, takeoff position 4, airborne 5: ``units`` rounded down), every
     aircraft alike; int."""
     K = p[P_K]
+    d0 = p[P_D0]
+    to0 = p[P_TO0]
+    vip1 = p[P_VIP1]
     n = 0
     for k in range(K):
-        if fleet[s, k] == 0 or state[pos_at(p, s, k)] == POS_NONE:
+        if fleet[s, k] == 0:
             continue
-        n += int(units(p, state[pos_at(p, s, k)]))
+        slot = state[pos_at(p, s, k)]
+        # ``units`` rounded down, in the slot order of the spec (stands, VIP1, VIP2, D, takeoff)
+        if slot >= d0:
+            n += 4 if slot >= to0 else 3
+        elif slot >= vip1:
+            n += 2
+        elif slot >= 0:
+            n += 1 + (slot & 1)
+        elif slot == POS_AIRBORNE:
+            n += 5
     return n
 
 

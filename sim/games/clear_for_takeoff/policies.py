@@ -236,7 +236,7 @@ def airborne_share(state, p, fleet, o):
     return a / max(n, 1)
 
 
-@leaf_kernel
+@inline_kernel
 def score_play(state, p, fleet, kind, gid, arg, lc, pid, w):
     """Score of the legal play (kind, gid, arg, lc) for greedy (POL_GREEDY) or
     heuristic (POL_HEURISTIC); higher is better; a negative greedy score means 'do not play'."""

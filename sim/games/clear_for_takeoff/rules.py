@@ -349,8 +349,20 @@ def reshuffle(state, p, rng, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_CUR], E_RESHUFFLE, m, 0, 0, 0, 0)
 
 
-@leaf_kernel
+@inline_kernel
 def draw_card(state, p, rng, ev, evn):
+    """Top card of the deck (RULES.md D19, D4): ``draw_reshuffling`` when the draw finds the
+    deck empty or, with ``reshuffle = "on_empty"``, takes its last card; else the top card, in
+    line (the common case: a call passes every array argument's fields)."""
+    n = state[H_DECK_N]
+    if n == 0 or (n == 1 and p[P_RESHUF_EMPTY] == 1):
+        return draw_reshuffling(state, p, rng, ev, evn)
+    state[H_DECK_N] = n - 1
+    return state[p[P_OFF_DECK] + n - 1]
+
+
+@leaf_kernel
+def draw_reshuffling(state, p, rng, ev, evn):
     """Top card of the deck, reshuffling the discard pile in when the deck is empty.
 
     RULES.md D19: by default ("on_draw") the pile is reshuffled when a draw finds the deck
@@ -782,14 +794,16 @@ def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
                 discard(state, p, c, 1)
             return need - kept
         guard += 1
-        if not resolve_face_up(state, p, fleet, c, ev, evn):
+        if c >= SC or c == FLR or c == DLY:  # resolved at once, not kept (a call only for these)
+            resolve_face_up(state, p, fleet, c, ev, evn)
+        else:
             state[hand_at(p, s, c)] += 1
             kept += 1
             emit(ev, evn, state[H_TURN], state[H_CUR], E_DRAW_KEEP, c, 0, 0, 0, 0)
     return 0
 
 
-@leaf_kernel
+@inline_kernel
 def draw_face_down(state, p, rng, ev, evn):
     """RB 'draw cards from the deck, face-down' back to the hand size; every card kept.
     Returns how many cards short (starved draw)."""

@@ -75,7 +75,8 @@ from sim.games.yukon_airways.rules import apply_action, check_invariants, redeal
 POL_LOOKAHEAD = POL_ROLLOUT
 LEAF_STEP = True  # legal_actions, choose and apply allocate nothing
 LEAF_TURN = True  # begin_turn and end_turn allocate nothing
-INLINE_TURN = False  # the decision body is large: inlining it twice doubled the compile
+INLINE_TURN = False  # the decision body is large: inlined into _turns it made the cold compile of a run 75 -> 99 s
+                     # for 30 % more games a second (2026-12-07; a step's call passes 164 words of array fields)
 SNAP_BEFORE_CAP = False
 CHECK_EACH_ACTION = False  # a turn is one action: checked after every turn
 

@@ -167,7 +167,7 @@ def card_reachable(state, spec, s, x):
     return dist[here, x] <= fuel + min(dial, max(0, hand_total(state, spec, s) - 1))
 
 
-@leaf_kernel
+@inline_kernel
 def card_worth(state, spec, s, t, w):
     """How much seat ``s`` likes to keep ticket card type ``t`` (RULES.md "Policies"): 1 for any
     card (it can still be laid face down, tucked or burnt), plus 0.2 x its destination's value

@@ -8,7 +8,7 @@ encodings: ``layout.py``; decisions on ambiguities: ``RULES.md``.
 
 from __future__ import annotations
 
-from sim.games.engine import emit, leaf_kernel
+from sim.games.engine import emit, inline_kernel, leaf_kernel
 from sim.games.yukon_airways.layout import (
     D_HAND,
     DP_PLANE,
@@ -268,7 +268,7 @@ def legal_actions(state, spec, acts):
 
 
 # ---- apply ------------------------------------------------------------------------------------
-@leaf_kernel
+@inline_kernel
 def after_moves(state, spec, s, ev, evn):
     """End of the moves: take dice when a die can be taken, else refuel (RB Boardingphase c, d)."""
     if can_take(state, spec, s):
@@ -277,7 +277,7 @@ def after_moves(state, spec, s, ev, evn):
         finish_boarding_turn(state, spec, s, ev, evn)
 
 
-@leaf_kernel
+@inline_kernel
 def after_flight(state, spec, s, rng, rig_dice, ev, evn):
     """After a flight: the improvements its markers earned (RB Flugphase e, a decision each),
     else the next turn."""
@@ -301,7 +301,7 @@ def improve_while_loading(state, spec, s):
         state[H_STEP] = STEP_LOAD
 
 
-@leaf_kernel
+@inline_kernel
 def touch_down(state, spec, s, rng, rig_dice, ev, evn):
     """The flight's fuel is paid: it lands (``land``), then its improvements or the next turn."""
     land(state, spec, s, rng, ev, evn)

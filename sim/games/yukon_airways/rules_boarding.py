@@ -7,7 +7,7 @@ encodings: ``layout.py``; decisions on ambiguities: ``RULES.md``.
 
 from __future__ import annotations
 
-from sim.games.engine import emit, leaf_kernel
+from sim.games.engine import emit, inline_kernel, leaf_kernel
 from sim.games.yukon_airways.layout import (
     D_BONUS_FUEL,
     E_DOCK,
@@ -86,7 +86,7 @@ def place_marker(state, spec, s, k, ev, evn):
     return k
 
 
-@leaf_kernel
+@inline_kernel
 def dock_ability(state, spec, s, k, ev, evn):
     """RB Boardingphase b, "Wenn gewollt, kann die Aktion des gewählten Stegs genutzt werden",
     and Appendix Stege, for seat ``s`` at dock ``k`` (0-based); returns the next step. Using
@@ -116,7 +116,7 @@ def dock_ability(state, spec, s, k, ev, evn):
     return STEP_MOVE
 
 
-@leaf_kernel
+@inline_kernel
 def use_ability(state, spec, s, k, rng, ev, evn):
     """Seat ``s`` uses the ability of dock ``k`` (0-based; STEP_ABILITY, RB Appendix Stege):
     2 draws a ticket, 4 adds one fuel, 5 two fuel (the tank caps it)."""

@@ -103,7 +103,7 @@ from sim.games.yukon_airways.rules_turns import start_flight_turn
 
 
 # ---- phase 2: flights (RB Flugphase) -------------------------------------------------------------
-@leaf_kernel
+@inline_kernel
 def next_flyer(state, spec, rng, rig_dice, ev, evn):
     """RB Flugphase: turns go round the turn order, again and again, until every seat has
     made its last flight; then the maintenance (RB Wartungsphase)."""
@@ -394,7 +394,7 @@ def land(state, spec, s, rng, ev, evn):
                 reward_order(state, spec, s, row, k, rng, ev, evn)
 
 
-@leaf_kernel
+@inline_kernel
 def income(state, spec, s, rng, ev, evn):
     """RB Einkommensphase, after seat ``s``'s last flight of the round: a) the highest
     location value visited this round; b) $1 per die on its tickets, plus the far bonus per
