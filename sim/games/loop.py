@@ -458,11 +458,7 @@ def playout(spec, pids, W, seed, g, rig_deck, rig_dice, state, rng, work, ev, ev
             return code
     cap = turn_cap(spec)  # noqa: F821
     last = -1
-    fast = not check_on
-    if LOOKAHEAD_ON:  # noqa: F821  (a constant: the plain binding compiles no look-ahead)
-        for s in range(pids.shape[0]):
-            if pids[s] == POL_LOOKAHEAD:  # noqa: F821
-                fast = False
+    fast = not check_on  # read by the plain binding only, which has no look-ahead seat
     while not over(state):  # noqa: F821
         if SNAP_BEFORE_CAP:  # noqa: F821
             last = _snap(state, snaps, last)

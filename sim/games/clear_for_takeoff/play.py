@@ -47,7 +47,6 @@ from sim.games.clear_for_takeoff.layout import (
     O_WEATHER_TURNS,
     O_WINNER,
     O_WINNER_TURN,
-    P_D0,
     P_FORGET_DRAW,
     P_HAND,
     P_K,
@@ -56,12 +55,9 @@ from sim.games.clear_for_takeoff.layout import (
     P_OFF_RANK,
     P_OFF_WT,
     P_S,
-    P_TO0,
-    P_VIP1,
     P_VIP2,
     POL_RANDOM,
     POL_ROLLOUT,
-    POS_AIRBORNE,
     POS_NONE,
     RUNWAY_POLICY,
     SC,
@@ -77,7 +73,7 @@ from sim.games.clear_for_takeoff.layout import (
     ST_FORGOT_TOFF,
     ST_TAKEOFFS,
 )
-from sim.games.clear_for_takeoff.policies import choose_runway, units
+from sim.games.clear_for_takeoff.policies import choose_runway, units, whole_steps
 from sim.games.clear_for_takeoff.rules import (
     apply_exchange,
     apply_play,
@@ -210,26 +206,12 @@ def progress(state, p, fleet, s):
 def progress_steps(state, p, fleet, s):
     """Seat ``s``'s progress for tension (RULES.md "Tension"): the preparation steps its
     aircraft have completed, counted as a player counts them at the table (hangar 0, A 1, B / C
-    and the VIP lane 2, D 3, takeoff position 4, airborne 5: ``units`` rounded down), every
-    aircraft alike; int."""
-    K = p[P_K]
-    d0 = p[P_D0]
-    to0 = p[P_TO0]
-    vip1 = p[P_VIP1]
+    and the VIP lane 2, D 3, takeoff position 4, airborne 5: ``policies.whole_steps``, that is
+    ``units`` rounded down), every aircraft alike; int."""
     n = 0
-    for k in range(K):
-        if fleet[s, k] == 0:
-            continue
-        slot = state[pos_at(p, s, k)]
-        # ``units`` rounded down, in the slot order of the spec (stands, VIP1, VIP2, D, takeoff)
-        if slot >= d0:
-            n += 4 if slot >= to0 else 3
-        elif slot >= vip1:
-            n += 2
-        elif slot >= 0:
-            n += 1 + (slot & 1)
-        elif slot == POS_AIRBORNE:
-            n += 5
+    for k in range(p[P_K]):
+        if fleet[s, k] != 0:
+            n += whole_steps(p, state[pos_at(p, s, k)])
     return n
 
 

@@ -87,24 +87,27 @@ from sim.games.engine import inline_kernel, leaf_kernel
 from sim.rng import POLICY, randint
 
 
+@inline_kernel
+def whole_steps(p, slot):
+    """The whole preparation steps an aircraft at position code ``slot`` has completed, in the
+    slot order of the spec (stands A / B-C alternating, VIP1, VIP2, D, takeoff): hangar 0, A 1,
+    B / C and the VIP lane 2, D 3, takeoff position 4, airborne 5; int."""
+    if slot >= p[P_D0]:
+        return 4 if slot >= p[P_TO0] else 3
+    if slot >= p[P_VIP1]:
+        return 2
+    if slot >= 0:
+        return 1 + (slot & 1)
+    return 5 if slot == POS_AIRBORNE else 0
+
+
 @leaf_kernel
 def units(p, slot):
-    """Progress in steps: hangar 0, A 1, B/C 2, VIP1 2, VIP2 2.5, D 3, takeoff 4, airborne 5."""
-    if slot == POS_AIRBORNE:
-        return 5.0
-    if slot < 0:
-        return 0.0
-    if slot >= p[P_TO0]:
-        return 4.0
-    if slot >= p[P_D0]:
-        return 3.0
+    """Progress in steps: hangar 0, A 1, B/C 2, VIP1 2, VIP2 2.5, D 3, takeoff 4, airborne 5
+    (``whole_steps``, VIP2 a half step on)."""
     if slot == p[P_VIP2]:
         return 2.5
-    if slot == p[P_VIP1]:
-        return 2.0
-    if slot % 2 == 1:
-        return 2.0
-    return 1.0
+    return float(whole_steps(p, slot))
 
 
 @leaf_kernel

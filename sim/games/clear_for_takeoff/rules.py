@@ -743,28 +743,36 @@ def apply_play(state, p, fleet, act, ev, evn):
     emit(ev, evn, state[H_TURN], state[H_CUR], E_PLAY, kind, gid, from_slot, to, (paid - need) + lc * 16 + need)
 
 
+@inline_kernel
+def resolved_face_up(c):
+    """RB Exchanging: True when card class ``c`` drawn face up is resolved at once and not
+    kept (a Weather card, FLR or DLY)."""
+    return c >= SC or c == FLR or c == DLY
+
+
 @leaf_kernel
 def resolve_face_up(state, p, fleet, c, ev, evn):
     """RB Exchanging: a Weather card drawn face up resolves at once; FLR / DLY hit the
     drawer's most prepared aircraft (DLY: on A, B, C, VIP1 or VIP2 only), else discarded.
-    Returns True when the card was resolved (not kept)."""
+    Returns True when the card was resolved (not kept: ``resolved_face_up``)."""
+    if not resolved_face_up(c):
+        return False
     s = state[H_CUR]
     if c >= SC:
         set_weather(state, p, c)
         emit(ev, evn, state[H_TURN], state[H_CUR], E_WEATHER, c, 1, 0, 0, 0)
         return True
-    if c == FLR or c == DLY:
-        g = most_prepared(state, p, fleet, s, c == DLY)
-        discard(state, p, c, 1)
-        if g >= 0:
-            from_slot = state[pos_at(p, s, g % p[P_K])]
-            remove_to_hangar(state, p, g)
-            state[stat_at(p, s, ST_FLR_DRAWN if c == FLR else ST_DLY_DRAWN)] += 1
-            emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, g, from_slot, 1, 0)
-        else:
-            emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, -1, -1, 1, 0)
-        return True
-    return False
+    # FLR or DLY
+    g = most_prepared(state, p, fleet, s, c == DLY)
+    discard(state, p, c, 1)
+    if g >= 0:
+        from_slot = state[pos_at(p, s, g % p[P_K])]
+        remove_to_hangar(state, p, g)
+        state[stat_at(p, s, ST_FLR_DRAWN if c == FLR else ST_DLY_DRAWN)] += 1
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, g, from_slot, 1, 0)
+    else:
+        emit(ev, evn, state[H_TURN], state[H_CUR], E_HIT, c, -1, -1, 1, 0)
+    return True
 
 
 @leaf_kernel
@@ -794,7 +802,7 @@ def apply_exchange(state, p, fleet, disc_counts, rng, ev, evn):
                 discard(state, p, c, 1)
             return need - kept
         guard += 1
-        if c >= SC or c == FLR or c == DLY:  # resolved at once, not kept (a call only for these)
+        if resolved_face_up(c):  # resolved at once, not kept (a call only for these)
             resolve_face_up(state, p, fleet, c, ev, evn)
         else:
             state[hand_at(p, s, c)] += 1
