@@ -17,8 +17,10 @@ Records (``skill.json`` ``metrics``):
 
 * ``skill_ladder`` by ``{level, seat}``: the seat's win rate at that level (Wilson 95 %);
   a cooperative game: by ``{level}``, the team's win rate;
-* ``skill_ladder_first_player`` by ``{level}``: seat 0's win rate minus the fair share 1/S, the
-  interval seat 0's Wilson interval shifted alike (competitive);
+* ``skill_ladder_first_player`` by ``{level}``: the first player's win rate minus the fair share
+  1/S, the interval its Wilson interval shifted alike (competitive): seat 0, unless the game's
+  ``per_game`` hook gives its own ``first_player_advantage`` outcome (Yukon Airways draws its
+  start player), the same first player as the run's ``first_player_advantage``;
 * ``skill_ladder_length`` by ``{level}``: mean length (``turns``) with its normal 95 % interval;
 * ``skill_ladder_shift`` by ``{level, seat}``: the change of the seat's win rate from the level
   below, paired game by game on the same deals (:func:`sim.stats.paired_difference`);
@@ -208,6 +210,26 @@ def _step_wins(r: LevelRun) -> np.ndarray:
     return _col(r, "winner") == tested
 
 
+def _first_player_wins(r: LevelRun) -> int:
+    """Games of level run ``r`` its first player won: seat 0's wins, or, when the game's
+    ``per_game`` hook (``GameDef.per_game``) gives a ``first_player_advantage`` outcome, that
+    outcome's sum (Yukon Airways: the drawn start player), as :mod:`sim.check.paired` and the
+    run's own record count it."""
+    from sim.runner import games_frame
+
+    gdef, cfg = r.run.game, r.run.cfg
+    try:
+        hook = gdef.per_game
+    except (AttributeError, ImportError):  # a game without a per_game hook
+        hook = None
+    if hook is not None:
+        own = hook(games_frame(r.run, r.matrix), cfg).get("first_player_advantage")
+        if own is not None:
+            num, _den = own
+            return int(np.rint(np.asarray(num, float).sum()))
+    return int((_col(r, "winner") == 0).sum())
+
+
 def records(ladder: Ladder) -> list[dict]:
     """The records of the module docstring, from the played runs."""
     from sim.metrics import mean, proportion
@@ -224,7 +246,7 @@ def records(ladder: Ladder) -> list[dict]:
         if ladder.competitive:
             for s in range(S):
                 out.append(proportion("skill_ladder", {"level": r.level, "seat": s}, int(w[:, s].sum()), n))
-            p0 = proportion("skill_ladder", {}, int(w[:, 0].sum()), n)
+            p0 = proportion("skill_ladder", {}, _first_player_wins(r), n)
             out.append({"metric": "skill_ladder_first_player", "by": {"level": r.level}, "value": p0["value"] - fair,
                         "ci_low": p0["ci_low"] - fair, "ci_high": p0["ci_high"] - fair, "n": n, "kind": "difference"})
         else:
@@ -280,7 +302,7 @@ def verdict(ladder: Ladder, recs: list[dict]) -> str:
     fp = [r for r in recs if r["metric"] == "skill_ladder_first_player"]
     if fp:
         lo, hi = min(fp, key=lambda r: r["value"]), max(fp, key=lambda r: r["value"])
-        parts.append(f"Seat 0's advantage runs from {lo['value'] * 100:+.1f} points ({lo['by']['level']}) to "
+        parts.append(f"The first player's advantage runs from {lo['value'] * 100:+.1f} points ({lo['by']['level']}) to "
                      f"{hi['value'] * 100:+.1f} points ({hi['by']['level']}).")
     steps = [r for r in recs if r["metric"] == "skill_step"]
     if steps:
@@ -289,6 +311,20 @@ def verdict(ladder: Ladder, recs: list[dict]) -> str:
         parts.append(f"{len(pays)} of {len(steps)} steps of skill pay (one seat a level up wins more than "
                      f"{fmt_pct(fair)} beyond noise)" + (": not " + "; ".join(fails) if fails else "") + ".")
     return " ".join(parts)
+
+
+FIRST_PLAYER_SEAT0 = "seat 0's win rate minus the fair share, in points."
+"""What the First player column is when the game declares no other first player (a skill.json
+written before ``first_player_doc``)."""
+
+
+def _first_player_doc(gdef) -> str:
+    """The game's definition of ``first_player_advantage`` (its catalogue entry: Yukon Airways
+    names its drawn start player), else :data:`FIRST_PLAYER_SEAT0`."""
+    from sim.metrics import catalogue
+
+    m = catalogue(gdef).get("first_player_advantage")
+    return m.definition if m is not None else FIRST_PLAYER_SEAT0
 
 
 def summary(ladder: Ladder) -> dict:
@@ -303,7 +339,8 @@ def summary(ladder: Ladder) -> dict:
         "format": FORMAT, "game": gdef.name, "title": gdef.title, "rules_version": gdef.version, "mode": gdef.mode,
         "run": cfg.run_name, "config": str(cfg.source), "config_hash": cfg.config_hash(), "seed": cfg.seed,
         "n_seats": S, "fair_share": 1.0 / S if ladder.competitive else None, "games": ladder.games,
-        "length_unit": gdef.length_unit,
+        "length_unit": gdef.length_unit, "seat_note": gdef.seat_note,
+        "first_player_doc": _first_player_doc(gdef),
         "lookahead_games": ladder.lookahead_games, "ladder_source": ladder.source, "levels": ladder.levels,
         "entries": ladder.entries, "lookahead": [lv for lv in ladder.levels if ladder.extra["lookahead"][lv]],
         "runs": [{"level": r.level, "kind": r.kind, "below": r.below, "games": r.run.cfg.games,
@@ -385,8 +422,9 @@ def render_markdown(data: dict, figure: str | None) -> str:
                            fmt_interval(length[lv]), fmt_count(length[lv]["n"])])
         out += ["## Seat win rates at each level", "",
                 f"*The whole table plays the level; win rate of each seat with its 95% Wilson interval (fair share "
-                f"{fmt_pct(data['fair_share'])}); seat 0 plays first. First-player advantage: seat 0's win rate minus "
-                f"the fair share. Length in {md_escape(data.get('length_unit', 'turns'))}.*", "",
+                f"{fmt_pct(data['fair_share'])}). {md_escape(data.get('seat_note', 'Seat 0 plays first.'))} "
+                f"First player: {md_escape(data.get('first_player_doc', FIRST_PLAYER_SEAT0)).rstrip('.')}. "
+                f"Length in {md_escape(data.get('length_unit', 'turns'))}.*", "",
                 md_table(["Level"] + [f"seat {s}" for s in range(S)] + ["First player", "Length", "Games"], rows), ""]
     else:
         rows = [[md_escape(lv), fmt_interval(next(r for r in by["skill_ladder"] if r["by"]["level"] == lv)),

@@ -93,3 +93,29 @@ def test_cli_writes_the_ladder_report(tmp_path: Path):
         (lv, s) for lv in data["levels"] for s in range(2)}
     bad = CliRunner().invoke(app, ["skill", str(cfg), "--ladder", "--policies", "greedy", "--out", str(out)])
     assert bad.exit_code == 2 and "--policies" in bad.output
+
+
+def test_the_first_player_is_the_games_own_yukon_draws_its_start_player():
+    """Yukon Airways draws its start player, so seat 0 (the bonus-fuel plane, ahead at greedy)
+    is not the first player: each level's ``skill_ladder_first_player`` is the run's own
+    ``first_player_advantage`` of the same games (the start player's), and the page says so."""
+    from sim.api import run_config
+
+    raw = {"game": "yukon_airways", "games": 400, "seed": 11, "seats": ["greedy"] * 4, "yukon_airways": {}}
+    lad = LD.play(LD.plan(load_dict({**raw, "skill": {"ladder": ["random", "greedy"]}}, "y.toml"), games=400),
+                  threads=1)
+    data = LD.summary(lad)
+    fp = {r["by"]["level"]: r for r in data["metrics"] if r["metric"] == "skill_ladder_first_player"}
+    seat0 = {r["by"]["level"]: r for r in data["metrics"] if r["metric"] == "skill_ladder" and r["by"]["seat"] == 0}
+    for level in ("random", "greedy"):
+        run = run_from_dict({**raw, "seats": [level] * 4}, "<level>")
+        want = next(r for r in run_config(run, threads=1, write_rows=False).summary["metrics"]
+                    if r["metric"] == "first_player_advantage")
+        assert fp[level]["value"] == pytest.approx(want["value"], abs=1e-12), level
+        assert (fp[level]["ci_low"], fp[level]["ci_high"]) == pytest.approx((want["ci_low"], want["ci_high"]), abs=1e-12)
+    # seat 0's lead at greedy is its plane's, not the first player's
+    assert seat0["greedy"]["value"] - 0.25 > fp["greedy"]["value"] + 0.05
+    assert "start player" in data["first_player_doc"] and "seat 0 is not the first player" in data["seat_note"]
+    md = LD.render_markdown(data, None)
+    assert "seat 0 plays first" not in md.lower() and f"First player: {data['first_player_doc'].rstrip('.')}." in md
+    assert "The first player's advantage runs from" in data["verdict"]
