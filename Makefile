@@ -72,8 +72,10 @@ prebuilt: setup
 	SIM_PREBUILT=0 SIM_CACHE_DIR=$(PREBUILT_CACHE) $(BIN)/python -c 'from sim.prebuilt import main; main(["pack"])'
 	rm -rf $(PREBUILT_CACHE)
 
+# BENCH_ARGS: more flags of sim.bench, e.g. BENCH_ARGS='--against ba47cb8' (cold compile of that
+# commit too, on this host in the same run)
 bench: warm
-	$(BIN)/python -m sim.bench
+	$(BIN)/python -m sim.bench $(BENCH_ARGS)
 
 lint: setup
 	$(BIN)/ruff check sim tests

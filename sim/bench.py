@@ -12,7 +12,11 @@ slow figure; the tables say which targets are met.
   games; the 2-thread scaling is their ratio.
 * **Start**: cold compile time (``sim run <config> --games 100 --quiet`` in a subprocess with an
   empty temporary ``SIM_CACHE_DIR``, so numba compiles every kernel the run needs) and warm start
-  time (the same command again, the cache now filled).
+  time (the same command again, the cache now filled). ``--against REV`` also times the cold
+  compile of git revision ``REV``'s own default configs with its own source (``git archive``
+  into a temporary folder, run with the same interpreter and packages), game by game right
+  after this source's: a same-host comparison, since this shared machine's speed moves by a
+  third between days and a figure from another day compares hosts, not code.
 * **C yardstick**: ns per call of one hot rule function in numba and in a plain C port built
   with ``gcc -O2``, on the same states: the module named by ``GameDef.yardstick`` of the first
   registered game that declares one (its ``available()`` and ``measure()``).
@@ -33,6 +37,7 @@ skips the start, C and memory measurements unless asked for explicitly.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as _dt
 import os
 import platform
@@ -129,15 +134,16 @@ def speed(games: int, repeats: int = 3, names: list[str] | None = None, lookahea
 
 
 def _sim_run(config: Path, games: int, out: Path, env: dict[str, str] | None = None,
-             sets: list[str] | None = None) -> tuple[float, float, int]:
+             sets: list[str] | None = None, cwd: Path = ROOT) -> tuple[float, float, int]:
     """Run ``sim run <config> --games N --quiet --out <out>`` (plus ``--set`` for each of
-    ``sets``) in a subprocess; returns ``(wall seconds, peak resident memory in GiB, exit code)``
-    (``ru_maxrss`` of that child). Raises RuntimeError (with the child's stderr) when it fails."""
+    ``sets``) in a subprocess in ``cwd`` (the ``sim`` package imported from there); returns
+    ``(wall seconds, peak resident memory in GiB, exit code)`` (``ru_maxrss`` of that child).
+    Raises RuntimeError (with the child's stderr) when it fails."""
     cmd = [sys.executable, "-m", "sim.cli", "run", str(config), "--games", str(games), "--quiet", "--out", str(out)]
     for x in sets or []:
         cmd += ["--set", x]
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -149,13 +155,49 @@ def _sim_run(config: Path, games: int, out: Path, env: dict[str, str] | None = N
     return wall, usage.ru_maxrss / 2**20, proc.returncode  # ru_maxrss is in KiB on Linux
 
 
-def start_times(names: list[str] | None = None) -> list[dict]:
+def source_at(rev: str, dest: Path) -> str:
+    """Write git revision ``rev``'s tree (``git archive``) into the folder ``dest``; returns its
+    full commit hash. Raises ValueError naming ``rev`` when git does not know it (or this is no
+    git checkout)."""
+    import tarfile
+
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        tar = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit],
+                             capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise ValueError(f"--against {rev}: not a commit of the git checkout {ROOT} ({e})") from None
+    import io
+
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(dest, filter="data")
+    return commit
+
+
+def cold_env(cache: Path, tree: Path = ROOT) -> dict[str, str]:
+    """The environment of a cold-compile run: ``SIM_CACHE_DIR`` ``cache`` (give it an empty
+    folder), the shipped cache ignored (``SIM_PREBUILT=0``) and, for another source ``tree``,
+    ``PYTHONPATH`` at it, so a child run in ``tree`` imports that tree's ``sim``, not this one."""
+    env = dict(os.environ, SIM_CACHE_DIR=str(cache), SIM_PREBUILT="0")
+    env.pop("NUMBA_CACHE_DIR", None)
+    if tree != ROOT:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def start_times(names: list[str] | None = None, against: Path | None = None) -> list[dict]:
     """Rows ``{"game", "cold_s", "warm_s", "shipped_s", "shipped", "load"}``: ``sim run <config>
     --games 100 --quiet`` with an empty temporary cache (``SIM_CACHE_DIR``) and the shipped cache
     ignored (``SIM_PREBUILT=0``: numba compiles every kernel the run needs), then again with that
     cache filled; and ``sim run <config> --games 1000 --quiet`` with another empty cache and the
     shipped cache (:mod:`sim.prebuilt`) in use, a new user's first run (``shipped``: whether this
-    source has an archive for this platform; without one that run compiles too)."""
+    source has an archive for this platform; without one that run compiles too).
+
+    ``against``: a source tree (:func:`source_at`); each row then also has ``against_cold_s``,
+    the same cold compile of that tree's ``configs/<game>.toml`` run from that tree, right after
+    this source's (None when the tree has no such config or the run fails, with the reason in
+    ``against_error``)."""
     import sim
     from sim.prebuilt import archive_for
 
@@ -163,16 +205,31 @@ def start_times(names: list[str] | None = None) -> list[dict]:
     rows = []
     for name, path in default_configs(names):
         with tempfile.TemporaryDirectory(prefix="sim-bench-cache-") as tmp:
-            env = dict(os.environ, SIM_CACHE_DIR=str(Path(tmp) / "cache"), SIM_PREBUILT="0")
-            env.pop("NUMBA_CACHE_DIR", None)
+            env = cold_env(Path(tmp) / "cache")
             cold, _, _ = _sim_run(path, START_GAMES, Path(tmp) / "out", env)
             warm, _, _ = _sim_run(path, START_GAMES, Path(tmp) / "out", env)
+        extra: dict[str, Any] = {}
+        if against is not None:
+            old = against / "configs" / f"{name}.toml"
+            extra = {"against_cold_s": None}
+            if not old.is_file():
+                extra["against_error"] = f"no configs/{name}.toml there"
+            else:
+                with tempfile.TemporaryDirectory(prefix="sim-bench-cache-") as tmp:
+                    try:
+                        env = cold_env(Path(tmp) / "cache", against)
+                        extra["against_cold_s"] = round(_sim_run(old, START_GAMES, Path(tmp) / "out", env, cwd=against)[0], 1)
+                    except RuntimeError as e:
+                        extra["against_error"] = str(e).splitlines()[-1][:300]
+            print(f"{name:18s} cold start at the --against revision: "
+                  + (f"{extra['against_cold_s']:.1f} s" if extra["against_cold_s"] is not None
+                     else extra["against_error"]), flush=True)
         with tempfile.TemporaryDirectory(prefix="sim-bench-cache-") as tmp:
             env = dict(os.environ, SIM_CACHE_DIR=str(Path(tmp) / "cache"), SIM_PREBUILT="1")
             env.pop("NUMBA_CACHE_DIR", None)
             first, _, _ = _sim_run(path, FIRST_GAMES, Path(tmp) / "out", env)
         rows.append({"game": name, "cold_s": round(cold, 1), "warm_s": round(warm, 2), "shipped_s": round(first, 1),
-                     "shipped": shipped, "load": load_avg()})
+                     "shipped": shipped, "load": load_avg(), **extra})
         print(f"{name:18s} cold start {cold:7.1f} s   warm start {warm:6.2f} s   first run with the shipped cache "
               f"({FIRST_GAMES:,} games) {first:6.1f} s   load {rows[-1]['load']}", flush=True)
     return rows
@@ -295,13 +352,32 @@ def render_markdown(result: dict[str, Any]) -> str:
                               + ("met." if gpm >= want else f"missed ({gpm:,.0f}, {100 * (1 - gpm / want):.0f} % short)."))
     st = result.get("start", [])
     if st:
+        against = result.get("against")
+        ref = f"`{against['rev']}`" + (f" ({against['commit'][:7]})" if against["commit"][:7] != against["rev"] else "") \
+            if against else ""
         lines += ["", f"| game | cold compile (`sim run --games {START_GAMES}`, empty cache, `SIM_PREBUILT=0`) "
-                  f"| warm start (cache filled) | first run (`sim run --games {FIRST_GAMES:,}`, empty cache, "
-                  "shipped cache) | load |", "|---|---|---|---|---|"]
-        lines += [f"| {_title(r['game'])} | {r['cold_s']:.0f} s | {r['warm_s']:.1f} s | "
+                  + (f"| the same at {ref} |" if against else "|")
+                  + f" warm start (cache filled) | first run (`sim run --games {FIRST_GAMES:,}`, empty cache, "
+                  "shipped cache) | load |", "|---|---|---|---|---|" + ("---|" if against else "")]
+        lines += [f"| {_title(r['game'])} | {r['cold_s']:.0f} s | "
+                  + ((f"{r['against_cold_s']:.0f} s | " if r.get("against_cold_s") is not None
+                      else f"- ({r.get('against_error', 'not run')}) | ") if against else "")
+                  + f"{r['warm_s']:.1f} s | "
                   + (f"{r['shipped_s']:.1f} s" if r.get("shipped") else
                      f"{r['shipped_s']:.0f} s (no archive for this source: compiled)" if "shipped_s" in r else "-")
                   + f" | {r['load']:.1f} |" for r in st]
+        if against:
+            pairs = [(r, r["cold_s"] / r["against_cold_s"]) for r in st if r.get("against_cold_s")]
+            slower = [(r, x) for r, x in pairs if x > 1]
+            if not pairs:
+                verdict = "no game ran at both."
+            elif not slower:
+                verdict = ", ".join(f"{_title(r['game'])} {x:.2f}x" for r, x in pairs) + "; no game compiles slower."
+            else:
+                verdict = (", ".join(f"{_title(r['game'])} {x:.2f}x" for r, x in pairs) + "; slower: "
+                           + ", ".join(f"{_title(r['game'])} (+{100 * (x - 1):.0f} %)" for r, x in slower) + ".")
+            lines += ["", f"Cold compile against {ref} on this host in the same run, each game's two runs "
+                      f"minutes apart (this source's time / that one's): {verdict}"]
         if any("shipped_s" in r for r in st):
             slow = [r for r in st if r["shipped_s"] > TARGET_FIRST_S]
             lines += ["", f"Target: a new user's first run of {FIRST_GAMES:,} games in at most {TARGET_FIRST_S} s "
@@ -349,6 +425,8 @@ def main(argv: list[str] | None = None) -> dict:
                     help="seats of the memory runs (default every seat greedy: the peak does not depend on them)")
     ap.add_argument("--start", action=argparse.BooleanOptionalAction, default=None, help="cold / warm start times")
     ap.add_argument("--c", action=argparse.BooleanOptionalAction, default=None, help="the C yardstick")
+    ap.add_argument("--against", metavar="REV", default=None,
+                    help="also time the cold compile of git revision REV's default configs (same host, same run)")
     ap.add_argument("--out", type=Path, default=BENCH_JSON)
     ap.add_argument("--readme", type=Path, default=README, help="README to update ('-': none)")
     a = ap.parse_args(argv)
@@ -358,6 +436,15 @@ def main(argv: list[str] | None = None) -> dict:
     mem_counts = [int(x.replace("_", "")) for x in mem_arg.split(",") if x.strip()]
     do_start = a.start if a.start is not None else not quick
     do_c = a.c if a.c is not None else not quick
+    stack = contextlib.ExitStack()
+    against_dir = against_commit = None
+    if a.against and do_start:  # before the speed runs: a bad revision fails at once
+        against_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="sim-bench-against-")))
+        try:
+            against_commit = source_at(a.against, against_dir)
+        except ValueError as e:
+            stack.close()
+            ap.error(str(e))
     result: dict[str, Any] = {"date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                               "games": a.games, "repeats": repeats,
                               "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
@@ -366,9 +453,12 @@ def main(argv: list[str] | None = None) -> dict:
     if do_c:
         result["c_yardstick"] = c_yardstick()
     if do_start:
-        result["start"] = start_times(a.game)
+        result["start"] = start_times(a.game, against=against_dir)
+        if against_dir is not None:
+            result["against"] = {"rev": a.against, "commit": against_commit}
     if mem_counts:
         result["memory"] = memory(mem_counts, a.game, a.memory_seats)
+    stack.close()
     result["load_end"] = load_avg()
     from sim.jsonio import write_json
 

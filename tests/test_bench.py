@@ -4,6 +4,10 @@ between, and one tiny run end to end. Never a timing: the bench is a target, not
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +93,56 @@ def test_quick_run_writes_json_and_readme(tmp_path):
     text = readme.read_text()
     assert text.startswith(f"top\n{bench.START}\n") and text.endswith(f"{bench.END}\nbottom\n")
     assert "| Clear for Takeoff | greedy |" in text and "| Clear for Takeoff | shipped |" in text
+
+
+def test_against_column_and_verdict_compare_the_two_sources_game_by_game():
+    """``--against REV``: each start row's cold compile beside REV's, and one sentence with the
+    ratios that names every game compiling slower (here Now Boarding, 120 / 100 s = +20 %)."""
+    result = dict(RESULT, against={"rev": "ba47cb8", "commit": "ba47cb8" + "0" * 33})
+    result["start"] = [dict(RESULT["start"][0], against_cold_s=75.5),
+                       dict(RESULT["start"][1], against_cold_s=100.0),
+                       {"game": "yukon_airways", "cold_s": 90.0, "warm_s": 2.0, "shipped_s": 4.0, "shipped": True,
+                        "load": 1.0, "against_cold_s": None, "against_error": "no configs/yukon_airways.toml there"}]
+    md = bench.render_markdown(result)
+    assert "| the same at `ba47cb8` |" in md and "|---|---|---|---|---|---|" in md
+    assert "| Clear for Takeoff | 61 s | 76 s | 1.5 s | 4.2 s | 1.0 |" in md
+    assert "| Yukon Airways | 90 s | - (no configs/yukon_airways.toml there) | 2.0 s |" in md
+    assert ("Cold compile against `ba47cb8` on this host in the same run, each game's two runs minutes apart "
+            "(this source's time / that one's): Clear for Takeoff 0.81x, Now Boarding 1.20x; slower: Now Boarding "
+            "(+20 %).") in md
+    fine = dict(result, start=result["start"][:1])
+    assert "Clear for Takeoff 0.81x; no game compiles slower." in bench.render_markdown(fine)
+    assert "the same at" not in bench.render_markdown(RESULT)  # no --against: no column
+
+
+def _git_head() -> str | None:
+    try:
+        return subprocess.run(["git", "-C", str(bench.ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+@pytest.mark.skipif(_git_head() is None, reason="not a git checkout")
+def test_source_at_writes_the_revisions_tree_and_a_child_run_there_imports_it(tmp_path):
+    """The tree ``git archive`` writes holds the package and the default configs, and a child
+    with ``cold_env``'s environment, started in that tree, imports that tree's ``sim``."""
+    commit = bench.source_at("HEAD", tmp_path)
+    assert commit == _git_head() and len(commit) == 40
+    assert (tmp_path / "sim" / "cli.py").is_file() and (tmp_path / "configs" / "clear_for_takeoff.toml").is_file()
+    env = bench.cold_env(tmp_path / "cache", tmp_path)
+    assert env["SIM_PREBUILT"] == "0" and env["SIM_CACHE_DIR"] == str(tmp_path / "cache")
+    out = subprocess.run([sys.executable, "-c", "import sim; print(sim.__file__)"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(out) == tmp_path / "sim" / "__init__.py"
+    assert bench.cold_env(tmp_path / "c").get("PYTHONPATH") == os.environ.get("PYTHONPATH")  # this source: as is
+
+
+def test_an_unknown_revision_fails_before_any_timing(tmp_path, capsys):
+    with pytest.raises(ValueError, match="no-such-rev"):
+        bench.source_at("no-such-rev", tmp_path)
+    with pytest.raises(SystemExit) as e:
+        bench.main(["--quick", "--start", "--against", "no-such-rev", "--game", "dice_race",
+                    "--out", str(tmp_path / "b.json"), "--readme", "-"])
+    assert e.value.code == 2 and "--against no-such-rev" in capsys.readouterr().err
+    assert not (tmp_path / "b.json").exists()
