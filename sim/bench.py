@@ -175,11 +175,12 @@ def source_at(rev: str, dest: Path) -> str:
     return commit
 
 
-def cold_env(cache: Path, tree: Path = ROOT) -> dict[str, str]:
-    """The environment of a cold-compile run: ``SIM_CACHE_DIR`` ``cache`` (give it an empty
-    folder), the shipped cache ignored (``SIM_PREBUILT=0``) and, for another source ``tree``,
-    ``PYTHONPATH`` at it, so a child run in ``tree`` imports that tree's ``sim``, not this one."""
-    env = dict(os.environ, SIM_CACHE_DIR=str(cache), SIM_PREBUILT="0")
+def cold_env(cache: Path, tree: Path = ROOT, prebuilt: bool = False) -> dict[str, str]:
+    """The environment of a start-time run: ``SIM_CACHE_DIR`` ``cache`` (give it an empty
+    folder), the shipped cache ignored (``SIM_PREBUILT=0``, a cold compile) unless ``prebuilt``
+    and, for another source ``tree``, ``PYTHONPATH`` at it, so a child run in ``tree`` imports
+    that tree's ``sim``, not this one."""
+    env = dict(os.environ, SIM_CACHE_DIR=str(cache), SIM_PREBUILT="1" if prebuilt else "0")
     env.pop("NUMBA_CACHE_DIR", None)
     if tree != ROOT:
         env["PYTHONPATH"] = str(tree)
@@ -225,9 +226,7 @@ def start_times(names: list[str] | None = None, against: Path | None = None) -> 
                   + (f"{extra['against_cold_s']:.1f} s" if extra["against_cold_s"] is not None
                      else extra["against_error"]), flush=True)
         with tempfile.TemporaryDirectory(prefix="sim-bench-cache-") as tmp:
-            env = dict(os.environ, SIM_CACHE_DIR=str(Path(tmp) / "cache"), SIM_PREBUILT="1")
-            env.pop("NUMBA_CACHE_DIR", None)
-            first, _, _ = _sim_run(path, FIRST_GAMES, Path(tmp) / "out", env)
+            first, _, _ = _sim_run(path, FIRST_GAMES, Path(tmp) / "out", cold_env(Path(tmp) / "cache", prebuilt=True))
         rows.append({"game": name, "cold_s": round(cold, 1), "warm_s": round(warm, 2), "shipped_s": round(first, 1),
                      "shipped": shipped, "load": load_avg(), **extra})
         print(f"{name:18s} cold start {cold:7.1f} s   warm start {warm:6.2f} s   first run with the shipped cache "
@@ -369,13 +368,10 @@ def render_markdown(result: dict[str, Any]) -> str:
         if against:
             pairs = [(r, r["cold_s"] / r["against_cold_s"]) for r in st if r.get("against_cold_s")]
             slower = [(r, x) for r, x in pairs if x > 1]
-            if not pairs:
-                verdict = "no game ran at both."
-            elif not slower:
-                verdict = ", ".join(f"{_title(r['game'])} {x:.2f}x" for r, x in pairs) + "; no game compiles slower."
-            else:
-                verdict = (", ".join(f"{_title(r['game'])} {x:.2f}x" for r, x in pairs) + "; slower: "
-                           + ", ".join(f"{_title(r['game'])} (+{100 * (x - 1):.0f} %)" for r, x in slower) + ".")
+            ratios = ", ".join(f"{_title(r['game'])} {x:.2f}x" for r, x in pairs)
+            verdict = ("no game ran at both." if not pairs else f"{ratios}; no game compiles slower." if not slower
+                       else f"{ratios}; slower: "
+                       + ", ".join(f"{_title(r['game'])} (+{100 * (x - 1):.0f} %)" for r, x in slower) + ".")
             lines += ["", f"Cold compile against {ref} on this host in the same run, each game's two runs "
                       f"minutes apart (this source's time / that one's): {verdict}"]
         if any("shipped_s" in r for r in st):

@@ -211,23 +211,14 @@ def _step_wins(r: LevelRun) -> np.ndarray:
 
 
 def _first_player_wins(r: LevelRun) -> int:
-    """Games of level run ``r`` its first player won: seat 0's wins, or, when the game's
-    ``per_game`` hook (``GameDef.per_game``) gives a ``first_player_advantage`` outcome, that
-    outcome's sum (Yukon Airways: the drawn start player), as :mod:`sim.check.paired` and the
-    run's own record count it."""
+    """Games of level run ``r`` its first player won, as the run and ``sim check`` count them
+    (:func:`sim.check.paired.per_game`'s ``first_player_advantage``: seat 0, unless the game's
+    ``per_game`` hook names another, as Yukon Airways' drawn start player)."""
+    from sim.check.paired import per_game
     from sim.runner import games_frame
 
-    gdef, cfg = r.run.game, r.run.cfg
-    try:
-        hook = gdef.per_game
-    except (AttributeError, ImportError):  # a game without a per_game hook
-        hook = None
-    if hook is not None:
-        own = hook(games_frame(r.run, r.matrix), cfg).get("first_player_advantage")
-        if own is not None:
-            num, _den = own
-            return int(np.rint(np.asarray(num, float).sum()))
-    return int((_col(r, "winner") == 0).sum())
+    num, _den = per_game(games_frame(r.run, r.matrix), r.run.cfg, "competitive", r.run.game.name)["first_player_advantage"]
+    return int(np.rint(num.sum()))
 
 
 def records(ladder: Ladder) -> list[dict]:
